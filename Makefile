@@ -1,0 +1,83 @@
+# sdtkit: a drop-in <sys/sdt.h> and dtrace -h/-G, in C with libc only.
+#
+#   make                  build the tools and the provider examples, run the demo
+#   make check            run every test suite (and the tools under ASan/UBSan)
+#   make install PREFIX=/usr/local DESTDIR=
+#   make uninstall, make clean, make bench, make fuzz
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+DESTDIR    ?=
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+# Flags the project itself insists on; CFLAGS stays the user's to change.
+TOOL_CFLAGS = -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L
+SAN_FLAGS   = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+
+BATS ?= bats
+
+# Every tools/*.c except the programs' own mains is shared by all programs.
+TOOL_MAINS  = tools/main.c tools/sdt-list.c
+TOOL_COMMON = $(filter-out $(TOOL_MAINS),$(sort $(wildcard tools/*.c)))
+TOOL_HDRS   = $(wildcard tools/*.h)
+PROGRAMS    = $(patsubst tools/%.c,%,$(filter-out tools/main.c,$(wildcard $(TOOL_MAINS)))) dtrace
+TOOLS       = $(addprefix tools/,$(PROGRAMS))
+ASAN_TOOLS  = $(addprefix build/asan/,$(PROGRAMS))
+
+.PHONY: all tools examples demo check check-tools install uninstall clean bench fuzz
+.DELETE_ON_ERROR:
+
+all: tools examples demo
+
+tools: $(TOOLS)
+
+tools/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS)
+	$(CC) $(TOOL_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tools/main.c $(TOOL_COMMON)
+
+tools/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS)
+	$(CC) $(TOOL_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TOOL_COMMON)
+
+# The same programs under AddressSanitizer and UndefinedBehaviorSanitizer.
+build/asan/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(SAN_FLAGS) -o $@ tools/main.c $(TOOL_COMMON)
+
+build/asan/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(SAN_FLAGS) -o $@ $< $(TOOL_COMMON)
+
+examples: tools
+	@if [ -f provider-examples/Makefile ]; then \
+	    $(MAKE) -C provider-examples DTRACE=$(CURDIR)/tools/dtrace SDT_INCLUDE=$(CURDIR)/include; fi
+
+demo: examples
+	@if [ -f provider-examples/Makefile ]; then \
+	    $(MAKE) -s -C provider-examples demo DTRACE=$(CURDIR)/tools/dtrace SDT_INCLUDE=$(CURDIR)/include; fi
+
+# All suites with the normal build, then the dtrace suites again with the
+# sanitizer build: any ASan/UBSan report aborts the tool and fails a test.
+check: tools $(ASAN_TOOLS) examples
+	$(BATS) tests
+	SDTKIT_DTRACE=$(CURDIR)/build/asan/dtrace SDTKIT_SDT_LIST=$(CURDIR)/build/asan/sdt-list \
+	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    $(BATS) $(wildcard tests/dtrace-*.bats)
+
+install: tools
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/sys $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
+	install -m 644 include/sys/sdt.h include/sys/sdt-config.h $(DESTDIR)$(INCLUDEDIR)/sys/
+	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
+	rm -f $(DESTDIR)$(INCLUDEDIR)/sys/sdt.h $(DESTDIR)$(INCLUDEDIR)/sys/sdt-config.h
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/sys 2>/dev/null
+
+clean:
+	rm -rf build $(TOOLS)
+	@if [ -f provider-examples/Makefile ]; then $(MAKE) -s -C provider-examples clean; fi
