@@ -1,0 +1,396 @@
+/*
+ * objread.c: ELF files and ar archives in memory -> their stapsdt notes.
+ *
+ * Built to survive hostile input (a fuzzer calls read_notes() directly):
+ * every offset and size read from the file is checked against the buffer
+ * with arithmetic that cannot overflow, counts are bounded by what the
+ * buffer can hold, and nothing is trusted to be NUL-terminated.  Malformed
+ * parts are reported through ops->on_problem and skipped.
+ *
+ * ELF: both classes and byte orders; section headers (with extended
+ * section numbering) locate the SHT_NOTE sections; notes named "stapsdt"
+ * are decoded.  In relocatable objects the pc, base and semaphore fields
+ * are still zero (relocations fill them in at link time): that is normal.
+ *
+ * ar: the common format ("!<arch>"), GNU ("name/", "//" long names,
+ * "/N" references, "/" and "/SYM64/" symbol tables) and BSD ("#1/N")
+ * member names; GNU thin archives ("!<thin>") hold no member data, so their
+ * member names go to ops->on_thin_member for the caller to load.
+ */
+#include "dtrace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    SHT_NOTE = 7,
+    SHT_NOBITS = 8,
+    SHN_XINDEX = 0xffff,
+    NOTE_TYPE_STAPSDT = 3,
+};
+
+struct elf {
+    const unsigned char *buf;
+    size_t len;
+    int elfclass; /* 1 or 2 */
+    int data;     /* 1 little, 2 big */
+};
+
+struct shdr {
+    uint32_t name;
+    uint32_t type;
+    uint64_t offset;
+    uint64_t size;
+    uint32_t link;
+    uint64_t addralign;
+};
+
+/* off + size lies within len, without overflowing. */
+static bool fits(size_t len, uint64_t off, uint64_t size)
+{
+    return off <= len && size <= len - off;
+}
+
+static uint64_t rd(const struct elf *e, size_t off, int width)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < width; i++) {
+        unsigned b = e->data == 2 ? e->buf[off + (size_t)i] : e->buf[off + (size_t)(width - 1 - i)];
+        v = (v << 8) | b;
+    }
+    return v;
+}
+
+static void problem(const struct objread_ops *ops, const char *member, const char *what)
+{
+    if (ops->on_problem)
+        ops->on_problem(ops->ctx, member, what);
+}
+
+/* Section header i; the caller checked the table is in bounds. */
+static void get_shdr(const struct elf *e, uint64_t shoff, unsigned shentsize, uint64_t i,
+                     struct shdr *sh)
+{
+    size_t p = (size_t)(shoff + i * shentsize);
+    if (e->elfclass == 2) {
+        sh->name = (uint32_t)rd(e, p, 4);
+        sh->type = (uint32_t)rd(e, p + 4, 4);
+        sh->offset = rd(e, p + 24, 8);
+        sh->size = rd(e, p + 32, 8);
+        sh->link = (uint32_t)rd(e, p + 40, 4);
+        sh->addralign = rd(e, p + 48, 8);
+    } else {
+        sh->name = (uint32_t)rd(e, p, 4);
+        sh->type = (uint32_t)rd(e, p + 4, 4);
+        sh->offset = rd(e, p + 16, 4);
+        sh->size = rd(e, p + 20, 4);
+        sh->link = (uint32_t)rd(e, p + 24, 4);
+        sh->addralign = rd(e, p + 32, 4);
+    }
+}
+
+/* The NUL-terminated string at off in [base, base+size), or NULL. */
+static const char *bounded_str(const unsigned char *base, uint64_t size, uint64_t off)
+{
+    if (off >= size)
+        return NULL;
+    const unsigned char *s = base + off;
+    if (!memchr(s, '\0', (size_t)(size - off)))
+        return NULL;
+    return (const char *)s;
+}
+
+/* Is a note's name "stapsdt" (allowing missing or extra NUL padding)? */
+static bool is_stapsdt_name(const unsigned char *name, uint32_t namesz)
+{
+    if (namesz < 7 || memcmp(name, "stapsdt", 7) != 0)
+        return false;
+    for (uint32_t i = 7; i < namesz; i++)
+        if (name[i] != '\0')
+            return false;
+    return true;
+}
+
+static void decode_note(const struct elf *e, const unsigned char *desc, uint32_t descsz,
+                        struct sdt_note *n)
+{
+    unsigned ps = e->elfclass == 2 ? 8 : 4;
+    n->ptrsize = ps;
+    if (descsz < 3 * ps)
+        return;
+    struct elf view = {desc, descsz, e->elfclass, e->data};
+    n->pc = rd(&view, 0, (int)ps);
+    n->base = rd(&view, ps, (int)ps);
+    n->semaphore = rd(&view, 2 * ps, (int)ps);
+    const unsigned char *s = desc + 3 * ps;
+    uint64_t left = descsz - 3 * ps;
+    const char *strs[3] = {NULL, NULL, NULL};
+    uint64_t off = 0;
+    for (int i = 0; i < 3; i++) {
+        strs[i] = bounded_str(s, left, off);
+        if (!strs[i])
+            return;
+        off += strlen(strs[i]) + 1;
+    }
+    n->provider = strs[0];
+    n->name = strs[1];
+    n->args = strs[2];
+    n->strings_ok = true;
+    n->desc_exact = off == left;
+}
+
+static void read_note_section(const struct elf *e, const struct shdr *sh, const char *member,
+                              struct elf_info *info, const struct objread_ops *ops)
+{
+    const unsigned char *sec = e->buf + sh->offset;
+    uint64_t size = sh->size;
+    uint64_t align = sh->addralign == 8 ? 8 : 4;
+    uint64_t off = 0;
+    while (size - off >= 12) {
+        struct elf view = {sec + off, 12, e->elfclass, e->data};
+        uint32_t namesz = (uint32_t)rd(&view, 0, 4);
+        uint32_t descsz = (uint32_t)rd(&view, 4, 4);
+        uint32_t type = (uint32_t)rd(&view, 8, 4);
+        uint64_t name_off = off + 12;
+        uint64_t desc_off = name_off + ((namesz + align - 1) & ~(align - 1));
+        uint64_t next = desc_off + ((descsz + align - 1) & ~(align - 1));
+        if (!fits((size_t)size, name_off, namesz) || !fits((size_t)size, desc_off, descsz)) {
+            problem(ops, member, "a note extends past the end of its section");
+            return;
+        }
+        if (is_stapsdt_name(sec + name_off, namesz)) {
+            struct sdt_note n = {0};
+            n.namesz = namesz;
+            n.descsz = descsz;
+            n.type = type;
+            decode_note(e, sec + desc_off, descsz, &n);
+            info->nnotes++;
+            if (ops->on_note)
+                ops->on_note(ops->ctx, member, info, &n);
+        }
+        if (next >= size)
+            return;
+        off = next;
+    }
+}
+
+static void read_elf(const unsigned char *buf, size_t len, const char *member,
+                     const struct objread_ops *ops)
+{
+    struct elf e = {buf, len, buf[4], buf[5]};
+    if ((e.elfclass != 1 && e.elfclass != 2) || (e.data != 1 && e.data != 2)) {
+        problem(ops, member, "unknown ELF class or byte order");
+        return;
+    }
+    bool is64 = e.elfclass == 2;
+    if (len < (is64 ? 64u : 52u)) {
+        problem(ops, member, "truncated ELF header");
+        return;
+    }
+    struct elf_info info = {0};
+    info.elfclass = e.elfclass;
+    info.data = e.data;
+    info.osabi = buf[7];
+    info.type = (unsigned)rd(&e, 16, 2);
+    info.machine = (unsigned)rd(&e, 18, 2);
+    info.flags = (unsigned)rd(&e, is64 ? 48 : 36, 4);
+    uint64_t shoff = rd(&e, is64 ? 40 : 32, is64 ? 8 : 4);
+    unsigned shentsize = (unsigned)rd(&e, is64 ? 58 : 46, 2);
+    uint64_t shnum = rd(&e, is64 ? 60 : 48, 2);
+    unsigned shstrndx = (unsigned)rd(&e, is64 ? 62 : 50, 2);
+    unsigned need = is64 ? 64 : 40;
+
+    bool sections_ok = shoff != 0;
+    if (sections_ok && (shentsize < need || !fits(len, shoff, shentsize))) {
+        problem(ops, member, "bad section header table");
+        sections_ok = false;
+    }
+    if (sections_ok) {
+        struct shdr s0;
+        get_shdr(&e, shoff, shentsize, 0, &s0);
+        if (shnum == 0) /* extended numbering: the count is in section 0 */
+            shnum = s0.size;
+        if (shstrndx == SHN_XINDEX)
+            shstrndx = s0.link;
+        if (shnum > (len - shoff) / shentsize) {
+            problem(ops, member, "section header table extends past the end of the file");
+            sections_ok = false;
+        }
+    }
+
+    /* Section names, when there is a usable string table. */
+    const unsigned char *strtab = NULL;
+    uint64_t strsz = 0;
+    if (sections_ok && shstrndx < shnum) {
+        struct shdr st;
+        get_shdr(&e, shoff, shentsize, shstrndx, &st);
+        if (st.type != SHT_NOBITS && fits(len, st.offset, st.size)) {
+            strtab = buf + st.offset;
+            strsz = st.size;
+        }
+    }
+
+    for (uint64_t i = 0; sections_ok && i < shnum; i++) {
+        struct shdr sh;
+        get_shdr(&e, shoff, shentsize, i, &sh);
+        const char *name = strtab ? bounded_str(strtab, strsz, sh.name) : NULL;
+        if (!name)
+            continue;
+        if (strcmp(name, ".stapsdt.base") == 0)
+            info.has_stapsdt_base = true;
+        if (strncmp(name, ".gnu.lto_", 9) == 0)
+            info.has_lto = true;
+    }
+    if (ops->on_elf)
+        ops->on_elf(ops->ctx, member, &info);
+
+    for (uint64_t i = 0; sections_ok && i < shnum; i++) {
+        struct shdr sh;
+        get_shdr(&e, shoff, shentsize, i, &sh);
+        if (sh.type != SHT_NOTE)
+            continue;
+        if (!fits(len, sh.offset, sh.size)) {
+            problem(ops, member, "a note section extends past the end of the file");
+            continue;
+        }
+        read_note_section(&e, &sh, member, &info, ops);
+    }
+    if (ops->on_elf_done)
+        ops->on_elf_done(ops->ctx, member, &info);
+}
+
+/* ---- ar archives ---- */
+
+/* A decimal field of an archive member header; -1 when malformed. */
+static int64_t ar_number(const unsigned char *field, size_t width)
+{
+    int64_t n = 0;
+    size_t i = 0;
+    while (i < width && field[i] == ' ')
+        i++;
+    if (i == width || field[i] < '0' || field[i] > '9')
+        return -1;
+    for (; i < width && field[i] >= '0' && field[i] <= '9'; i++) {
+        if (n > (INT64_MAX - 9) / 10)
+            return -1;
+        n = n * 10 + (field[i] - '0');
+    }
+    for (; i < width; i++)
+        if (field[i] != ' ')
+            return -1;
+    return n;
+}
+
+static bool starts(const unsigned char *p, const char *s) { return memcmp(p, s, strlen(s)) == 0; }
+
+/* A long name "/N" from the "//" table: it ends at "/\n" (GNU) or "\n". */
+static char *ar_long_name(const unsigned char *names, size_t names_len, int64_t off)
+{
+    if (!names || off < 0 || (uint64_t)off >= names_len)
+        return NULL;
+    const unsigned char *s = names + off;
+    size_t max = names_len - (size_t)off, n = 0;
+    while (n < max && s[n] != '\n')
+        n++;
+    if (n > 0 && s[n - 1] == '/')
+        n--;
+    return xstrndup((const char *)s, n);
+}
+
+static void read_archive(const unsigned char *buf, size_t len, bool thin,
+                         const struct objread_ops *ops)
+{
+    const unsigned char *names = NULL;
+    size_t names_len = 0;
+    size_t off = 8;
+    while (len - off >= 60) {
+        const unsigned char *h = buf + off;
+        if (h[58] != '`' || h[59] != '\n') {
+            problem(ops, NULL, "malformed archive member header");
+            return;
+        }
+        int64_t size = ar_number(h + 48, 10);
+        if (size < 0) {
+            problem(ops, NULL, "malformed archive member size");
+            return;
+        }
+        size_t data = off + 60;
+        bool symtab = starts(h, "/ ") || starts(h, "/SYM64/") || starts(h, "__.SYMDEF");
+        bool longnames = starts(h, "// ");
+        /* Only the symbol table and long-name table have data in a thin archive. */
+        bool has_data = !thin || symtab || longnames;
+        if (has_data && !fits(len, data, (uint64_t)size)) {
+            problem(ops, NULL, "an archive member extends past the end of the file");
+            return;
+        }
+
+        char *name = NULL;
+        const unsigned char *mdata = buf + data;
+        uint64_t msize = (uint64_t)size;
+        if (longnames) {
+            names = mdata;
+            names_len = (size_t)msize;
+        } else if (!symtab && h[0] == '/' && h[1] >= '0' && h[1] <= '9') {
+            name = ar_long_name(names, names_len, ar_number(h + 1, 15));
+        } else if (!symtab && starts(h, "#1/")) {
+            int64_t n = ar_number(h + 3, 13);
+            if (n >= 0 && (uint64_t)n <= msize && has_data) {
+                name = xstrndup((const char *)mdata, strnlen((const char *)mdata, (size_t)n));
+                mdata += n;
+                msize -= (uint64_t)n;
+            }
+        } else if (!symtab) {
+            size_t n = 16;
+            while (n > 0 && h[n - 1] == ' ')
+                n--;
+            if (n > 0 && h[n - 1] == '/')
+                n--;
+            name = xstrndup((const char *)h, n);
+        }
+
+        if (!symtab && !longnames) {
+            if (!name) {
+                problem(ops, NULL, "an archive member has a malformed name");
+            } else if (thin) {
+                if (ops->on_thin_member)
+                    ops->on_thin_member(ops->ctx, name);
+            } else if (msize >= 16 && memcmp(mdata, "\177ELF", 4) == 0) {
+                read_elf(mdata, (size_t)msize, name, ops);
+            }
+        }
+        free(name);
+
+        if (!has_data) {
+            off = data;
+            continue;
+        }
+        uint64_t next = (uint64_t)data + (uint64_t)size + ((uint64_t)size & 1);
+        if (next > len)
+            return;
+        off = (size_t)next;
+    }
+}
+
+enum obj_kind read_notes(const unsigned char *buf, size_t len, const struct objread_ops *ops)
+{
+    if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
+        if (len < 16) {
+            problem(ops, NULL, "truncated ELF header");
+            return OBJ_ELF;
+        }
+        read_elf(buf, len, NULL, ops);
+        return OBJ_ELF;
+    }
+    if (len >= 8 && memcmp(buf, "!<arch>\n", 8) == 0) {
+        read_archive(buf, len, false, ops);
+        return OBJ_ARCHIVE;
+    }
+    if (len >= 8 && memcmp(buf, "!<thin>\n", 8) == 0) {
+        read_archive(buf, len, true, ops);
+        return OBJ_THIN_ARCHIVE;
+    }
+    if (len >= 4 && (memcmp(buf, "BC\xc0\xde", 4) == 0 || memcmp(buf, "\xde\xc0\x17\x0b", 4) == 0))
+        return OBJ_LLVM_BITCODE;
+    return OBJ_UNKNOWN;
+}

@@ -1,0 +1,211 @@
+/*
+ * output.c: writing the result without ever leaving a half-written file.
+ *
+ * A regular file (or a name that does not exist yet) is replaced
+ * atomically: the data goes to a temporary file made with mkstemp in the
+ * same directory (so parallel `make -j` runs never collide and rename()
+ * stays within one file system), is checked, closed, given the mode the
+ * file had or 0666 & ~umask for a new one, and renamed over the output.
+ * On any failure the temporary file is removed and the old output is left
+ * as it was.  SIGINT, SIGTERM, SIGHUP and SIGPIPE remove it too;
+ * SIGXFSZ is ignored while writing so a file-size limit is an ordinary
+ * write error.
+ *
+ * A symbolic link is followed: the file it points to is replaced, in that
+ * file's directory, and the link stays a link (as if written through it).
+ * Anything that is not a regular file -- /dev/null, a terminal, a FIFO --
+ * is opened and written directly: there is nothing to rename onto.
+ */
+#include "dtrace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The temporary file a signal handler must remove (one-shot CLI state). */
+static char pending_tmp[4096];
+static volatile sig_atomic_t pending_armed;
+
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+#define NSIGNALS (sizeof cleanup_signals / sizeof cleanup_signals[0])
+
+static void on_signal(int sig)
+{
+    if (pending_armed)
+        unlink(pending_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+struct saved_signals {
+    struct sigaction old[NSIGNALS];
+    struct sigaction old_xfsz;
+};
+
+static void arm(const char *tmp, struct saved_signals *saved)
+{
+    size_t n = strlen(tmp);
+    if (n >= sizeof pending_tmp)
+        n = sizeof pending_tmp - 1;
+    memcpy(pending_tmp, tmp, n);
+    pending_tmp[n] = '\0';
+    pending_armed = 1;
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NSIGNALS; i++)
+        sigaction(cleanup_signals[i], &sa, &saved->old[i]);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGXFSZ, &sa, &saved->old_xfsz);
+}
+
+static void disarm(const struct saved_signals *saved)
+{
+    for (size_t i = 0; i < NSIGNALS; i++)
+        sigaction(cleanup_signals[i], &saved->old[i], NULL);
+    sigaction(SIGXFSZ, &saved->old_xfsz, NULL);
+    pending_armed = 0;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Follow symbolic links from path to the file they lead to (which need not
+ * exist yet).  NULL after reporting a loop or an unreadable link. */
+static char *follow_links(const char *path)
+{
+    char *cur = xstrdup(path);
+    for (int depth = 0; depth < 40; depth++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        char target[PATH_MAX];
+        ssize_t n = readlink(cur, target, sizeof target - 1);
+        if (n < 0) {
+            error("cannot read the symbolic link '%s': %s", cur, strerror(errno));
+            free(cur);
+            return NULL;
+        }
+        target[n] = '\0';
+        char *dir = path_dirname(cur);
+        char *next = path_join(dir, target);
+        free(dir);
+        free(cur);
+        cur = next;
+    }
+    error("cannot write '%s': %s", path, strerror(ELOOP));
+    free(cur);
+    return NULL;
+}
+
+static int write_direct(const char *path, const void *data, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        error("cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (write_all(fd, data, len) != 0) {
+        error("cannot write '%s': %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        error("cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int replace_atomically(const char *shown, const char *path, mode_t mode,
+                              const void *data, size_t len)
+{
+    char *dir = path_dirname(path);
+    struct buf tmp = {0};
+    buf_printf(&tmp, "%s/.%.64s.tmpXXXXXX", dir, path_basename(path));
+    int rc = -1;
+
+    struct saved_signals saved;
+    int fd = mkstemp(tmp.data);
+    if (fd < 0) {
+        error("cannot create '%s': cannot make a temporary file in '%s': %s", shown, dir,
+              strerror(errno));
+        goto out;
+    }
+    arm(tmp.data, &saved);
+    if (fchmod(fd, mode) != 0 || write_all(fd, data, len) != 0) {
+        error("cannot write '%s': %s", shown, strerror(errno));
+        close(fd);
+        goto fail;
+    }
+    if (close(fd) != 0) {
+        error("cannot write '%s': %s", shown, strerror(errno));
+        goto fail;
+    }
+    if (rename(tmp.data, path) != 0) {
+        error("cannot create '%s': %s", shown, strerror(errno));
+        goto fail;
+    }
+    disarm(&saved);
+    rc = 0;
+    goto out;
+fail:
+    unlink(tmp.data);
+    disarm(&saved);
+out:
+    buf_free(&tmp);
+    free(dir);
+    return rc;
+}
+
+int output_write(const char *path, const void *data, size_t len)
+{
+    char *real = follow_links(path);
+    if (!real)
+        return -1;
+    int rc = -1;
+    struct stat st;
+    mode_t mode;
+    if (stat(real, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            error("cannot write '%s': %s", path, strerror(EISDIR));
+            goto out;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            rc = write_direct(real, data, len);
+            goto out;
+        }
+        mode = st.st_mode & 0777;
+    } else if (errno == ENOENT) {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    } else {
+        error("cannot write '%s': %s", path, strerror(errno));
+        goto out;
+    }
+    rc = replace_atomically(path, real, mode, data, len);
+out:
+    free(real);
+    return rc;
+}

@@ -1,0 +1,751 @@
+/*
+ * parse.c: tokens -> providers and probes.
+ *
+ * The grammar we act on is small:
+ *
+ *   file     = { other | provider }
+ *   provider = "provider" NAME "{" { probe | ";" } "}" [ ";" ]
+ *   probe    = "probe" NAME "(" [ args ] ")" [ ":" "(" [ args ] ")" ] [ ";" ]
+ *   args     = arg { "," arg }          arg = tokens, brackets balanced
+ *
+ * "other" is everything a provider file may hold around its providers: C
+ * typedefs, struct/union/enum definitions, D translators, inline
+ * definitions, clauses such as BEGIN{}.  It is skipped token by token with
+ * its (), [] and {} checked for balance, so "provider" inside a braced
+ * definition is never mistaken for one.  A probe's translated argument list
+ * (after ':') is parsed and dropped: the native list is what C passes.
+ *
+ * Syntax errors stop the parse at the first one, pointing at the offending
+ * token; semantic errors (duplicates, too many arguments) are all reported.
+ */
+#include "dtrace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct parser {
+    struct program *prog;
+    struct lexer lx;
+    struct token ahead[3];
+    int nahead;
+    bool failed; /* a semantic error was reported; keep going */
+};
+
+/* ---- the program ---- */
+
+void program_init(struct program *prog) { memset(prog, 0, sizeof *prog); }
+
+static void free_probe(struct probe *pr)
+{
+    for (int i = 0; i < pr->nargs; i++) {
+        free(pr->args[i].text);
+        free(pr->args[i].ctype);
+    }
+    free(pr->args);
+    free(pr->name);
+    free(pr);
+}
+
+void program_free(struct program *prog)
+{
+    for (size_t i = 0; i < prog->nproviders; i++) {
+        struct provider *pv = prog->providers[i];
+        for (size_t j = 0; j < pv->nprobes; j++)
+            free_probe(pv->probes[j]);
+        free(pv->probes);
+        free(pv->name);
+        free(pv);
+    }
+    free(prog->providers);
+    strmap_free(&prog->provider_index);
+    strmap_free(&prog->probe_index);
+    strmap_free(&prog->names);
+    memset(prog, 0, sizeof *prog);
+}
+
+/* The provider called name: the same provider block may appear twice, in
+ * one file or in two -s files; its probes then share one namespace. */
+static struct provider *provider_for(struct program *prog, const char *name, size_t len,
+                                     const struct loc *loc)
+{
+    struct provider *pv = strmap_get(&prog->provider_index, name, len);
+    if (pv)
+        return pv;
+    pv = xcalloc(1, sizeof *pv);
+    pv->name = xstrndup(name, len);
+    pv->loc = *loc;
+    strmap_put(&prog->provider_index, name, len, pv);
+    if (prog->nproviders == prog->cap) {
+        prog->cap = prog->cap ? prog->cap * 2 : 4;
+        prog->providers = xreallocarray(prog->providers, prog->cap, sizeof *prog->providers);
+    }
+    prog->providers[prog->nproviders++] = pv;
+    return pv;
+}
+
+static struct buf probe_key(const char *provider, const char *name)
+{
+    struct buf key = {0};
+    buf_adds(&key, provider);
+    buf_addc(&key, '\0');
+    buf_adds(&key, name);
+    return key;
+}
+
+struct probe *program_find_probe(const struct program *prog, const char *provider,
+                                 const char *name)
+{
+    struct buf key = probe_key(provider, name);
+    struct probe *pr = strmap_get(&prog->probe_index, key.data, key.len);
+    buf_free(&key);
+    return pr;
+}
+
+/* ---- token stream with a little lookahead ---- */
+
+static int peek(struct parser *ps, int k, struct token *out)
+{
+    while (ps->nahead <= k) {
+        if (lexer_next(&ps->lx, &ps->ahead[ps->nahead]) != 0)
+            return -1;
+        ps->nahead++;
+    }
+    *out = ps->ahead[k];
+    return 0;
+}
+
+static int next(struct parser *ps, struct token *out)
+{
+    if (peek(ps, 0, out) != 0)
+        return -1;
+    memmove(&ps->ahead[0], &ps->ahead[1], (size_t)(ps->nahead - 1) * sizeof ps->ahead[0]);
+    ps->nahead--;
+    return 0;
+}
+
+static bool is_punct(const struct token *t, char c)
+{
+    return t->kind == TK_PUNCT && t->text[0] == c;
+}
+
+/* How a token reads in a message: 'x', or "end of file". */
+static const char *describe(const struct token *t, char *buf, size_t n)
+{
+    if (t->kind == TK_EOF)
+        snprintf(buf, n, "end of file");
+    else if (t->len > 40)
+        snprintf(buf, n, "'%.40s...'", t->text);
+    else if (t->kind == TK_PUNCT && ((unsigned char)t->text[0] < 0x20 || (unsigned char)t->text[0] >= 0x7f))
+        snprintf(buf, n, "byte 0x%02x", (unsigned char)t->text[0]);
+    else
+        snprintf(buf, n, "'%.*s'", (int)t->len, t->text);
+    return buf;
+}
+
+/* ---- names ---- */
+
+static bool glues_to_name(const struct token *t)
+{
+    return !t->space_before &&
+           (t->kind == TK_IDENT || t->kind == TK_NUMBER || is_punct(t, '-') ||
+            is_punct(t, '$') || is_punct(t, '.'));
+}
+
+/*
+ * A provider or probe name: one identifier.  "foo-bar", "1st" or "a$b" (as
+ * DTrace users sometimes write) are reported as such rather than as a
+ * confusing error about the token after them.
+ */
+static int expect_name(struct parser *ps, const char *what, struct token *name)
+{
+    char d[64];
+    if (next(ps, name) != 0)
+        return -1;
+    bool plausible = name->kind == TK_IDENT || name->kind == TK_NUMBER ||
+                     is_punct(name, '$') || is_punct(name, '-');
+    if (!plausible) {
+        error_at(&name->loc, "expected a %s name, found %s", what,
+                 describe(name, d, sizeof d));
+        return -1;
+    }
+    const char *end = name->text + name->len;
+    int glued = 0;
+    for (;;) {
+        struct token t;
+        if (peek(ps, 0, &t) != 0)
+            return -1;
+        if (!glues_to_name(&t))
+            break;
+        next(ps, &t);
+        end = t.text + t.len;
+        glued++;
+    }
+    if (glued || name->kind != TK_IDENT) {
+        int len = (int)(end - name->text);
+        error_at(&name->loc, "'%.*s' is not a valid %s name: it must be a C identifier%s",
+                 len > 80 ? 80 : len, name->text, what,
+                 memchr(name->text, '-', (size_t)len) ? " (write '__' where DTrace shows '-')" : "");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- argument declarations ---- */
+
+struct toklist {
+    struct token *v;
+    size_t n;
+    size_t cap;
+};
+
+static void toklist_push(struct toklist *tl, const struct token *t)
+{
+    if (tl->n == tl->cap) {
+        tl->cap = tl->cap ? tl->cap * 2 : 8;
+        tl->v = xreallocarray(tl->v, tl->cap, sizeof *tl->v);
+    }
+    tl->v[tl->n++] = *t;
+}
+
+static bool tok_eq(const struct token *t, const char *s)
+{
+    return t->kind == TK_IDENT && token_is(t, s);
+}
+
+static bool is_qualifier(const struct token *t)
+{
+    static const char *const quals[] = {"const", "volatile", "restrict", "__restrict",
+                                        "__restrict__", "_Atomic", "__const", "__volatile__",
+                                        "register", NULL};
+    for (int i = 0; quals[i]; i++)
+        if (tok_eq(t, quals[i]))
+            return true;
+    return false;
+}
+
+/* Words that end a type and so can never be an argument's name. */
+static bool is_type_keyword(const struct token *t)
+{
+    static const char *const words[] = {
+        "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
+        "_Bool", "_Complex", "_Imaginary", "__int128", "__signed__", "__unsigned__",
+        "struct", "union", "enum", NULL};
+    if (is_qualifier(t))
+        return true;
+    for (int i = 0; words[i]; i++)
+        if (tok_eq(t, words[i]))
+            return true;
+    return false;
+}
+
+/* The index of the argument's name among its tokens, or -1 when unnamed. */
+static long find_arg_name(const struct token *v, size_t n)
+{
+    if (n < 2)
+        return -1;
+    /* A function-pointer declarator "T (*name)(...)": the name sits just
+     * before the ')' that closes the first "(*". */
+    for (size_t i = 1; i + 1 < n; i++) {
+        if (!is_punct(&v[i], '(') || !(is_punct(&v[i + 1], '*') || is_punct(&v[i + 1], '^')))
+            continue;
+        int depth = 0;
+        for (size_t j = i; j < n; j++) {
+            if (is_punct(&v[j], '(') || is_punct(&v[j], '['))
+                depth++;
+            else if (is_punct(&v[j], ')') || is_punct(&v[j], ']'))
+                depth--;
+            if (depth == 0) {
+                const struct token *c = &v[j - 1];
+                if (c->kind == TK_IDENT && !is_qualifier(c))
+                    return (long)(j - 1);
+                return -1;
+            }
+        }
+        return -1;
+    }
+    /* Otherwise the name is the last word before any array brackets. */
+    size_t end = n;
+    for (size_t i = 0; i < n; i++) {
+        if (is_punct(&v[i], '[')) {
+            end = i;
+            break;
+        }
+    }
+    if (end < 2)
+        return -1;
+    const struct token *last = &v[end - 1];
+    if (last->kind != TK_IDENT || is_type_keyword(last))
+        return -1;
+    const struct token *before = &v[end - 2];
+    if (tok_eq(before, "struct") || tok_eq(before, "union") || tok_eq(before, "enum"))
+        return -1;
+    /* "const foo_t" is a type; "foo_t x", "unsigned x", "char *x" are named. */
+    for (size_t i = 0; i + 1 < end; i++)
+        if (is_punct(&v[i], '*') || (v[i].kind == TK_IDENT && !is_qualifier(&v[i])))
+            return (long)(end - 1);
+    return -1;
+}
+
+static bool is_word(const struct token *t)
+{
+    return t->kind == TK_IDENT || t->kind == TK_NUMBER;
+}
+
+/* Whether normalised text puts a space between prev and cur. */
+static bool space_between(const struct token *prev, const struct token *cur)
+{
+    if (is_punct(cur, ')') || is_punct(cur, ']') || is_punct(cur, ','))
+        return false;
+    if (is_punct(prev, '(') || is_punct(prev, '['))
+        return false;
+    if (is_punct(prev, ','))
+        return true;
+    if (is_punct(prev, '*') || is_punct(prev, '&') || is_punct(prev, '^'))
+        return false;
+    if (is_punct(cur, '*') || is_punct(cur, '&'))
+        return true;
+    if (is_punct(cur, '('))
+        return is_word(prev);
+    if (is_punct(cur, '['))
+        return false;
+    if (is_punct(prev, '.') && is_punct(cur, '.'))
+        return false;
+    return true;
+}
+
+static void append_token(struct buf *b, const struct token **prev, const struct token *t)
+{
+    if (*prev && space_between(*prev, t))
+        buf_addc(b, ' ');
+    buf_add(b, t->text, t->len);
+    *prev = t;
+}
+
+/* The declaration with single spaces, "char*x" -> "char *x". */
+static char *join_tokens(const struct token *v, size_t n)
+{
+    struct buf b = {0};
+    const struct token *prev = NULL;
+    for (size_t i = 0; i < n; i++)
+        append_token(&b, &prev, &v[i]);
+    return b.data ? b.data : xstrdup("");
+}
+
+/*
+ * The C type for a prototype: the name dropped, D's string made
+ * const char *, and a pointer made a pointer to const ("char *" accepts a
+ * const char * argument): a tracer only reads what a probe passes.
+ */
+static char *join_ctype(const struct token *v, size_t n, long name)
+{
+    static const struct token const_tok = {TK_IDENT, "const", 5, {0}, true};
+    static const struct token char_tok = {TK_IDENT, "char", 4, {0}, true};
+    static const struct token star_tok = {TK_PUNCT, "*", 1, {0}, true};
+    const struct token **out = xcalloc(n * 3 + 2, sizeof *out);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((long)i == name)
+            continue;
+        if (tok_eq(&v[i], "string")) {
+            out[m++] = &const_tok;
+            out[m++] = &char_tok;
+            out[m++] = &star_tok;
+            continue;
+        }
+        out[m++] = &v[i];
+    }
+    if (m >= 2 && is_punct(out[m - 1], '*')) {
+        /* Is what the last '*' points to already const? */
+        bool pointee_const = false;
+        for (size_t i = m - 1; i-- > 0 && !is_punct(out[i], '*');)
+            if (tok_eq(out[i], "const"))
+                pointee_const = true;
+        if (!pointee_const) {
+            out[m] = out[m - 1];
+            out[m - 1] = &const_tok;
+            m++;
+        }
+    }
+    struct buf b = {0};
+    const struct token *prev = NULL;
+    for (size_t i = 0; i < m; i++)
+        append_token(&b, &prev, out[i]);
+    free(out);
+    return b.data ? b.data : xstrdup("");
+}
+
+struct arglist {
+    struct arg *v;
+    int n;
+    int cap;
+};
+
+static void arglist_add(struct arglist *al, const struct toklist *tl)
+{
+    if (al->n == al->cap) {
+        al->cap = al->cap ? al->cap * 2 : 4;
+        al->v = xreallocarray(al->v, (size_t)al->cap, sizeof *al->v);
+    }
+    struct arg *a = &al->v[al->n++];
+    a->text = join_tokens(tl->v, tl->n);
+    a->ctype = join_ctype(tl->v, tl->n, find_arg_name(tl->v, tl->n));
+    a->loc = tl->v[0].loc;
+}
+
+static void arglist_free(struct arglist *al)
+{
+    for (int i = 0; i < al->n; i++) {
+        free(al->v[i].text);
+        free(al->v[i].ctype);
+    }
+    free(al->v);
+    memset(al, 0, sizeof *al);
+}
+
+static bool allowed_in_arg(const struct token *t)
+{
+    if (t->kind == TK_IDENT || t->kind == TK_NUMBER)
+        return true;
+    return t->kind == TK_PUNCT && strchr("*&()[],.^", t->text[0]) != NULL;
+}
+
+/*
+ * The declarations between "(" (already read: open) and its ")".  Commas
+ * nested in brackets (function-pointer parameters) do not split.
+ */
+static int parse_args(struct parser *ps, const struct token *open, const char *probe,
+                      struct arglist *out)
+{
+    char d[64];
+    struct toklist cur = {0};
+    struct toklist nest = {0}; /* open brackets inside the list */
+    int rc = -1;
+
+    for (;;) {
+        struct token t;
+        if (next(ps, &t) != 0)
+            goto done;
+        if (t.kind == TK_EOF) {
+            error_at(&open->loc, "the argument list of probe '%s' is not closed before the end of the file", probe);
+            goto done;
+        }
+        if (nest.n == 0 && (is_punct(&t, ')') || is_punct(&t, ','))) {
+            if (cur.n == 0 && (is_punct(&t, ',') || out->n > 0)) {
+                error_at(&t.loc, "missing argument declaration before %s in probe '%s'",
+                         describe(&t, d, sizeof d), probe);
+                goto done;
+            }
+            if (cur.n > 0)
+                arglist_add(out, &cur);
+            cur.n = 0;
+            if (is_punct(&t, ')'))
+                break;
+            continue;
+        }
+        if (!allowed_in_arg(&t)) {
+            error_at(&t.loc, "expected ',' or ')' in the argument list of probe '%s', found %s",
+                     probe, describe(&t, d, sizeof d));
+            goto done;
+        }
+        if (is_punct(&t, '(') || is_punct(&t, '[')) {
+            toklist_push(&nest, &t);
+        } else if (is_punct(&t, ')') || is_punct(&t, ']')) {
+            if (nest.n == 0) {
+                error_at(&t.loc, "unbalanced %s in the argument list of probe '%s'",
+                         describe(&t, d, sizeof d), probe);
+                goto done;
+            }
+            const struct token *o = &nest.v[nest.n - 1];
+            if ((is_punct(&t, ')') && !is_punct(o, '(')) || (is_punct(&t, ']') && !is_punct(o, '['))) {
+                error_at(&t.loc, "%s does not match '%c' opened at line %d, column %d",
+                         describe(&t, d, sizeof d), o->text[0], o->loc.line, o->loc.col);
+                goto done;
+            }
+            nest.n--;
+        }
+        toklist_push(&cur, &t);
+    }
+    /* "(void)" declares no arguments, as in C. */
+    if (out->n == 1 && strcmp(out->v[0].text, "void") == 0)
+        arglist_free(out);
+    rc = 0;
+done:
+    free(cur.v);
+    free(nest.v);
+    return rc;
+}
+
+/* ---- probes and providers ---- */
+
+static void add_probe(struct parser *ps, struct provider *pv, const struct token *name,
+                      struct arglist *args)
+{
+    struct program *prog = ps->prog;
+    char *pname = xstrndup(name->text, name->len);
+
+    if (args->n > MAX_PROBE_ARGS) {
+        error_at(&args->v[MAX_PROBE_ARGS].loc,
+                 "probe '%s' has %d arguments; sys/sdt.h supports at most %d", pname, args->n,
+                 MAX_PROBE_ARGS);
+        ps->failed = true;
+    }
+
+    struct probe *pr = xcalloc(1, sizeof *pr);
+    pr->name = pname;
+    pr->loc = name->loc;
+    pr->nargs = args->n;
+    pr->args = args->v;
+    pr->provider = pv;
+    memset(args, 0, sizeof *args);
+
+    struct buf key = probe_key(pv->name, pname);
+    struct probe *old = strmap_put(&prog->probe_index, key.data, key.len, pr);
+    buf_free(&key);
+    if (old) {
+        error_at(&pr->loc, "duplicate probe '%s' in provider '%s'", pname, pv->name);
+        note_at(&old->loc, "'%s' was first declared here", pname);
+        ps->failed = true;
+        free_probe(pr);
+        return;
+    }
+    if (pv->nprobes == pv->cap) {
+        pv->cap = pv->cap ? pv->cap * 2 : 8;
+        pv->probes = xreallocarray(pv->probes, pv->cap, sizeof *pv->probes);
+    }
+    pv->probes[pv->nprobes++] = pr;
+    prog->nprobes++;
+}
+
+static int parse_probe(struct parser *ps, struct provider *pv)
+{
+    char d[64];
+    struct token name, t;
+    if (expect_name(ps, "probe", &name) != 0)
+        return -1;
+    char pname[128];
+    snprintf(pname, sizeof pname, "%.*s", (int)name.len, name.text);
+
+    if (next(ps, &t) != 0)
+        return -1;
+    if (!is_punct(&t, '(')) {
+        error_at(&t.loc, "expected '(' after probe name '%s', found %s", pname,
+                 describe(&t, d, sizeof d));
+        return -1;
+    }
+    struct arglist args = {0};
+    if (parse_args(ps, &t, pname, &args) != 0) {
+        arglist_free(&args);
+        return -1;
+    }
+
+    /* Translated arguments, "probe p(native) : (translated)". */
+    if (peek(ps, 0, &t) != 0)
+        goto fail;
+    if (is_punct(&t, ':')) {
+        next(ps, &t);
+        if (next(ps, &t) != 0)
+            goto fail;
+        if (!is_punct(&t, '(')) {
+            error_at(&t.loc, "expected '(' after ':' in probe '%s', found %s", pname,
+                     describe(&t, d, sizeof d));
+            goto fail;
+        }
+        struct arglist translated = {0};
+        int rc = parse_args(ps, &t, pname, &translated);
+        arglist_free(&translated);
+        if (rc != 0)
+            goto fail;
+    }
+
+    /* The ';' may be missing before the next probe or the closing brace. */
+    if (peek(ps, 0, &t) != 0)
+        goto fail;
+    if (is_punct(&t, ';')) {
+        next(ps, &t);
+    } else if (!is_punct(&t, '}') && !tok_eq(&t, "probe")) {
+        error_at(&t.loc, "expected ';' after the declaration of probe '%s', found %s", pname,
+                 describe(&t, d, sizeof d));
+        goto fail;
+    }
+    add_probe(ps, pv, &name, &args);
+    return 0;
+fail:
+    arglist_free(&args);
+    return -1;
+}
+
+static int parse_provider(struct parser *ps)
+{
+    char d[64];
+    struct token name, open, t;
+    if (expect_name(ps, "provider", &name) != 0)
+        return -1;
+    if (next(ps, &open) != 0)
+        return -1;
+    if (!is_punct(&open, '{')) {
+        error_at(&open.loc, "expected '{' after provider name '%.*s', found %s", (int)name.len,
+                 name.text, describe(&open, d, sizeof d));
+        return -1;
+    }
+    struct provider *pv = provider_for(ps->prog, name.text, name.len, &name.loc);
+
+    for (;;) {
+        if (next(ps, &t) != 0)
+            return -1;
+        if (t.kind == TK_EOF) {
+            error_at(&t.loc, "unexpected end of file in provider '%s'", pv->name);
+            note_at(&open.loc, "the provider's '{' is here");
+            return -1;
+        }
+        if (is_punct(&t, '}'))
+            break;
+        if (is_punct(&t, ';'))
+            continue;
+        if (!tok_eq(&t, "probe")) {
+            error_at(&t.loc, "expected 'probe' or '}' in provider '%s', found %s", pv->name,
+                     describe(&t, d, sizeof d));
+            return -1;
+        }
+        if (parse_probe(ps, pv) != 0)
+            return -1;
+    }
+    if (peek(ps, 0, &t) != 0)
+        return -1;
+    if (is_punct(&t, ';'))
+        next(ps, &t);
+    return 0;
+}
+
+/* ---- the file ---- */
+
+static bool is_open(const struct token *t)
+{
+    return is_punct(t, '(') || is_punct(t, '[') || is_punct(t, '{');
+}
+
+static bool is_close(const struct token *t)
+{
+    return is_punct(t, ')') || is_punct(t, ']') || is_punct(t, '}');
+}
+
+static char closer_for(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
+
+int parse_buffer(struct program *prog, const char *name, const char *text, size_t len)
+{
+    char d[64];
+    struct parser ps = {.prog = prog};
+    lexer_init(&ps.lx, name, text, len, &prog->names);
+    struct toklist nest = {0}; /* open brackets outside providers */
+    struct token prev = {.kind = TK_EOF};
+    int rc = -1;
+
+    for (;;) {
+        struct token t, n1, n2;
+        if (next(&ps, &t) != 0)
+            goto done;
+        if (t.kind == TK_EOF)
+            break;
+        if (nest.n == 0 && tok_eq(&t, "provider") && !tok_eq(&prev, "struct") &&
+            !tok_eq(&prev, "union") && !tok_eq(&prev, "enum")) {
+            if (peek(&ps, 0, &n1) != 0)
+                goto done;
+            if (n1.kind == TK_IDENT || n1.kind == TK_NUMBER || is_punct(&n1, '{')) {
+                if (parse_provider(&ps) != 0)
+                    goto done;
+                prev.kind = TK_EOF;
+                continue;
+            }
+        }
+        if (nest.n == 0 && tok_eq(&t, "probe")) {
+            if (peek(&ps, 0, &n1) != 0 || peek(&ps, 1, &n2) != 0)
+                goto done;
+            if (n1.kind == TK_IDENT && is_punct(&n2, '(')) {
+                error_at(&t.loc, "probe '%.*s' is declared outside of any provider",
+                         (int)n1.len, n1.text);
+                goto done;
+            }
+        }
+        if (is_open(&t)) {
+            toklist_push(&nest, &t);
+        } else if (is_close(&t)) {
+            if (nest.n == 0) {
+                error_at(&t.loc, "unbalanced %s: nothing is open", describe(&t, d, sizeof d));
+                goto done;
+            }
+            const struct token *o = &nest.v[nest.n - 1];
+            if (closer_for(o->text[0]) != t.text[0]) {
+                error_at(&t.loc, "%s does not match '%c' opened at line %d, column %d",
+                         describe(&t, d, sizeof d), o->text[0], o->loc.line, o->loc.col);
+                goto done;
+            }
+            nest.n--;
+        }
+        prev = t;
+    }
+    if (nest.n > 0) {
+        const struct token *o = &nest.v[nest.n - 1];
+        error_at(&o->loc, "'%c' is not closed before the end of the file", o->text[0]);
+        goto done;
+    }
+    rc = ps.failed ? -1 : 0;
+done:
+    free(nest.v);
+    return rc;
+}
+
+/* ---- checks across the whole program ---- */
+
+char *probe_macro_name(const struct probe *pr)
+{
+    struct buf b = {0};
+    for (const char *p = pr->provider->name; *p; p++)
+        buf_addc(&b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p);
+    buf_addc(&b, '_');
+    for (const char *p = pr->name; *p; p++) {
+        if (p[0] == '_' && p[1] == '_') {
+            buf_addc(&b, '_');
+            p++;
+            continue;
+        }
+        buf_addc(&b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p);
+    }
+    return b.data;
+}
+
+static int claim(struct strmap *m, const char *name, const struct probe *pr, const char *kind)
+{
+    const struct probe *old = strmap_put(m, name, strlen(name), (void *)pr);
+    if (!old || old == pr)
+        return 0;
+    error_at(&pr->loc, "probe '%s:%s' and probe '%s:%s' would both define the %s '%s'",
+             pr->provider->name, pr->name, old->provider->name, old->name, kind, name);
+    note_at(&old->loc, "'%s:%s' is declared here", old->provider->name, old->name);
+    return -1;
+}
+
+int program_check(const struct program *prog)
+{
+    struct strmap macros = {0}, semaphores = {0};
+    int rc = 0;
+    for (size_t i = 0; i < prog->nproviders; i++) {
+        const struct provider *pv = prog->providers[i];
+        for (size_t j = 0; j < pv->nprobes; j++) {
+            const struct probe *pr = pv->probes[j];
+            char *macro = probe_macro_name(pr);
+            struct buf enabled = {0}, sem = {0};
+            buf_printf(&enabled, "%s_ENABLED", macro);
+            buf_printf(&sem, "%s_%s_semaphore", pv->name, pr->name);
+            if (claim(&macros, macro, pr, "macro") != 0 ||
+                claim(&macros, enabled.data, pr, "macro") != 0 ||
+                claim(&semaphores, sem.data, pr, "semaphore") != 0)
+                rc = -1;
+            free(macro);
+            buf_free(&enabled);
+            buf_free(&sem);
+        }
+    }
+    strmap_free(&macros);
+    strmap_free(&semaphores);
+    return rc;
+}

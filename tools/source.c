@@ -1,0 +1,63 @@
+/*
+ * source.c: the text of an input file.
+ *
+ * Without -C the file is read as it is.  With -C it goes through $CPP
+ * (default "cpp"), split into words like a shell would split them but never
+ * run through one, followed by the -I/-D/-U options in command-line order
+ * and "-x c FILE".  "-x c" makes drivers such as "gcc -E" preprocess a
+ * ".d" file as C instead of taking it for a linker input; the file is named
+ * on the command line (not fed on stdin) so that #include "..." searches
+ * its directory and the line markers name it: diagnostics then point into
+ * the original file.  The output is read through a pipe, never a file.
+ */
+#include "dtrace.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+static int run_cpp(const char *path, const struct cpp_options *cpp, struct buf *text)
+{
+    struct strvec argv = {0};
+    const char *why = NULL;
+    if (split_words(cpp->cpp, &argv, &why) != 0 || argv.n == 0) {
+        error("cannot use CPP='%s': %s", cpp->cpp, why ? why : "no command");
+        strvec_free(&argv);
+        return -1;
+    }
+    for (size_t i = 0; i < cpp->args.n; i++)
+        strvec_push(&argv, cpp->args.v[i]);
+    strvec_push(&argv, "-x");
+    strvec_push(&argv, "c");
+    /* A file name starting with '-' would read as an option. */
+    if (path[0] == '-') {
+        struct buf b = {0};
+        buf_adds(&b, "./");
+        buf_adds(&b, path);
+        strvec_push(&argv, b.data);
+        buf_free(&b);
+    } else {
+        strvec_push(&argv, path);
+    }
+
+    struct buf what = {0};
+    buf_printf(&what, "%s: preprocessing with '%s'", path, cpp->cpp);
+    int rc = run_capture(argv.v, what.data, text);
+    buf_free(&what);
+    strvec_free(&argv);
+    return rc;
+}
+
+int source_load(const char *path, const struct cpp_options *cpp, struct buf *text)
+{
+    if (cpp && cpp->enabled) {
+        /* Fail early and clearly on a missing input: cpp's own message
+         * would be less direct. */
+        if (access(path, R_OK) != 0) {
+            error("cannot open '%s': %s", path, strerror(errno));
+            return -1;
+        }
+        return run_cpp(path, cpp, text);
+    }
+    return read_file(path, text);
+}

@@ -1,0 +1,451 @@
+/*
+ * util.c: diagnostics, checked allocation, growable buffers, a string hash
+ * map, shell-like word splitting and small path helpers.
+ */
+#include "dtrace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- diagnostics ---- */
+
+/* The one piece of process-wide state: the name diagnostics start with. */
+static const char *program_name = "dtrace";
+
+void diag_set_program(const char *name) { program_name = name; }
+const char *diag_program(void) { return program_name; }
+
+static void vdiag(const struct loc *loc, const char *kind, const char *fmt, va_list ap)
+{
+    if (loc)
+        fprintf(stderr, "%s:%d:%d: %s: ", loc->file, loc->line, loc->col, kind);
+    else
+        fprintf(stderr, "%s: %s: ", program_name, kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag(NULL, "error", fmt, ap);
+    va_end(ap);
+}
+
+void warning(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag(NULL, "warning", fmt, ap);
+    va_end(ap);
+}
+
+void info(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", program_name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void error_at(const struct loc *loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag(loc, "error", fmt, ap);
+    va_end(ap);
+}
+
+void warning_at(const struct loc *loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag(loc, "warning", fmt, ap);
+    va_end(ap);
+}
+
+void note_at(const struct loc *loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag(loc, "note", fmt, ap);
+    va_end(ap);
+}
+
+/* ---- allocation: running out of memory ends a one-shot tool ---- */
+
+static void out_of_memory(void)
+{
+    fprintf(stderr, "%s: error: out of memory\n", program_name);
+    exit(1);
+}
+
+void *xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+    void *p = realloc(ptr, size ? size : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+void *xreallocarray(void *ptr, size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        out_of_memory();
+    return xrealloc(ptr, count * size);
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *p = xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+/* ---- buffers ---- */
+
+void buf_reserve(struct buf *b, size_t extra)
+{
+    if (extra > SIZE_MAX - b->len - 1)
+        out_of_memory();
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+}
+
+void buf_add(struct buf *b, const void *data, size_t len)
+{
+    buf_reserve(b, len);
+    if (len)
+        memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+}
+
+void buf_addc(struct buf *b, char c) { buf_add(b, &c, 1); }
+
+void buf_adds(struct buf *b, const char *s) { buf_add(b, s, strlen(s)); }
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        buf_add(b, small, (size_t)n);
+        return;
+    }
+    buf_reserve(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void buf_zero(struct buf *b, size_t len)
+{
+    buf_reserve(b, len);
+    memset(b->data + b->len, 0, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+}
+
+void buf_free(struct buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+/* ---- string vectors ---- */
+
+void strvec_pushn(struct strvec *sv, const char *s, size_t n)
+{
+    if (sv->n + 1 >= sv->cap) {
+        sv->cap = sv->cap ? sv->cap * 2 : 8;
+        sv->v = xreallocarray(sv->v, sv->cap, sizeof *sv->v);
+    }
+    sv->v[sv->n++] = xstrndup(s, n);
+    sv->v[sv->n] = NULL; /* always usable as an argv */
+}
+
+void strvec_push(struct strvec *sv, const char *s) { strvec_pushn(sv, s, strlen(s)); }
+
+void strvec_free(struct strvec *sv)
+{
+    for (size_t i = 0; i < sv->n; i++)
+        free(sv->v[i]);
+    free(sv->v);
+    sv->v = NULL;
+    sv->n = sv->cap = 0;
+}
+
+/* ---- hash map ---- */
+
+/* FNV-1a, 32 bits: simple, and good enough for identifiers. */
+uint32_t hash_bytes(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+static struct strmap_slot *strmap_find(const struct strmap *m, const char *key,
+                                       size_t keylen, uint32_t h)
+{
+    size_t mask = m->cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        struct strmap_slot *s = &m->slots[i];
+        if (!s->key)
+            return s;
+        if (s->hash == h && s->keylen == keylen && memcmp(s->key, key, keylen) == 0)
+            return s;
+    }
+}
+
+static void strmap_grow(struct strmap *m)
+{
+    struct strmap old = *m;
+    m->cap = old.cap ? old.cap * 2 : 64;
+    m->slots = xcalloc(m->cap, sizeof *m->slots);
+    for (size_t i = 0; i < old.cap; i++) {
+        struct strmap_slot *s = &old.slots[i];
+        if (s->key)
+            *strmap_find(m, s->key, s->keylen, s->hash) = *s;
+    }
+    free(old.slots);
+}
+
+void *strmap_get(const struct strmap *m, const char *key, size_t keylen)
+{
+    if (!m->cap)
+        return NULL;
+    struct strmap_slot *s = strmap_find(m, key, keylen, hash_bytes(key, keylen));
+    return s->key ? s->value : NULL;
+}
+
+static struct strmap_slot *strmap_slot_for(struct strmap *m, const char *key,
+                                           size_t keylen, bool *found)
+{
+    if ((m->count + 1) * 4 > m->cap * 3)
+        strmap_grow(m);
+    uint32_t h = hash_bytes(key, keylen);
+    struct strmap_slot *s = strmap_find(m, key, keylen, h);
+    *found = s->key != NULL;
+    if (!*found) {
+        s->key = xstrndup(key, keylen);
+        s->keylen = keylen;
+        s->hash = h;
+        s->value = NULL;
+        m->count++;
+    }
+    return s;
+}
+
+void *strmap_put(struct strmap *m, const char *key, size_t keylen, void *value)
+{
+    bool found;
+    struct strmap_slot *s = strmap_slot_for(m, key, keylen, &found);
+    if (found)
+        return s->value;
+    s->value = value;
+    return NULL;
+}
+
+const char *strmap_intern(struct strmap *m, const char *key, size_t keylen)
+{
+    bool found;
+    return strmap_slot_for(m, key, keylen, &found)->key;
+}
+
+void strmap_free(struct strmap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->slots[i].key);
+    free(m->slots);
+    m->slots = NULL;
+    m->cap = m->count = 0;
+}
+
+/* ---- shell-like word splitting ---- */
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+int split_words(const char *s, struct strvec *out, const char **why)
+{
+    struct buf word = {0};
+    bool in_word = false;
+    int rc = 0;
+
+    for (const char *p = s; *p;) {
+        char c = *p;
+        if (is_blank(c)) {
+            if (in_word)
+                strvec_pushn(out, word.data, word.len);
+            word.len = 0;
+            in_word = false;
+            p++;
+        } else if (c == '\\') {
+            /* backslash-newline (also before CR LF) joins lines */
+            if (p[1] == '\n') {
+                p += 2;
+            } else if (p[1] == '\r' && p[2] == '\n') {
+                p += 3;
+            } else if (p[1] == '\0') {
+                p++; /* a trailing backslash stands for nothing */
+            } else {
+                buf_addc(&word, p[1]);
+                in_word = true;
+                p += 2;
+            }
+        } else if (c == '\'') {
+            const char *q = strchr(p + 1, '\'');
+            if (!q) {
+                *why = "unterminated single quote";
+                rc = -1;
+                break;
+            }
+            buf_add(&word, p + 1, (size_t)(q - p - 1));
+            in_word = true;
+            p = q + 1;
+        } else if (c == '"') {
+            in_word = true;
+            p++;
+            while (*p && *p != '"') {
+                if (*p == '\\' && (p[1] == '"' || p[1] == '\\' || p[1] == '$' || p[1] == '`')) {
+                    buf_addc(&word, p[1]);
+                    p += 2;
+                } else if (*p == '\\' && p[1] == '\n') {
+                    p += 2;
+                } else {
+                    buf_addc(&word, *p++);
+                }
+            }
+            if (*p != '"') {
+                *why = "unterminated double quote";
+                rc = -1;
+                break;
+            }
+            p++;
+        } else {
+            buf_addc(&word, c);
+            in_word = true;
+            p++;
+        }
+    }
+    if (rc == 0 && in_word)
+        strvec_pushn(out, word.data ? word.data : "", word.len);
+    buf_free(&word);
+    return rc;
+}
+
+/* ---- paths ---- */
+
+const char *path_basename(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+char *path_dirname(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    while (slash > path && slash[-1] == '/')
+        slash--;
+    if (slash == path)
+        return xstrdup("/");
+    return xstrndup(path, (size_t)(slash - path));
+}
+
+char *path_join(const char *dir, const char *name)
+{
+    if (name[0] == '/' || strcmp(dir, ".") == 0)
+        return xstrdup(name);
+    struct buf b = {0};
+    buf_adds(&b, dir);
+    if (b.len && b.data[b.len - 1] != '/')
+        buf_addc(&b, '/');
+    buf_adds(&b, name);
+    return b.data;
+}
+
+/* ---- files ---- */
+
+int read_file(const char *path, struct buf *out)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        error("cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            error("cannot read '%s': %s", path, strerror(EISDIR));
+            close(fd);
+            return -1;
+        }
+        if (S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX / 2)
+            buf_reserve(out, (size_t)st.st_size);
+    }
+    for (;;) {
+        buf_reserve(out, 65536);
+        ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            error("cannot read '%s': %s", path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        if (n == 0)
+            break;
+        out->len += (size_t)n;
+    }
+    out->data[out->len] = '\0';
+    close(fd);
+    return 0;
+}
