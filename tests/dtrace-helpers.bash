@@ -1,0 +1,49 @@
+# Helpers shared by the tests/dtrace-*.bats suites (`load dtrace-helpers`).
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+# The <sys/sdt.h> to compile generated headers against: ours once it exists,
+# SystemTap's until then.  Sets SDT_INC, or skips the test.
+need_sdt_header() {
+    if [ -f "$INCLUDE/sys/sdt.h" ]; then
+        SDT_INC="$INCLUDE"
+    elif [ -n "$STAP_INCLUDE_DIR" ]; then
+        SDT_INC="$STAP_INCLUDE_DIR"
+    else
+        skip "no sys/sdt.h (neither ours nor SystemTap's)"
+    fi
+}
+
+# d FILE: write stdin to $BATS_TEST_TMPDIR/FILE (the usual scratch input).
+d() {
+    cat >"$BATS_TEST_TMPDIR/$1"
+}
+
+# listing DIR: every entry of DIR, hidden ones included, one per line.
+listing() {
+    (cd "$1" && ls -A | LC_ALL=C sort)
+}
+
+# The cross compiler for one of our seven architectures.
+cross_cc() {
+    case "$1" in
+    x86_64) echo x86_64-linux-gnu-gcc ;;
+    i686) echo i686-linux-gnu-gcc ;;
+    aarch64) echo aarch64-linux-gnu-gcc ;;
+    armhf) echo arm-linux-gnueabihf-gcc ;;
+    ppc64el) echo powerpc64le-linux-gnu-gcc ;;
+    s390x) echo s390x-linux-gnu-gcc ;;
+    riscv64) echo riscv64-linux-gnu-gcc ;;
+    esac
+}
+
+# A small provider used by many tests.
+small_provider() {
+    d "${1:-prov.d}" <<'EOF'
+provider p {
+    probe x(int a, char *s);
+    probe y();
+};
+EOF
+}
