@@ -1,0 +1,692 @@
+/* <sys/sdt.h> -- statically defined tracing probes (USDT) for Linux.  sdtkit.
+
+   A drop-in replacement for SystemTap's <sys/sdt.h>: same macros, same
+   meaning, same ELF notes, for C, C++ and assembly.
+
+     STAP_PROBE (provider, name)              DTRACE_PROBE (provider, name)
+     STAP_PROBEn (provider, name, a1..an)     DTRACE_PROBEn (provider, name, ...)
+                                              (n = 1..12)
+     STAP_PROBEV (provider, name, ...)        with SDT_USE_VARIADIC, 0..12 args
+     STAP_PROBE_ASM (provider, name, args)    inside an asm statement
+     STAP_PROBE_ASM_TEMPLATE (n), STAP_PROBE_ASM_OPERANDS (n, a1..an)
+
+   Each probe is one `nop' in the instruction stream plus a note in the
+   .note.stapsdt section (name "stapsdt", type 3) that gives the nop's
+   address, the address of .stapsdt.base, the address of the probe's
+   semaphore (or 0), the provider, the probe name and one `SIZE@OPERAND'
+   per argument.  Tracers (gdb, perf, bpftrace, bcc, libbpf, systemtap)
+   read the note, put a breakpoint on the nop and decode each operand.
+
+   Options, defined before including this header:
+
+     _SDT_HAS_SEMAPHORES      every probe records the address of the
+     (or STAP_HAS_SEMAPHORES)  `unsigned short PROVIDER_NAME_semaphore' it
+                              is guarded by (dtrace -G defines them); with
+                              STAP_SDT_V1 the dtrace -h header redirects that
+                              name to NAME_semaphore.
+     SDT_USE_VARIADIC         define STAP_PROBEV.
+     SDT_FLOAT_MARKER         mark floating-point arguments `4f@'/`8f@' as
+                              SystemTap 4.6+ does.  Off by default: libbpf,
+                              bpftrace >= 0.24, bcc, gdb and Oracle DTrace
+                              reject or misread the marker; only systemtap
+                              reads it.
+     STAP_SDT_ARG_CONSTRAINT  the asm constraint for argument operands,
+                              unquoted (e.g. -DSTAP_SDT_ARG_CONSTRAINT=nor).
+
+   What this header does differently from SystemTap's, and why:
+
+   - Operands every tracer can read.  On x86-64 registers are named in full
+     (%rdi, not %dil or %r10b, which gdb cannot name: the width before the
+     `@' governs the value), and optimised GCC builds keep arguments in
+     registers or immediates, never `sym(%rip)' or indexed memory, which
+     gdb, libbpf and perf cannot read.  clang always gets register operands
+     (given memory operands it spills every argument to the stack, and on
+     riscv64 it crashes).
+   - Bit-fields, arrays and function designators are accepted as arguments.
+   - Arguments wider than a register are never half-described: 8-byte values
+     on 32-bit targets are passed in memory, wider ones (__int128,
+     long double) are rejected at compile time with a message naming the
+     argument.
+   - No warning under -Wall -Wextra -Wpedantic, in any C or C++ standard.
+   - .stapsdt.base survives --gc-sections with lld, gold and mold.  */
+
+#ifndef _SYS_SDT_H
+#define _SYS_SDT_H 1
+
+#include "sdt-config.h"
+
+#define _SDT_STR(x) #x
+#define _SDT_XSTR(x) _SDT_STR (x)           /* expand, then stringify */
+
+#if defined STAP_HAS_SEMAPHORES && !defined _SDT_HAS_SEMAPHORES
+# define _SDT_HAS_SEMAPHORES 1
+#endif
+
+
+/* ---- The target: address size, nop, register width ----------------- */
+
+#if defined __SIZEOF_POINTER__
+# define _SDT_POINTER_BYTES __SIZEOF_POINTER__
+#elif defined __LP64__ || defined _LP64
+# define _SDT_POINTER_BYTES 8
+#else
+# define _SDT_POINTER_BYTES 4
+#endif
+
+#if _SDT_POINTER_BYTES == 8
+# define _SDT_ASM_ADDR .8byte
+#else
+# define _SDT_ASM_ADDR .4byte
+#endif
+
+/* s390's nop takes an operand (ia64's too). */
+#if defined __s390__ || defined __s390x__ || defined __ia64__
+# define _SDT_NOP nop 0
+#else
+# define _SDT_NOP nop
+#endif
+
+/* The width of a general register: what one argument operand can hold.
+   x32 has 4-byte pointers but 8-byte registers. */
+#if defined __x86_64__
+# define _SDT_REG_BYTES 8
+#elif defined __riscv_xlen
+# define _SDT_REG_BYTES (__riscv_xlen / 8)
+#else
+# define _SDT_REG_BYTES _SDT_POINTER_BYTES
+#endif
+
+/* Section flags: "?" joins the note to the group of the code around it
+   (C++ inline functions, templates), "R" keeps .stapsdt.base alive under
+   --gc-sections.  See sdt-config.h. */
+#if _SDT_ASM_SECTION_AUTOGROUP_SUPPORT
+# define _SDT_NOTE_FLAGS "?"
+#else
+# define _SDT_NOTE_FLAGS ""
+#endif
+#if _SDT_ASM_SECTION_RETAIN_SUPPORT
+# define _SDT_BASE_FLAGS "aGR"
+#else
+# define _SDT_BASE_FLAGS "aG"
+#endif
+
+/* The semaphore the note points to.  The name is pasted, then expanded
+   before it is stringified, so that the dtrace -h header's STAP_SDT_V1
+   redirection (#define prov_name_semaphore name_semaphore) applies. */
+#ifdef _SDT_HAS_SEMAPHORES
+# define _SDT_SEMAPHORE(provider, name) provider##_##name##_semaphore
+#else
+# define _SDT_SEMAPHORE(provider, name) 0
+#endif
+
+
+#ifdef __ASSEMBLER__
+/* ---- Assembly (.S files) --------------------------------------------
+
+   Arguments are assembler operands, copied into the note as written,
+   e.g. STAP_PROBE2 (prov, name, 8@%rdi, -4@8(%rsp)).  The C preprocessor
+   does not join string literals, so each piece is its own .ascii. */
+
+# define _SDT_ASM_ARG(x) .ascii _SDT_STR (x);
+# define _SDT_ASM_SP .ascii " ";
+# define _SDT_ASM_ARGS_0()
+# define _SDT_ASM_ARGS_1(a) _SDT_ASM_ARG (a)
+# define _SDT_ASM_ARGS_2(a, b) _SDT_ASM_ARGS_1 (a) _SDT_ASM_SP _SDT_ASM_ARG (b)
+# define _SDT_ASM_ARGS_3(a, b, c) \
+  _SDT_ASM_ARGS_2 (a, b) _SDT_ASM_SP _SDT_ASM_ARG (c)
+# define _SDT_ASM_ARGS_4(a, b, c, d) \
+  _SDT_ASM_ARGS_3 (a, b, c) _SDT_ASM_SP _SDT_ASM_ARG (d)
+# define _SDT_ASM_ARGS_5(a, b, c, d, e) \
+  _SDT_ASM_ARGS_4 (a, b, c, d) _SDT_ASM_SP _SDT_ASM_ARG (e)
+# define _SDT_ASM_ARGS_6(a, b, c, d, e, f) \
+  _SDT_ASM_ARGS_5 (a, b, c, d, e) _SDT_ASM_SP _SDT_ASM_ARG (f)
+# define _SDT_ASM_ARGS_7(a, b, c, d, e, f, g) \
+  _SDT_ASM_ARGS_6 (a, b, c, d, e, f) _SDT_ASM_SP _SDT_ASM_ARG (g)
+# define _SDT_ASM_ARGS_8(a, b, c, d, e, f, g, h) \
+  _SDT_ASM_ARGS_7 (a, b, c, d, e, f, g) _SDT_ASM_SP _SDT_ASM_ARG (h)
+# define _SDT_ASM_ARGS_9(a, b, c, d, e, f, g, h, i) \
+  _SDT_ASM_ARGS_8 (a, b, c, d, e, f, g, h) _SDT_ASM_SP _SDT_ASM_ARG (i)
+# define _SDT_ASM_ARGS_10(a, b, c, d, e, f, g, h, i, j) \
+  _SDT_ASM_ARGS_9 (a, b, c, d, e, f, g, h, i) _SDT_ASM_SP _SDT_ASM_ARG (j)
+# define _SDT_ASM_ARGS_11(a, b, c, d, e, f, g, h, i, j, k) \
+  _SDT_ASM_ARGS_10 (a, b, c, d, e, f, g, h, i, j) _SDT_ASM_SP _SDT_ASM_ARG (k)
+# define _SDT_ASM_ARGS_12(a, b, c, d, e, f, g, h, i, j, k, l) \
+  _SDT_ASM_ARGS_11 (a, b, c, d, e, f, g, h, i, j, k) _SDT_ASM_SP \
+  _SDT_ASM_ARG (l)
+
+# define _SDT_PROBE(provider, name, n, arglist)                             \
+  1770: _SDT_NOP;                                                           \
+  .pushsection .note.stapsdt, _SDT_NOTE_FLAGS, "note";                      \
+  .balign 4;                                                                \
+  .4byte 1772f-1771f, 1774f-1773f, 3;                                       \
+  1771: .asciz "stapsdt";                                                   \
+  1772: .balign 4;                                                          \
+  1773: _SDT_ASM_ADDR 1770b;                                                \
+  _SDT_ASM_ADDR _.stapsdt.base;                                             \
+  _SDT_ASM_ADDR _SDT_SEMAPHORE (provider, name);                            \
+  .asciz _SDT_XSTR (provider);                                              \
+  .asciz _SDT_XSTR (name);                                                  \
+  _SDT_ASM_ARGS_##n arglist                                                 \
+  .byte 0;                                                                  \
+  1774: .balign 4;                                                          \
+  .popsection;                                                              \
+  .ifndef _.stapsdt.base;                                                   \
+  .pushsection .stapsdt.base, _SDT_BASE_FLAGS, "progbits", .stapsdt.base, comdat; \
+  .weak _.stapsdt.base;                                                     \
+  .hidden _.stapsdt.base;                                                   \
+  _.stapsdt.base: .space 1;                                                 \
+  .size _.stapsdt.base, 1;                                                  \
+  .popsection;                                                              \
+  .endif
+
+#else /* C and C++ */
+
+/* ---- The note, as inline-asm text -----------------------------------
+
+   Local labels: 1770 the nop, 1771..1774 the note's name and descriptor.
+   The descriptor ends at the argument string's NUL (gdb, bcc and systemtap
+   check descsz); .balign pads after it. */
+
+# define _SDT_ASM_NOTE(provider, name, argdirectives)                       \
+  "1770:\t" _SDT_XSTR (_SDT_NOP) "\n"                                       \
+  "\t.pushsection .note.stapsdt,\"" _SDT_NOTE_FLAGS "\",\"note\"\n"         \
+  "\t.balign 4\n"                                                           \
+  "\t.4byte 1772f-1771f,1774f-1773f,3\n"                                    \
+  "1771:\t.asciz \"stapsdt\"\n"                                             \
+  "1772:\t.balign 4\n"                                                      \
+  "1773:\t" _SDT_XSTR (_SDT_ASM_ADDR) " 1770b\n"                            \
+  "\t" _SDT_XSTR (_SDT_ASM_ADDR) " _.stapsdt.base\n"                        \
+  "\t" _SDT_XSTR (_SDT_ASM_ADDR) " "                                        \
+    _SDT_XSTR (_SDT_SEMAPHORE (provider, name)) "\n"                        \
+  "\t.asciz " _SDT_XSTR (_SDT_XSTR (provider)) "\n"                        \
+  "\t.asciz " _SDT_XSTR (_SDT_XSTR (name)) "\n"                            \
+  argdirectives                                                             \
+  "1774:\t.balign 4\n"                                                      \
+  "\t.popsection\n"                                                         \
+  _SDT_ASM_BASE
+
+/* .stapsdt.base: one byte in a COMDAT group of its own, so a linked file
+   has exactly one; consumers compare its address with the note's to
+   detect prelinking.  Emitted once per assembly file. */
+# define _SDT_ASM_BASE                                                      \
+  ".ifndef _.stapsdt.base\n"                                                \
+  "\t.pushsection .stapsdt.base,\"" _SDT_BASE_FLAGS                         \
+    "\",\"progbits\",.stapsdt.base,comdat\n"                                \
+  "\t.weak _.stapsdt.base\n"                                                \
+  "\t.hidden _.stapsdt.base\n"                                              \
+  "_.stapsdt.base:\n"                                                       \
+  "\t.space 1\n"                                                            \
+  "\t.size _.stapsdt.base,1\n"                                              \
+  "\t.popsection\n"                                                         \
+  ".endif\n"
+
+
+/* ---- Argument operands ----------------------------------------------
+
+   Each argument N is two asm operands: _SDT_SN, an immediate holding the
+   negated signed size (printed with %n, which negates again: "-4" for a
+   signed int), and _SDT_AN, the value itself.  The per-target template
+   prints the value operand the way the consumers expect:
+
+     x86-64   %q: full 64-bit register names (gdb cannot name %r10b)
+     i386     %k: 32-bit names (gcc.gnu.org/PR80115)
+     powerpc  %I prints "i" before an immediate; registers are bare numbers
+     others   as the compiler prints them (aarch64 and riscv registers are
+              always named in full) */
+
+# if defined __x86_64__
+#  define _SDT_OPND(n) "%q[_SDT_A" #n "]"
+# elif defined __i386__
+#  define _SDT_OPND(n) "%k[_SDT_A" #n "]"
+# elif defined __powerpc__ || defined __powerpc64__
+#  define _SDT_OPND(n) "%I[_SDT_A" #n "]%[_SDT_A" #n "]"
+# else
+#  define _SDT_OPND(n) "%[_SDT_A" #n "]"
+# endif
+
+/* The constraint.  "n" lets constants be immediates; the rest decides
+   between registers and memory:
+   - clang turns any memory alternative into a stack spill (extra stores
+     at every probe site) and crashes on riscv64 with "o": registers only,
+     except on 32-bit targets where 8-byte values must go to memory.
+   - GCC on x86-64 with optimisation would pick `sym(%rip)' and indexed
+     addresses, which gdb, libbpf and perf cannot read: registers only.
+     Unoptimised GCC puts locals in frame slots (-20(%rbp)) and loads the
+     rest, all readable, so memory stays allowed there.
+   - Elsewhere GCC keeps SystemTap's proven choices. */
+# ifdef STAP_SDT_ARG_CONSTRAINT
+#  define _SDT_CONSTRAINT _SDT_XSTR (STAP_SDT_ARG_CONSTRAINT)
+# elif _SDT_REG_BYTES < 8
+#  define _SDT_CONSTRAINT "nor"
+# elif defined __clang__
+#  if defined __s390x__
+#   define _SDT_CONSTRAINT "nor"   /* too few free registers for 12 args */
+#  else
+#   define _SDT_CONSTRAINT "nr"
+#  endif
+# elif defined __x86_64__ && defined __OPTIMIZE__
+#  define _SDT_CONSTRAINT "nr"
+# elif defined __powerpc__ || defined __powerpc64__
+#  define _SDT_CONSTRAINT "nZr"
+# else
+#  define _SDT_CONSTRAINT "nor"
+# endif
+
+/* Floating-point marker: the size immediate of a float argument is
+   offset by 1000 so that the assembler can tell it apart (.ifc) and
+   write "4f@" or "8f@". */
+# ifdef SDT_FLOAT_MARKER
+#  define _SDT_FLOAT_CODE 1000
+# else
+#  define _SDT_FLOAT_CODE 0
+# endif
+
+
+/* ---- Classifying an argument: size, signedness, kind ----------------
+
+   _SDT_SSIZE (x)   size in bytes, negative when signed (the note's SIZE)
+   _SDT_FLOAT (x)   1 for floating-point values
+   _SDT_SCALAR (x)  1 for integers, enums, bool, pointers and floats
+   _SDT_VALUE (x)   the expression handed to the asm
+
+   Signedness follows C: plain char and wchar_t as the target defines
+   them, enums as their underlying type, bool unsigned.  Pointers, arrays
+   and functions are unsigned pointers; floats are unsigned, as in
+   SystemTap's header. */
+
+# ifdef __cplusplus
+
+extern "C++" {
+
+/* The integer type behind an enum, so enums get their underlying type's
+   signedness (and `enum class' works). */
+template <typename _Tp, bool _IsEnum = __is_enum (_Tp)>
+struct __sdt_int_of { typedef _Tp __type; };
+template <typename _Tp>
+struct __sdt_int_of<_Tp, true> { typedef __underlying_type (_Tp) __type; };
+
+/* Integral types (the primary case), then the other scalars. */
+template <typename _Tp, bool _IsAggregate = __is_class (_Tp) || __is_union (_Tp)>
+struct __sdt_kind
+{
+  typedef typename __sdt_int_of<_Tp>::__type __int;
+  enum { __signed = __int (-1) < __int (0), __float = 0, __scalar = 1 };
+};
+template <typename _Tp>
+struct __sdt_kind<_Tp, true>
+{ enum { __signed = 0, __float = 0, __scalar = 0 }; };
+template <typename _Tp>
+struct __sdt_kind<_Tp *, false>
+{ enum { __signed = 0, __float = 0, __scalar = 1 }; };
+template <typename _Tp, typename _Cp>
+struct __sdt_kind<_Tp _Cp::*, false>
+{ enum { __signed = 0, __float = 0, __scalar = 1 }; };
+template <> struct __sdt_kind<float, false>
+{ enum { __signed = 0, __float = 1, __scalar = 1 }; };
+template <> struct __sdt_kind<double, false>
+{ enum { __signed = 0, __float = 1, __scalar = 1 }; };
+template <> struct __sdt_kind<long double, false>
+{ enum { __signed = 0, __float = 1, __scalar = 1 }; };
+#  if __cplusplus >= 201103L
+template <> struct __sdt_kind<decltype (nullptr), false>
+{ enum { __signed = 0, __float = 0, __scalar = 1 }; };
+#  endif
+
+/* The argument's type is deduced by value, which decays arrays and
+   functions and accepts bit-fields; the answers come back as array sizes,
+   so they are constants in every C++ standard, nothing is evaluated. */
+template <typename _Tp>
+char (&__sdt_ssize (_Tp))[64 + (__sdt_kind<_Tp>::__signed ? -1 : 1)
+                               * (int) sizeof (_Tp)];
+template <typename _Tp>
+char (&__sdt_float (_Tp))[1 + __sdt_kind<_Tp>::__float];
+template <typename _Tp>
+char (&__sdt_scalar (_Tp))[1 + __sdt_kind<_Tp>::__scalar];
+
+#  define _SDT_SSIZE(x)  (int (sizeof (__sdt_ssize (x))) - 64)
+#  define _SDT_FLOAT(x)  (int (sizeof (__sdt_float (x))) - 1)
+#  define _SDT_SCALAR(x) (int (sizeof (__sdt_scalar (x))) - 1)
+
+#  if _SDT_REG_BYTES < 8 && !defined __clang__
+/* 32-bit targets, GCC: an 8-byte value would sit in a register pair and
+   the note could name only half of it.  Boxed in a struct GCC cannot keep
+   in registers, it is passed as a memory operand whose first 8 bytes are
+   the value.  always_inline keeps -O0 from calling anything. */
+template <typename _Tp, bool _Wide = (sizeof (_Tp) > _SDT_REG_BYTES)>
+struct __sdt_slot
+{
+  typedef _Tp __type;
+  static __inline__ __attribute__ ((__always_inline__))
+  __type __put (_Tp __v) { return __v; }
+};
+template <typename _Tp>
+struct __sdt_slot<_Tp, true>
+{
+  struct __type { _Tp __v; char __pad; };
+  static __inline__ __attribute__ ((__always_inline__))
+  __type __put (_Tp __v) { __type __b; __b.__v = __v; __b.__pad = 0; return __b; }
+};
+template <typename _Tp>
+static __inline__ __attribute__ ((__always_inline__))
+typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
+{ return __sdt_slot<_Tp>::__put (__v); }
+#   define _SDT_VALUE(x) __sdt_value (x)
+#  else
+#   define _SDT_VALUE(x) (x)
+#  endif
+
+} /* extern "C++" */
+
+# else /* C */
+
+/* The argument as an rvalue: arrays and functions decay to pointers, and
+   a bit-field becomes a plain value that sizeof and __typeof__ accept
+   (SystemTap's header fails to compile bit-field arguments). */
+#  define _SDT_RV(x) ((void) 0, (x))
+
+/* GCC's type classes: 1..4 integer, char, enum, bool; 5 pointer; 8 real. */
+#  define _SDT_CLASS(x) __builtin_classify_type (_SDT_RV (x))
+#  define _SDT_INTEGRAL(x) (_SDT_CLASS (x) >= 1 && _SDT_CLASS (x) <= 4)
+#  define _SDT_FLOAT(x) (_SDT_CLASS (x) == 8)
+#  define _SDT_SCALAR(x) (_SDT_INTEGRAL (x) || _SDT_CLASS (x) == 5 \
+                          || _SDT_FLOAT (x))
+
+/* Signedness: cast -1 to the argument's own type (to unsigned int for
+   anything not integral) and compare. */
+#  define _SDT_ITYPE(x) \
+  __typeof__ (__builtin_choose_expr (_SDT_INTEGRAL (x), _SDT_RV (x), 0U))
+#  define _SDT_SIGNED(x) ((_SDT_ITYPE (x)) -1 < (_SDT_ITYPE (x)) 1)
+#  define _SDT_SSIZE(x) \
+  ((_SDT_SIGNED (x) ? -1 : 1) * (int) sizeof (__typeof__ (_SDT_RV (x))))
+
+#  if _SDT_REG_BYTES < 8 && !defined __clang__
+/* 32-bit targets, GCC: see the C++ branch.  Constants stay immediates. */
+#   define _SDT_BOX(x) \
+  (__extension__ (struct { __typeof__ (_SDT_RV (x)) __v; char __pad; }) \
+                 { _SDT_RV (x), 0 })
+#   define _SDT_VALUE(x)                                                    \
+  __builtin_choose_expr (sizeof (__typeof__ (_SDT_RV (x))) > _SDT_REG_BYTES              \
+                         && !__builtin_constant_p (x),                      \
+                         _SDT_BOX (x), _SDT_RV (x))
+#  else
+#   define _SDT_VALUE(x) _SDT_RV (x)
+#  endif
+
+# endif /* C */
+
+
+/* ---- Compile-time checks, one pair per argument ---------------------
+
+   A non-scalar argument, or one wider than 8 bytes, stops the build with
+   a message naming the argument (static_assert where the language has
+   it, otherwise a negative array size whose name is the message). */
+
+# if defined __cplusplus && __cplusplus >= 201103L
+#  define _SDT_ASSERT(cond, tag, msg) static_assert (cond, msg);
+# elif !defined __cplusplus && defined __STDC_VERSION__ \
+       && __STDC_VERSION__ >= 201112L
+#  define _SDT_ASSERT(cond, tag, msg) _Static_assert (cond, msg);
+# else
+#  define _SDT_ASSERT(cond, tag, msg) \
+  typedef char tag[(cond) ? 1 : -1] __attribute__ ((__unused__));
+# endif
+
+# define _SDT_CHECK(n, x)                                                   \
+  _SDT_ASSERT (_SDT_SCALAR (x),                                             \
+               __sdt_probe_argument_##n##_is_not_a_scalar,                  \
+               "sdt probe argument " #n " must be an integer, enum, "       \
+               "pointer or floating-point value")                           \
+  _SDT_ASSERT (_SDT_SSIZE (x) <= 8 && _SDT_SSIZE (x) >= -8,                 \
+               __sdt_probe_argument_##n##_is_wider_than_8_bytes,            \
+               "sdt probe argument " #n " is wider than 8 bytes; "          \
+               "no tracer can read it")
+
+# define _SDT_CHECKS_0()
+# define _SDT_CHECKS_1(a) _SDT_CHECK (1, a)
+# define _SDT_CHECKS_2(a, b) _SDT_CHECKS_1 (a) _SDT_CHECK (2, b)
+# define _SDT_CHECKS_3(a, b, c) _SDT_CHECKS_2 (a, b) _SDT_CHECK (3, c)
+# define _SDT_CHECKS_4(a, b, c, d) _SDT_CHECKS_3 (a, b, c) _SDT_CHECK (4, d)
+# define _SDT_CHECKS_5(a, b, c, d, e) \
+  _SDT_CHECKS_4 (a, b, c, d) _SDT_CHECK (5, e)
+# define _SDT_CHECKS_6(a, b, c, d, e, f) \
+  _SDT_CHECKS_5 (a, b, c, d, e) _SDT_CHECK (6, f)
+# define _SDT_CHECKS_7(a, b, c, d, e, f, g) \
+  _SDT_CHECKS_6 (a, b, c, d, e, f) _SDT_CHECK (7, g)
+# define _SDT_CHECKS_8(a, b, c, d, e, f, g, h) \
+  _SDT_CHECKS_7 (a, b, c, d, e, f, g) _SDT_CHECK (8, h)
+# define _SDT_CHECKS_9(a, b, c, d, e, f, g, h, i) \
+  _SDT_CHECKS_8 (a, b, c, d, e, f, g, h) _SDT_CHECK (9, i)
+# define _SDT_CHECKS_10(a, b, c, d, e, f, g, h, i, j) \
+  _SDT_CHECKS_9 (a, b, c, d, e, f, g, h, i) _SDT_CHECK (10, j)
+# define _SDT_CHECKS_11(a, b, c, d, e, f, g, h, i, j, k) \
+  _SDT_CHECKS_10 (a, b, c, d, e, f, g, h, i, j) _SDT_CHECK (11, k)
+# define _SDT_CHECKS_12(a, b, c, d, e, f, g, h, i, j, k, l) \
+  _SDT_CHECKS_11 (a, b, c, d, e, f, g, h, i, j, k) _SDT_CHECK (12, l)
+
+
+/* ---- Operand lists and argument templates, one row per count -------- */
+
+# define _SDT_OPERAND(n, x)                                                 \
+  [_SDT_S##n] "n" (-(_SDT_SSIZE (x) + (_SDT_SSIZE (x) < 0 ? -1 : 1)         \
+                                      * _SDT_FLOAT (x) * _SDT_FLOAT_CODE)), \
+  [_SDT_A##n] _SDT_CONSTRAINT (_SDT_VALUE (x))
+
+/* With no argument the asm still gets an operand, so that it is always an
+   extended asm and the semaphore operand can follow after a comma. */
+# define _SDT_OPERANDS_0() [_SDT_NONE] "n" (0)
+# define _SDT_OPERANDS_1(a) _SDT_OPERAND (1, a)
+# define _SDT_OPERANDS_2(a, b) _SDT_OPERANDS_1 (a), _SDT_OPERAND (2, b)
+# define _SDT_OPERANDS_3(a, b, c) _SDT_OPERANDS_2 (a, b), _SDT_OPERAND (3, c)
+# define _SDT_OPERANDS_4(a, b, c, d) \
+  _SDT_OPERANDS_3 (a, b, c), _SDT_OPERAND (4, d)
+# define _SDT_OPERANDS_5(a, b, c, d, e) \
+  _SDT_OPERANDS_4 (a, b, c, d), _SDT_OPERAND (5, e)
+# define _SDT_OPERANDS_6(a, b, c, d, e, f) \
+  _SDT_OPERANDS_5 (a, b, c, d, e), _SDT_OPERAND (6, f)
+# define _SDT_OPERANDS_7(a, b, c, d, e, f, g) \
+  _SDT_OPERANDS_6 (a, b, c, d, e, f), _SDT_OPERAND (7, g)
+# define _SDT_OPERANDS_8(a, b, c, d, e, f, g, h) \
+  _SDT_OPERANDS_7 (a, b, c, d, e, f, g), _SDT_OPERAND (8, h)
+# define _SDT_OPERANDS_9(a, b, c, d, e, f, g, h, i) \
+  _SDT_OPERANDS_8 (a, b, c, d, e, f, g, h), _SDT_OPERAND (9, i)
+# define _SDT_OPERANDS_10(a, b, c, d, e, f, g, h, i, j) \
+  _SDT_OPERANDS_9 (a, b, c, d, e, f, g, h, i), _SDT_OPERAND (10, j)
+# define _SDT_OPERANDS_11(a, b, c, d, e, f, g, h, i, j, k) \
+  _SDT_OPERANDS_10 (a, b, c, d, e, f, g, h, i, j), _SDT_OPERAND (11, k)
+# define _SDT_OPERANDS_12(a, b, c, d, e, f, g, h, i, j, k, l) \
+  _SDT_OPERANDS_11 (a, b, c, d, e, f, g, h, i, j, k), _SDT_OPERAND (12, l)
+
+/* The argument string.  Normally one .asciz for all arguments; with
+   SDT_FLOAT_MARKER each size goes through .ifc to spell "4f"/"8f". */
+# ifndef SDT_FLOAT_MARKER
+#  define _SDT_ARG(n) "%n[_SDT_S" #n "]@" _SDT_OPND (n)
+#  define _SDT_SP " "
+#  define _SDT_ARGDIRS(text) "\t.asciz \"" text "\"\n"
+# else
+#  define _SDT_ARG(n)                                                       \
+  "\t.ifc %n[_SDT_S" #n "],1004\n\t.ascii \"4f\"\n"                         \
+  "\t.else\n\t.ifc %n[_SDT_S" #n "],1008\n\t.ascii \"8f\"\n"                \
+  "\t.else\n\t.ascii \"%n[_SDT_S" #n "]\"\n\t.endif\n\t.endif\n"            \
+  "\t.ascii \"@\"\n\t.ascii \"" _SDT_OPND (n) "\"\n"
+#  define _SDT_SP "\t.ascii \" \"\n"
+#  define _SDT_ARGDIRS(text) text "\t.byte 0\n"
+# endif
+
+# define _SDT_ARGTEXT_0 ""
+# define _SDT_ARGTEXT_1 _SDT_ARG (1)
+# define _SDT_ARGTEXT_2 _SDT_ARGTEXT_1 _SDT_SP _SDT_ARG (2)
+# define _SDT_ARGTEXT_3 _SDT_ARGTEXT_2 _SDT_SP _SDT_ARG (3)
+# define _SDT_ARGTEXT_4 _SDT_ARGTEXT_3 _SDT_SP _SDT_ARG (4)
+# define _SDT_ARGTEXT_5 _SDT_ARGTEXT_4 _SDT_SP _SDT_ARG (5)
+# define _SDT_ARGTEXT_6 _SDT_ARGTEXT_5 _SDT_SP _SDT_ARG (6)
+# define _SDT_ARGTEXT_7 _SDT_ARGTEXT_6 _SDT_SP _SDT_ARG (7)
+# define _SDT_ARGTEXT_8 _SDT_ARGTEXT_7 _SDT_SP _SDT_ARG (8)
+# define _SDT_ARGTEXT_9 _SDT_ARGTEXT_8 _SDT_SP _SDT_ARG (9)
+# define _SDT_ARGTEXT_10 _SDT_ARGTEXT_9 _SDT_SP _SDT_ARG (10)
+# define _SDT_ARGTEXT_11 _SDT_ARGTEXT_10 _SDT_SP _SDT_ARG (11)
+# define _SDT_ARGTEXT_12 _SDT_ARGTEXT_11 _SDT_SP _SDT_ARG (12)
+
+/* The semaphore is also an "m" operand (never printed): a reference the
+   compiler can see, so LTO keeps a semaphore defined in C. */
+# ifdef _SDT_HAS_SEMAPHORES
+#  define _SDT_SEMAPHORE_OPERAND(provider, name) \
+  , [_SDT_SEM] "m" (_SDT_SEMAPHORE (provider, name))
+# else
+#  define _SDT_SEMAPHORE_OPERAND(provider, name)
+# endif
+
+/* The probe.  LTTng-UST calls this directly, with (args) parenthesised. */
+# define _SDT_PROBE(provider, name, n, arglist)                             \
+  do {                                                                      \
+    _SDT_CHECKS_##n arglist                                                 \
+    __asm__ __volatile__ (                                                  \
+      _SDT_ASM_NOTE (provider, name, _SDT_ARGDIRS (_SDT_ARGTEXT_##n))       \
+      : : _SDT_OPERANDS_##n arglist                                         \
+          _SDT_SEMAPHORE_OPERAND (provider, name));                         \
+  } while (0)
+
+#endif /* C and C++ */
+
+
+/* ---- The public macros ----------------------------------------------- */
+
+#define STAP_PROBE(provider, name) \
+  _SDT_PROBE (provider, name, 0, ())
+#define STAP_PROBE1(provider, name, a1) \
+  _SDT_PROBE (provider, name, 1, (a1))
+#define STAP_PROBE2(provider, name, a1, a2) \
+  _SDT_PROBE (provider, name, 2, (a1, a2))
+#define STAP_PROBE3(provider, name, a1, a2, a3) \
+  _SDT_PROBE (provider, name, 3, (a1, a2, a3))
+#define STAP_PROBE4(provider, name, a1, a2, a3, a4) \
+  _SDT_PROBE (provider, name, 4, (a1, a2, a3, a4))
+#define STAP_PROBE5(provider, name, a1, a2, a3, a4, a5) \
+  _SDT_PROBE (provider, name, 5, (a1, a2, a3, a4, a5))
+#define STAP_PROBE6(provider, name, a1, a2, a3, a4, a5, a6) \
+  _SDT_PROBE (provider, name, 6, (a1, a2, a3, a4, a5, a6))
+#define STAP_PROBE7(provider, name, a1, a2, a3, a4, a5, a6, a7) \
+  _SDT_PROBE (provider, name, 7, (a1, a2, a3, a4, a5, a6, a7))
+#define STAP_PROBE8(provider, name, a1, a2, a3, a4, a5, a6, a7, a8) \
+  _SDT_PROBE (provider, name, 8, (a1, a2, a3, a4, a5, a6, a7, a8))
+#define STAP_PROBE9(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+  _SDT_PROBE (provider, name, 9, (a1, a2, a3, a4, a5, a6, a7, a8, a9))
+#define STAP_PROBE10(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, \
+                     a10) \
+  _SDT_PROBE (provider, name, 10, (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10))
+#define STAP_PROBE11(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, \
+                     a10, a11) \
+  _SDT_PROBE (provider, name, 11, \
+              (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11))
+#define STAP_PROBE12(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, \
+                     a10, a11, a12) \
+  _SDT_PROBE (provider, name, 12, \
+              (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12))
+
+/* DTrace spellings. */
+#define DTRACE_PROBE(provider, name) STAP_PROBE (provider, name)
+#define DTRACE_PROBE1(provider, name, a1) STAP_PROBE1 (provider, name, a1)
+#define DTRACE_PROBE2(provider, name, a1, a2) \
+  STAP_PROBE2 (provider, name, a1, a2)
+#define DTRACE_PROBE3(provider, name, a1, a2, a3) \
+  STAP_PROBE3 (provider, name, a1, a2, a3)
+#define DTRACE_PROBE4(provider, name, a1, a2, a3, a4) \
+  STAP_PROBE4 (provider, name, a1, a2, a3, a4)
+#define DTRACE_PROBE5(provider, name, a1, a2, a3, a4, a5) \
+  STAP_PROBE5 (provider, name, a1, a2, a3, a4, a5)
+#define DTRACE_PROBE6(provider, name, a1, a2, a3, a4, a5, a6) \
+  STAP_PROBE6 (provider, name, a1, a2, a3, a4, a5, a6)
+#define DTRACE_PROBE7(provider, name, a1, a2, a3, a4, a5, a6, a7) \
+  STAP_PROBE7 (provider, name, a1, a2, a3, a4, a5, a6, a7)
+#define DTRACE_PROBE8(provider, name, a1, a2, a3, a4, a5, a6, a7, a8) \
+  STAP_PROBE8 (provider, name, a1, a2, a3, a4, a5, a6, a7, a8)
+#define DTRACE_PROBE9(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+  STAP_PROBE9 (provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define DTRACE_PROBE10(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, \
+                       a10) \
+  STAP_PROBE10 (provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define DTRACE_PROBE11(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, \
+                       a10, a11) \
+  STAP_PROBE11 (provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define DTRACE_PROBE12(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, \
+                       a10, a11, a12) \
+  STAP_PROBE12 (provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, \
+                a11, a12)
+
+
+/* ---- Variadic forms (C99 and C++11 preprocessors) -------------------
+
+   _SDT_NARGS counts 1..14 arguments.  STAP_PROBEV takes provider and name
+   inside its `...', so STAP_PROBEV (p, n) with no probe argument is still
+   a non-empty variadic call, which strict C99 and C++11 require. */
+
+#if (defined __STDC_VERSION__ && __STDC_VERSION__ >= 199901L) \
+    || (defined __cplusplus && __cplusplus >= 201103L) \
+    || defined __ASSEMBLER__ || defined SDT_USE_VARIADIC
+# define _SDT_VARIADIC 1
+#endif
+
+#ifdef _SDT_VARIADIC
+# define _SDT_NARGS(...) \
+  _SDT_NARGS_ (__VA_ARGS__, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+# define _SDT_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, \
+                     _14, n, ...) n
+# define _SDT_CAT(a, b) _SDT_CAT_ (a, b)
+# define _SDT_CAT_(a, b) a##b
+#endif
+
+#ifdef SDT_USE_VARIADIC
+# define STAP_PROBEV(...) \
+  _SDT_CAT (_SDT_PROBEV_, _SDT_NARGS (__VA_ARGS__)) (__VA_ARGS__)
+# define _SDT_PROBEV_2(p, n) STAP_PROBE (p, n)
+# define _SDT_PROBEV_3(p, n, a) STAP_PROBE1 (p, n, a)
+# define _SDT_PROBEV_4(p, n, a, b) STAP_PROBE2 (p, n, a, b)
+# define _SDT_PROBEV_5(p, n, a, b, c) STAP_PROBE3 (p, n, a, b, c)
+# define _SDT_PROBEV_6(p, n, a, b, c, d) STAP_PROBE4 (p, n, a, b, c, d)
+# define _SDT_PROBEV_7(p, n, a, b, c, d, e) STAP_PROBE5 (p, n, a, b, c, d, e)
+# define _SDT_PROBEV_8(p, n, a, b, c, d, e, f) \
+  STAP_PROBE6 (p, n, a, b, c, d, e, f)
+# define _SDT_PROBEV_9(p, n, a, b, c, d, e, f, g) \
+  STAP_PROBE7 (p, n, a, b, c, d, e, f, g)
+# define _SDT_PROBEV_10(p, n, a, b, c, d, e, f, g, h) \
+  STAP_PROBE8 (p, n, a, b, c, d, e, f, g, h)
+# define _SDT_PROBEV_11(p, n, a, b, c, d, e, f, g, h, i) \
+  STAP_PROBE9 (p, n, a, b, c, d, e, f, g, h, i)
+# define _SDT_PROBEV_12(p, n, a, b, c, d, e, f, g, h, i, j) \
+  STAP_PROBE10 (p, n, a, b, c, d, e, f, g, h, i, j)
+# define _SDT_PROBEV_13(p, n, a, b, c, d, e, f, g, h, i, j, k) \
+  STAP_PROBE11 (p, n, a, b, c, d, e, f, g, h, i, j, k)
+# define _SDT_PROBEV_14(p, n, a, b, c, d, e, f, g, h, i, j, k, l) \
+  STAP_PROBE12 (p, n, a, b, c, d, e, f, g, h, i, j, k, l)
+#endif
+
+
+/* ---- Probes inside asm statements (glibc, zlib) ---------------------
+
+   asm ("insn1\n" STAP_PROBE_ASM (prov, name, %eax 4(%esi)) "insn2");
+     puts a probe between two instructions; the arguments are assembler
+     operands copied as written (write %%reg in an extended asm).
+   asm ("..." STAP_PROBE_ASM (prov, name, STAP_PROBE_ASM_TEMPLATE (2)) "..."
+        : : ..., STAP_PROBE_ASM_OPERANDS (2, x, y));
+     takes the arguments from C values, sized and signed as in STAP_PROBE2.
+
+   STAP_PROBE_ASM_TEMPLATE (n) expands to two comma-separated items; the
+   count tells STAP_PROBE_ASM which form it was given. */
+
+#ifndef __ASSEMBLER__
+# ifdef _SDT_VARIADIC
+#  define STAP_PROBE_ASM(provider, name, ...)                               \
+  _SDT_CAT (_SDT_PROBE_ASM_, _SDT_NARGS (__VA_ARGS__)) (provider, name,     \
+                                                         __VA_ARGS__)
+#  define _SDT_PROBE_ASM_1(provider, name, text) \
+  _SDT_ASM_NOTE (provider, name, "\t.asciz \"" #text "\"\n")
+#  define _SDT_PROBE_ASM_2(provider, name, argtext, marker) \
+  _SDT_ASM_NOTE (provider, name, _SDT_ARGDIRS (argtext))
+#  define STAP_PROBE_ASM_TEMPLATE(n) _SDT_ARGTEXT_##n, _SDT_TEMPLATE
+#  define STAP_PROBE_ASM_OPERANDS(n, ...) _SDT_OPERANDS_##n (__VA_ARGS__)
+# else
+#  define STAP_PROBE_ASM(provider, name, text) \
+  _SDT_ASM_NOTE (provider, name, "\t.asciz \"" #text "\"\n")
+# endif
+#endif
+
+#endif /* sys/sdt.h */
