@@ -256,6 +256,9 @@
    - Elsewhere GCC keeps SystemTap's proven choices. */
 # ifdef STAP_SDT_ARG_CONSTRAINT
 #  define _SDT_CONSTRAINT _SDT_XSTR (STAP_SDT_ARG_CONSTRAINT)
+# elif defined __arm__ && !defined __clang__
+#  define _SDT_CONSTRAINT "g"     /* with "nor", constants go to the literal
+                                     pool and read as `.L2+8' */
 # elif _SDT_REG_BYTES < 8
 #  define _SDT_CONSTRAINT "nor"
 # elif defined __clang__
@@ -310,38 +313,38 @@ template <typename _Tp, bool _IsAggregate = __is_class (_Tp) || __is_union (_Tp)
 struct __sdt_kind
 {
   typedef typename __sdt_int_of<_Tp>::__type __int;
-  enum { __signed = __int (-1) < __int (0), __float = 0, __scalar = 1 };
+  enum { __sdt_signed = __int (-1) < __int (1), __sdt_float = 0, __sdt_scalar = 1 };
 };
 template <typename _Tp>
 struct __sdt_kind<_Tp, true>
-{ enum { __signed = 0, __float = 0, __scalar = 0 }; };
+{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 0 }; };
 template <typename _Tp>
 struct __sdt_kind<_Tp *, false>
-{ enum { __signed = 0, __float = 0, __scalar = 1 }; };
+{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 1 }; };
 template <typename _Tp, typename _Cp>
 struct __sdt_kind<_Tp _Cp::*, false>
-{ enum { __signed = 0, __float = 0, __scalar = 1 }; };
+{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 1 }; };
 template <> struct __sdt_kind<float, false>
-{ enum { __signed = 0, __float = 1, __scalar = 1 }; };
+{ enum { __sdt_signed = 0, __sdt_float = 1, __sdt_scalar = 1 }; };
 template <> struct __sdt_kind<double, false>
-{ enum { __signed = 0, __float = 1, __scalar = 1 }; };
+{ enum { __sdt_signed = 0, __sdt_float = 1, __sdt_scalar = 1 }; };
 template <> struct __sdt_kind<long double, false>
-{ enum { __signed = 0, __float = 1, __scalar = 1 }; };
+{ enum { __sdt_signed = 0, __sdt_float = 1, __sdt_scalar = 1 }; };
 #  if __cplusplus >= 201103L
 template <> struct __sdt_kind<decltype (nullptr), false>
-{ enum { __signed = 0, __float = 0, __scalar = 1 }; };
+{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 1 }; };
 #  endif
 
 /* The argument's type is deduced by value, which decays arrays and
    functions and accepts bit-fields; the answers come back as array sizes,
    so they are constants in every C++ standard, nothing is evaluated. */
 template <typename _Tp>
-char (&__sdt_ssize (_Tp))[64 + (__sdt_kind<_Tp>::__signed ? -1 : 1)
-                               * (int) sizeof (_Tp)];
+char (&__sdt_ssize (_Tp))[64 + (__sdt_kind<_Tp>::__sdt_signed ? -1 : 1)
+                               * int (sizeof (_Tp))];
 template <typename _Tp>
-char (&__sdt_float (_Tp))[1 + __sdt_kind<_Tp>::__float];
+char (&__sdt_float (_Tp))[1 + __sdt_kind<_Tp>::__sdt_float];
 template <typename _Tp>
-char (&__sdt_scalar (_Tp))[1 + __sdt_kind<_Tp>::__scalar];
+char (&__sdt_scalar (_Tp))[1 + __sdt_kind<_Tp>::__sdt_scalar];
 
 #  define _SDT_SSIZE(x)  (int (sizeof (__sdt_ssize (x))) - 64)
 #  define _SDT_FLOAT(x)  (int (sizeof (__sdt_float (x))) - 1)
@@ -535,14 +538,24 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
 #  define _SDT_SEMAPHORE_OPERAND(provider, name)
 # endif
 
+/* C90 only promises string literals of 509 characters, and clang says
+   so under -Wpedantic: there the asm goes inside an __extension__
+   statement expression. */
+# if !defined __cplusplus \
+     && (!defined __STDC_VERSION__ || __STDC_VERSION__ < 199901L)
+#  define _SDT_ASM_STMT(stmt) __extension__ ({ stmt; })
+# else
+#  define _SDT_ASM_STMT(stmt) stmt
+# endif
+
 /* The probe.  LTTng-UST calls this directly, with (args) parenthesised. */
 # define _SDT_PROBE(provider, name, n, arglist)                             \
   do {                                                                      \
     _SDT_CHECKS_##n arglist                                                 \
-    __asm__ __volatile__ (                                                  \
+    _SDT_ASM_STMT (__asm__ __volatile__ (                                   \
       _SDT_ASM_NOTE (provider, name, _SDT_ARGDIRS (_SDT_ARGTEXT_##n))       \
       : : _SDT_OPERANDS_##n arglist                                         \
-          _SDT_SEMAPHORE_OPERAND (provider, name));                         \
+          _SDT_SEMAPHORE_OPERAND (provider, name)));                        \
   } while (0)
 
 #endif /* C and C++ */
