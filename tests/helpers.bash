@@ -38,3 +38,79 @@ skip_unless_stap_dtrace() {
     [ -x /usr/bin/dtrace ] && head -1 /usr/bin/dtrace | grep -q python ||
         skip "SystemTap's dtrace script is not installed"
 }
+
+# ---- Reading .note.stapsdt notes (with binutils' readelf) -------------
+
+# note_probes FILE: one line per probe, "provider:name<TAB>arguments".
+note_probes() {
+    readelf -n "$1" | awk '
+        /^ *Provider: / { sub(/^ *Provider: /, ""); p = $0 }
+        /^ *Name: /     { sub(/^ *Name: /, ""); n = $0 }
+        /^ *Arguments:/ { sub(/^ *Arguments: ?/, ""); print p ":" n "\t" $0 }'
+}
+
+# note_args FILE PROBE: the argument string of provider:name PROBE.
+note_args() {
+    note_probes "$1" | awk -F '\t' -v p="$2" '$1 == p { print $2; exit }'
+}
+
+# arg_sizes ARGSTRING: the SIZE of each SIZE@OPERAND, space separated.
+arg_sizes() {
+    echo "$1" | grep -oE '(^| )-?[0-9]+f?@' | tr -d ' @' | tr '\n' ' ' | sed 's/ $//'
+}
+
+# note_field FILE PROBE FIELD: Location, Base or Semaphore of a probe (hex).
+note_field() {
+    readelf -n "$1" | awk -v p="$2" -v f="$3" '
+        /^ *Provider: / { sub(/^ *Provider: /, ""); prov = $0 }
+        /^ *Name: /     { sub(/^ *Name: /, ""); name = $0 }
+        /Location: / && prov ":" name == p {
+            for (i = 1; i <= NF; i++) if ($i == f ":") { v = $(i + 1); sub(/,$/, "", v); print v; exit } }'
+}
+
+# gdb_probe_args BIN [PROGRAM ARGS...] -- PROVIDER:NAME...
+#   Runs BIN under gdb with a breakpoint on each probe and prints, for every
+#   hit, "name argN VALUE" as gdb decodes $_probe_argN, or "name argc ERROR
+#   message" when gdb cannot read the probe's arguments at all.
+gdb_probe_args() {
+    local bin=$1 args=() py p
+    shift
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
+    shift
+    py=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/gdbprobe.XXXXXX.py")
+    cp "$ROOT/tests/gdb-probe-args.py" "$py"
+    for p in "$@"; do echo "ProbeArgs('-probe-stap $p')" >> "$py"; done
+    gdb -batch -nx -ex 'set pagination off' -ex "source $py" \
+        -ex "run ${args[*]}" "$bin" 2>&1 | grep -E '^[A-Za-z_0-9]+ arg(c|[0-9]+) '
+    rm -f "$py"
+}
+
+# ---- Cross compilers --------------------------------------------------
+
+# The seven architectures the project supports: name, GCC, clang target.
+ARCHES="x86_64 i686 aarch64 armhf ppc64el s390x riscv64"
+arch_gcc() {
+    case $1 in
+        x86_64) echo gcc ;; i686) echo i686-linux-gnu-gcc ;;
+        aarch64) echo aarch64-linux-gnu-gcc ;; armhf) echo arm-linux-gnueabihf-gcc ;;
+        ppc64el) echo powerpc64le-linux-gnu-gcc ;; s390x) echo s390x-linux-gnu-gcc ;;
+        riscv64) echo riscv64-linux-gnu-gcc ;;
+    esac
+}
+arch_triple() {
+    case $1 in
+        x86_64) echo x86_64-linux-gnu ;; i686) echo i686-linux-gnu ;;
+        aarch64) echo aarch64-linux-gnu ;; armhf) echo arm-linux-gnueabihf ;;
+        ppc64el) echo powerpc64le-linux-gnu ;; s390x) echo s390x-linux-gnu ;;
+        riscv64) echo riscv64-linux-gnu ;;
+    esac
+}
+
+# stap_include: a directory holding only SystemTap's sys/sdt.h, usable by
+# cross compilers too (Debian installs it under the x86-64 multiarch path).
+stap_include() {
+    local d="$BATS_TEST_TMPDIR/stapinc"
+    mkdir -p "$d/sys"
+    cp "$STAP_INCLUDE_DIR/sys/sdt.h" "$STAP_INCLUDE_DIR/sys/sdt-config.h" "$d/sys/"
+    echo "$d"
+}

@@ -1,0 +1,19 @@
+# Sourced by gdb from tests/helpers.bash (gdb_probe_args): a breakpoint on a
+# stap probe that prints every argument as gdb decodes it and continues.
+import gdb
+
+class ProbeArgs(gdb.Breakpoint):
+    def stop(self):
+        name = self.location.split(":")[-1]
+        try:
+            argc = int(gdb.parse_and_eval("$_probe_argc"))
+        except gdb.error as e:
+            print("%s argc ERROR %s" % (name, str(e).replace("\n", " ")))
+            return False
+        for i in range(argc):
+            try:
+                value = int(gdb.parse_and_eval("$_probe_arg%d" % i))
+                print("%s arg%d %d" % (name, i, value))
+            except gdb.error as e:
+                print("%s arg%d ERROR %s" % (name, i, str(e).replace("\n", " ")))
+        return False

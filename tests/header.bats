@@ -1,0 +1,380 @@
+#!/usr/bin/env bats
+# <sys/sdt.h>: what the notes say, checked with readelf and objdump on
+# objects and programs built for this machine (x86-64).
+
+load helpers
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    SRC="$ROOT/tests/header"
+}
+
+# build SRC OUT [FLAGS...]: compile one file to an object with our header.
+build() {
+    local src=$1 out=$2 cc=${CC:-gcc}
+    shift 2
+    case $src in *.cc) cc=${CXX:-g++} ;; esac
+    $cc -c -I "$INCLUDE" "$@" "$src" -o "$out"
+}
+
+@test "every probe macro emits one stapsdt note of type 3 per call" {
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+void f (int a, int b) {
+  STAP_PROBE (prov, p0);
+  STAP_PROBE2 (prov, p2, a, b);
+  DTRACE_PROBE (prov, d0);
+  DTRACE_PROBE12 (prov, d12, a, b, a, b, a, b, a, b, a, b, a, b);
+}
+EOF
+    build p.c p.o -O2
+    run readelf -n p.o
+    [ "$status" -eq 0 ]
+    [ "$(grep -c 'NT_STAPSDT (SystemTap probe descriptors)' <<< "$output")" -eq 4 ]
+    [ "$(readelf -SW p.o | grep -c ' \.note\.stapsdt *NOTE ')" -ge 1 ]
+    [ "$(note_probes p.o | cut -f1 | tr '\n' ' ')" = "prov:p0 prov:p2 prov:d0 prov:d12 " ]
+    [ "$(note_args p.o prov:p0)" = "" ]
+    [ "$(arg_sizes "$(note_args p.o prov:d12)" | wc -w)" -eq 12 ]
+}
+
+@test "the note's descriptor ends exactly at the argument string's NUL" {
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+void f (int a, long b) { STAP_PROBE2 (provider, some_name, a, b); STAP_PROBE (pr, x); }
+EOF
+    build p.c p.o -O2
+    # descsz = 3 addresses + "provider\0" + "some_name\0" + args + "\0"
+    args=$(note_args p.o provider:some_name)
+    want=$(( 3 * 8 + 9 + 10 + ${#args} + 1 ))
+    printf -v hex '0x%08x' "$want"
+    readelf -n p.o | grep -A1 "$hex" | grep -q 'NT_STAPSDT'
+    printf -v hex0 '0x%08x' $(( 3 * 8 + 3 + 2 + 1 ))
+    readelf -n p.o | grep -qE "$hex0[[:space:]]+NT_STAPSDT"
+    # name "stapsdt": namesz 8, 4-byte aligned section
+    [ "$(readelf -SW p.o | awk '/ \.note\.stapsdt +NOTE / { print $NF; exit }')" = 4 ]
+    readelf -x .note.stapsdt p.o | grep -q 'stapsdt'
+}
+
+@test ".stapsdt.base is one byte in its own retained COMDAT group, its symbol weak and hidden" {
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+void f (void) { STAP_PROBE (a, b); STAP_PROBE (a, c); }
+EOF
+    build p.c p.o
+    readelf -SW p.o | grep -E ' \.stapsdt\.base +PROGBITS ' > sec
+    [ "$(wc -l < sec)" -eq 1 ]
+    grep -qE ' 000001 00 +AGR ' sec
+    readelf -gW p.o | grep -q "COMDAT group section .* \[\.stapsdt\.base\]"
+    run readelf -sW p.o
+    grep -E ' 1 (NOTYPE|OBJECT) +WEAK +HIDDEN .* _\.stapsdt\.base$' <<< "$output"
+}
+
+@test "in a linked program the note's base is .stapsdt.base and its location is a nop" {
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+int main (int argc, char **argv) {
+  STAP_PROBE2 (prog, start, argc, argv);
+  STAP_PROBE1 (prog, end, argc * 3);
+  return 0;
+}
+EOF
+    gcc -O2 -I "$INCLUDE" p.c -o p
+    base=$(readelf -SW p | sed -nE 's/.* \.stapsdt\.base +PROGBITS +([0-9a-f]+) .*/\1/p')
+    [ -n "$base" ]
+    for probe in prog:start prog:end; do
+        [ $(( 0x$base )) -eq $(( $(note_field p $probe Base) )) ]
+        loc=$(note_field p $probe Location)
+        objdump -d --start-address=$loc --stop-address=$(( loc + 1 )) p | grep -qE '^ +[0-9a-f]+:\s+90\s+nop'
+    done
+}
+
+@test "with _SDT_HAS_SEMAPHORES every probe records its semaphore's address" {
+    cat > p.c <<'EOF'
+#define _SDT_HAS_SEMAPHORES 1
+#include <sys/sdt.h>
+unsigned short prog_one_semaphore __attribute__ ((section (".probes")));
+unsigned short prog_two_semaphore __attribute__ ((section (".probes")));
+int main (int argc, char **argv) {
+  STAP_PROBE1 (prog, one, argc);
+  if (prog_two_semaphore) STAP_PROBE2 (prog, two, argc, argv);
+  return 0;
+}
+EOF
+    gcc -O2 -I "$INCLUDE" p.c -o p
+    for probe in one two; do
+        sym=$(readelf -sW p | awk -v s=prog_${probe}_semaphore '$8 == s { print $2 }')
+        [ -n "$sym" ]
+        [ $(( 0x$sym )) -eq $(( $(note_field p prog:$probe Semaphore) )) ]
+    done
+    # without semaphores the field is zero
+    gcc -O2 -I "$INCLUDE" -x c - -o q <<'EOF'
+#include <sys/sdt.h>
+int main (void) { STAP_PROBE (prog, none); return 0; }
+EOF
+    [ $(( $(note_field q prog:none Semaphore) )) -eq 0 ]
+}
+
+@test "STAP_HAS_SEMAPHORES is the same switch, and STAP_SDT_V1 renames through the dtrace header" {
+    cat > p.c <<'EOF'
+#define STAP_HAS_SEMAPHORES 1
+#include <sys/sdt.h>
+/* what dtrace -h writes under STAP_SDT_V1 */
+#define prog_old_semaphore old_semaphore
+unsigned short old_semaphore __attribute__ ((section (".probes")));
+int main (int argc, char **argv) { (void) argv; STAP_PROBE1 (prog, old, argc); return 0; }
+EOF
+    gcc -O2 -I "$INCLUDE" p.c -o p
+    sym=$(readelf -sW p | awk '$8 == "old_semaphore" { print $2 }')
+    [ $(( 0x$sym )) -eq $(( $(note_field p prog:old Semaphore) )) ]
+}
+
+@test "argument sizes and signs are right for every C scalar type (gcc and clang, -O0 and -O2)" {
+    for cc in gcc clang; do
+        for opt in -O0 -O2; do
+            CC=$cc build "$SRC/types.c" t.o $opt -Wall -Wextra -Werror
+            [ "$(arg_sizes "$(note_args t.o t:ints)")" = "-1 -1 1 -2 2 -4 4 -8 8 -8 8 1" ]
+            [ "$(arg_sizes "$(note_args t.o t:more)")" = "-4 4 -4 8 8 8 -8 -8 4 8 8 8" ]
+            [ "$(arg_sizes "$(note_args t.o t:misc)")" = "8 -4 -4 -1 2 -4 -8" ]
+            [ "$(arg_sizes "$(note_args t.o t:consts)")" = "-4 8 -4 8 -1" ]
+            [ "$(arg_sizes "$(note_args t.o t:fixed)")" = "-1 1 -2 2 -8 8" ]
+        done
+    done
+}
+
+@test "argument sizes and signs are right for C++ types: bool, char16_t, enum class, references, nullptr" {
+    for cxx in g++ clang++; do
+        CXX=$cxx build "$SRC/types.cc" t.o -std=c++20 -O2 -Wall -Wextra -Werror
+        [ "$(arg_sizes "$(note_args t.o t:cxx)")" = "1 -4 2 4 1 -8 -4 4 -4 8 8 8" ]
+        [ "$(arg_sizes "$(note_args t.o t:char8)")" = "1" ]
+        [ "$(note_probes t.o | grep -c '^t:tmpl')" -eq 2 ]
+        note_probes t.o | grep -qx $'t:tmpl\t-2@$-1'
+        note_probes t.o | grep -qx $'t:tmpl\t8@$1'
+    done
+}
+
+@test "the same C source gives the same notes whether compiled as C or as C++" {
+    sizes() { note_probes "$1" | while IFS=$'\t' read -r p a; do echo "$p $(arg_sizes "$a")"; done; }
+    for cc in gcc clang; do
+        CC=$cc build "$SRC/types.c" c.o -O2
+        CXX=${cc/gcc/g++}; CXX=${CXX/clang/clang++}
+        $CXX -x c++ -c -I "$INCLUDE" -O2 "$SRC/types.c" -o cxx.o
+        # only 'x' differs: an int in C, a char in C++
+        diff <(sizes c.o | sed 's/^t:consts -4 /t:consts CHAR /') \
+             <(sizes cxx.o | sed 's/^t:consts -1 /t:consts CHAR /')
+        [ "$(sizes c.o | grep -c '^t:consts -4 ')" -eq 1 ]
+        [ "$(sizes cxx.o | grep -c '^t:consts -1 ')" -eq 1 ]
+    done
+}
+
+@test "bit-field arguments compile, each note as wide as the register that holds it" {
+    CC=gcc build "$SRC/bitfields.c" g.o -O2 -Wall -Wextra -Werror
+    [ "$(arg_sizes "$(note_args g.o t:bits)")" = "1 -1 8 -4 1" ]
+    CC=clang build "$SRC/bitfields.c" c.o -O2 -Wall -Wextra -Werror
+    [ "$(arg_sizes "$(note_args c.o t:bits)")" = "4 -4 8 -4 1" ]
+    g++ -x c++ -c -I "$INCLUDE" -O2 "$SRC/bitfields.c" -o x.o
+    [ "$(arg_sizes "$(note_args x.o t:bits)")" = "4 -4 8 -4 1" ]
+}
+
+@test "SystemTap's header cannot compile bit-field arguments (why the test above matters)" {
+    skip_unless_stap_header
+    run gcc -c -I "$(stap_include)" "$SRC/bitfields.c" -o /dev/null
+    [ "$status" -ne 0 ]
+    [[ "$output" == *bit-field* ]]
+}
+
+@test "arguments wider than 8 bytes or not scalar are rejected with a message naming the argument" {
+    for cc in gcc clang g++ clang++; do
+        lang=c; [[ $cc == *++ ]] && lang=c++
+        for std in 89 11; do
+            [ $lang = c++ ] && s=c++$([ $std = 89 ] && echo 98 || echo 11) || s=gnu$std
+            run $cc -x $lang -std=$s -DWIDE=1 -c -I "$INCLUDE" "$SRC/wide.c" -o /dev/null
+            [ "$status" -ne 0 ]
+            [[ "$output" == *"sdt probe argument 2 is wider than 8 bytes"* || "$output" == *__sdt_probe_argument_2_is_wider_than_8_bytes* ]]
+            run $cc -x $lang -std=$s -DWIDE=2 -c -I "$INCLUDE" "$SRC/wide.c" -o /dev/null
+            [ "$status" -ne 0 ]
+            [[ "$output" == *"argument 2 is wider than 8 bytes"* || "$output" == *argument_2_is_wider_than_8_bytes* ]]
+            run $cc -x $lang -std=$s -DWIDE=3 -c -I "$INCLUDE" "$SRC/wide.c" -o /dev/null
+            [ "$status" -ne 0 ]
+            [[ "$output" == *"argument 2 must be an integer, enum, pointer or floating-point value"* || "$output" == *argument_2_is_not_a_scalar* ]]
+        done
+    done
+    # and the same file without the wide argument compiles
+    gcc -DWIDE=0 -Dv=ok -c -I "$INCLUDE" "$SRC/wide.c" -o /dev/null
+}
+
+@test "floating-point arguments carry no f marker unless SDT_FLOAT_MARKER is defined" {
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+void f (float x, double y, int z) { STAP_PROBE3 (t, fp, x, y, z); }
+EOF
+    for cc in gcc clang; do
+        CC=$cc build p.c a.o -O2
+        [ "$(arg_sizes "$(note_args a.o t:fp)")" = "4 8 -4" ]
+        CC=$cc build p.c b.o -O2 -DSDT_FLOAT_MARKER
+        [ "$(arg_sizes "$(note_args b.o t:fp)")" = "4f 8f -4" ]
+        [[ "$(note_args b.o t:fp)" =~ ^4f@%[a-z0-9]+\ 8f@%[a-z0-9]+\ -4@%[a-z0-9]+$ ]]
+    done
+}
+
+@test "probes with zero and twelve arguments work in C, C++ and with STAP_PROBEV" {
+    cat > p.c <<'EOF'
+#define SDT_USE_VARIADIC 1
+#include <sys/sdt.h>
+void f (int a) {
+  STAP_PROBE (t, zero);
+  STAP_PROBEV (t, v0);
+  STAP_PROBEV (t, v1, a);
+  STAP_PROBEV (t, v5, a, a, a, a, a);
+  STAP_PROBEV (t, v12, a, a, a, a, a, a, a, a, a, a, a, a);
+  STAP_PROBE12 (t, twelve, a, a, a, a, a, a, a, a, a, a, a, 'z');
+}
+EOF
+    for cc in gcc clang g++ clang++; do
+        lang=c; [[ $cc == *++ ]] && lang=c++
+        $cc -x $lang -c -I "$INCLUDE" -O2 -Wall -Wextra -Wpedantic -Werror p.c -o p.o
+        [ "$(note_args p.o t:zero)" = "" ]
+        [ "$(note_args p.o t:v0)" = "" ]
+        [ "$(arg_sizes "$(note_args p.o t:v1)")" = "-4" ]
+        [ "$(arg_sizes "$(note_args p.o t:v5)" | wc -w)" -eq 5 ]
+        [ "$(arg_sizes "$(note_args p.o t:v12)" | wc -w)" -eq 12 ]
+        # 'z' is an int in C and a char in C++
+        if [ $lang = c ]; then want=' -4@$122'; else want=' -1@$122'; fi
+        [[ "$(note_args p.o t:twelve)" == *"$want" ]]
+    done
+}
+
+@test "probes in assembly files take assembler operands as written" {
+    cat > p.S <<'EOF'
+#define _SDT_HAS_SEMAPHORES 1
+#include <sys/sdt.h>
+        .text
+        .globl f
+f:
+        STAP_PROBE (asm, zero)
+        STAP_PROBE2 (asm, two, 8@%rdi, -4@8(%rsp))
+        ret
+        .section .probes, "aw"
+        .globl asm_zero_semaphore, asm_two_semaphore
+asm_zero_semaphore: .short 0
+asm_two_semaphore: .short 0
+EOF
+    for cc in gcc clang; do
+        $cc -c -I "$INCLUDE" p.S -o p.o
+        [ "$(note_args p.o asm:zero)" = "" ]
+        [ "$(note_args p.o asm:two)" = "8@%rdi -4@8(%rsp)" ]
+        readelf -rW p.o | grep -q asm_two_semaphore
+    done
+}
+
+@test "STAP_PROBE_ASM puts a probe inside an asm statement, with assembler or C operands" {
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+int f (int x, long y) {
+  __asm__ __volatile__ ("mov $1, %%eax\n" STAP_PROBE_ASM (asm, text, -4@%%eax 8@%%rsp) "nop" : : : "eax");
+  __asm__ __volatile__ ("nop\n" STAP_PROBE_ASM (asm, ops, STAP_PROBE_ASM_TEMPLATE (2)) "nop"
+                        : : STAP_PROBE_ASM_OPERANDS (2, x, y));
+  __asm__ __volatile__ (STAP_PROBE_ASM (asm, none, STAP_PROBE_ASM_TEMPLATE (0))
+                        : : STAP_PROBE_ASM_OPERANDS (0));
+  return x;
+}
+EOF
+    for cc in gcc clang; do
+        CC=$cc build p.c p.o -O2 -Wall -Wextra -Werror
+        [ "$(note_args p.o asm:text)" = "-4@%eax 8@%rsp" ]
+        [[ "$(note_args p.o asm:ops)" =~ ^-4@%r[a-z0-9]+\ -8@%r[a-z0-9]+$ ]]
+        [ "$(note_args p.o asm:none)" = "" ]
+    done
+}
+
+@test "_SDT_PROBE works when called directly, as LTTng-UST does" {
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+void f (int a, char *b) { _SDT_PROBE (lttng_ust_tracef, event, 2, (a, b)); _SDT_PROBE (l, zero, 0, ()); }
+EOF
+    build p.c p.o -O2 -Wall -Wextra -Wpedantic -Werror
+    [ "$(arg_sizes "$(note_args p.o lttng_ust_tracef:event)")" = "-4 8" ]
+    [ "$(note_args p.o l:zero)" = "" ]
+}
+
+@test "STAP_SDT_ARG_CONSTRAINT replaces the operand constraint" {
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+void f (int *p) { STAP_PROBE1 (t, m, p[3]); }
+EOF
+    build p.c a.o -O2 -DSTAP_SDT_ARG_CONSTRAINT=m
+    [ "$(note_args a.o t:m)" = "-4@12(%rdi)" ]
+    build p.c b.o -O2
+    [[ "$(note_args b.o t:m)" =~ ^-4@%r[a-z0-9]+$ ]]
+}
+
+@test "provider names written as string literals or with hyphens are kept as SystemTap keeps them" {
+    # the seed examples: hello-usdt.c and probe-test.c
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+int main (void) {
+  unsigned ctr = 1;
+  DTRACE_PROBE ("hello_usdt", "enter");
+  DTRACE_PROBE1 (probe-test, increment, ctr);
+  return 0;
+}
+EOF
+    gcc -O0 -I "$INCLUDE" p.c -o p
+    note_probes p | cut -f1 > got
+    printf '%s\n' '"hello_usdt":"enter"' 'probe-test:increment' > want
+    diff want got
+    if [ -n "$STAP_INCLUDE_DIR" ]; then
+        gcc -O0 -I "$(stap_include)" p.c -o s
+        note_probes s | cut -f1 | diff want -
+    fi
+}
+
+@test "x86-64 operands name full registers and are never rip-relative or indexed" {
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+extern char gc; extern short gs; extern long garr[8]; static int st; extern void fn (void);
+struct s { char c; short h; long l; };
+void f (char c, short h, struct s *p, int i, unsigned char uc) {
+  STAP_PROBE12 (t, regs, c, h, p->c, p->h, p->l, gc, gs, garr[i], st, fn, uc, p[i].c);
+  st += i;
+}
+EOF
+    for cc in gcc clang; do
+        for opt in -O0 -O1 -O2 -O3 -Os "-O2 -fPIC" "-O2 -fno-pie"; do
+            CC=$cc build p.c p.o $opt
+            args=$(note_args p.o t:regs)
+            [ "$(arg_sizes "$args")" = "-1 -2 -1 -2 -8 -1 -2 -8 -4 8 1 -1" ]
+            # registers are always the 64-bit names
+            ! grep -qE '%(([a-d][lh])|([sd]il)|(bpl)|(spl)|(r[0-9]+[bwd])|([a-d]x)|([sd]i)|(e[a-d]x)|(e[sd]i)|(e[sb]p))\b' <<< "$args"
+            # memory, if any, is register plus displacement
+            ! grep -qE '\(%rip\)|,' <<< "$args"
+        done
+    done
+}
+
+@test "a disabled probe adds only a nop when its arguments are already in registers" {
+    # The baseline keeps the same values alive in registers with an empty
+    # asm, so the optimiser has the same constraints: the probe may add the
+    # nop and nothing else.
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+#ifdef NOPROBE
+# undef STAP_PROBE3
+# define STAP_PROBE3(p, n, a, b, c) \
+  __asm__ __volatile__ ("" : : "r" (a), "r" (b), "r" (c))
+#endif
+long f (long a, long b, long c) {
+  long s = 0;
+  for (long i = 0; i < a; i++) { s += b * i + c; STAP_PROBE3 (t, loop, i, s, b); }
+  return s;
+}
+EOF
+    for cc in gcc clang; do
+        for opt in -O2 -O3 -Os; do
+            CC=$cc build p.c probe.o $opt
+            CC=$cc build p.c plain.o $opt -DNOPROBE
+            with=$(objdump -d --no-show-raw-insn probe.o | grep -cE '^\s+[0-9a-f]+:')
+            without=$(objdump -d --no-show-raw-insn plain.o | grep -cE '^\s+[0-9a-f]+:')
+            [ "$with" -eq $(( without + 1 )) ] || { echo "$cc $opt: $with vs $without"; false; }
+        done
+    done
+}
