@@ -1,0 +1,3 @@
+#include "probes.h"
+#include <cstdio>
+int main (int argc, char **) { std::printf ("%ld\n", from_a (argc) + from_b (argc)); return 0; }
