@@ -73,6 +73,16 @@ void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(print
 void buf_zero(struct buf *b, size_t len);
 void buf_free(struct buf *b);
 
+/* An arena: many small allocations freed at once, never moved. */
+struct arena_chunk;
+struct arena {
+    struct arena_chunk *head;
+};
+
+void *arena_alloc(struct arena *a, size_t size); /* zeroed, 16-byte aligned */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+void arena_free(struct arena *a);
+
 /* A growable vector of owned strings. */
 struct strvec {
     char **v;
@@ -96,6 +106,7 @@ struct strmap {
     struct strmap_slot *slots;
     size_t cap; /* a power of two, or 0 */
     size_t count;
+    struct arena keys; /* the map's copies of its keys */
 };
 
 uint32_t hash_bytes(const void *data, size_t len);
@@ -209,6 +220,7 @@ struct program {
     struct strmap provider_index; /* name -> struct provider * */
     struct strmap probe_index;    /* "provider\0probe" -> struct probe * */
     struct strmap names;          /* interned file names for locations */
+    struct arena arena;           /* providers, probes, arguments, names */
 };
 
 void program_init(struct program *prog);
@@ -218,8 +230,8 @@ void program_free(struct program *prog);
 int parse_buffer(struct program *prog, const char *name, const char *text, size_t len);
 /* Checks across all inputs: generated names that would collide.  0 or -1. */
 int program_check(const struct program *prog);
-/* PROVIDER_PROBE with "__" -> "_", upper case (the macro name). */
-char *probe_macro_name(const struct probe *pr);
+/* Append PROVIDER_PROBE with "__" -> "_", upper case (the macro name). */
+void probe_macro_name(const struct probe *pr, struct buf *out);
 struct probe *program_find_probe(const struct program *prog, const char *provider,
                                  const char *name);
 

@@ -26,7 +26,8 @@
  */
 #include "dtrace.h"
 
-#include <stdlib.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 static void put_upper(struct buf *b, const char *s)
@@ -139,54 +140,72 @@ static void emit_typecheck_preamble(const struct program *prog, struct buf *out)
     strmap_free(&seen);
 }
 
-static void emit_probe(const struct probe *pr, struct buf *out)
+/* Scratch text reused from probe to probe. */
+struct names {
+    struct buf macro;  /* PROV_NAME */
+    struct buf sem;    /* prov_name_semaphore */
+    struct buf params; /* arg1, arg2 */
+    struct buf types;  /* the prototype's parameter types */
+};
+
+/* Append the strings up to a NULL: the header is mostly fixed text, and
+ * a 100000-probe provider makes printf's format parsing show. */
+static void cat(struct buf *b, ...)
+{
+    va_list ap;
+    va_start(ap, b);
+    for (const char *s; (s = va_arg(ap, const char *));)
+        buf_adds(b, s);
+    va_end(ap);
+}
+
+static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out)
 {
     const char *pv = pr->provider->name;
-    char *macro = probe_macro_name(pr);
+    const char *name = pr->name;
+    nm->macro.len = nm->sem.len = nm->params.len = nm->types.len = 0;
+    probe_macro_name(pr, &nm->macro);
+    cat(&nm->sem, pv, "_", name, "_semaphore", (char *)NULL);
+    const char *macro = nm->macro.data, *sem = nm->sem.data;
 
-    buf_printf(out, "\n/* %s (", macro);
+    cat(out, "\n/* ", macro, " (", (char *)NULL);
     for (int i = 0; i < pr->nargs; i++)
-        buf_printf(out, "%s %s", i ? "," : "", pr->args[i].text);
-    buf_adds(out, " ) */\n");
-
-    buf_printf(out,
-               "#if defined STAP_SDT_V1\n"
-               "#define %s_ENABLED() __builtin_expect (%s_semaphore, 0)\n"
-               "#define %s_%s_semaphore %s_semaphore\n"
-               "#else\n"
-               "#define %s_ENABLED() __builtin_expect (%s_%s_semaphore, 0)\n"
-               "#endif\n",
-               macro, pr->name, pv, pr->name, pr->name, macro, pv, pr->name);
-    buf_printf(out,
-               "__extension__ extern unsigned short %s_%s_semaphore __attribute__ ((unused)) "
-               "__attribute__ ((section (\".probes\"))) SDTKIT_SEMAPHORE_VISIBILITY;\n",
-               pv, pr->name);
+        cat(out, i ? ", " : " ", pr->args[i].text, (char *)NULL);
+    cat(out, " ) */\n"
+             "#if defined STAP_SDT_V1\n"
+             "#define ", macro, "_ENABLED() __builtin_expect (", name, "_semaphore, 0)\n"
+             "#define ", sem, " ", name, "_semaphore\n"
+             "#else\n"
+             "#define ", macro, "_ENABLED() __builtin_expect (", sem, ", 0)\n"
+             "#endif\n"
+             "__extension__ extern unsigned short ", sem, " __attribute__ ((unused)) "
+             "__attribute__ ((section (\".probes\"))) SDTKIT_SEMAPHORE_VISIBILITY;\n",
+        (char *)NULL);
 
     if (pr->nargs == 0) {
-        buf_printf(out, "#define %s() \\\nDTRACE_PROBE (%s, %s)\n", macro, pv, pr->name);
-        free(macro);
+        cat(out, "#define ", macro, "() \\\nDTRACE_PROBE (", pv, ", ", name, ")\n",
+            (char *)NULL);
         return;
     }
 
-    struct buf params = {0}, call = {0};
+    char n[32];
     for (int i = 0; i < pr->nargs; i++) {
-        buf_printf(&params, "%sarg%d", i ? ", " : "", i + 1);
-        buf_printf(&call, "%s%s", i ? ", " : "", pr->args[i].ctype);
+        snprintf(n, sizeof n, "%sarg%d", i ? ", " : "", i + 1);
+        cat(&nm->params, n, (char *)NULL);
+        cat(&nm->types, i ? ", " : "", pr->args[i].ctype, (char *)NULL);
     }
-    buf_printf(out,
-               "#if defined SDTKIT_TYPECHECK\n"
-               "extern int __sdtkit_typecheck_%s_%s (%s);\n"
-               "#define %s(%s) \\\n"
-               "do { (void) sizeof (__sdtkit_typecheck_%s_%s (%s)); "
-               "DTRACE_PROBE%d (%s, %s, %s); } while (0)\n"
-               "#else\n",
-               pv, pr->name, call.data, macro, params.data, pv, pr->name, params.data,
-               pr->nargs, pv, pr->name, params.data);
-    buf_printf(out, "#define %s(%s) \\\nDTRACE_PROBE%d (%s, %s, %s)\n#endif\n", macro,
-               params.data, pr->nargs, pv, pr->name, params.data);
-    buf_free(&params);
-    buf_free(&call);
-    free(macro);
+    const char *params = nm->params.data;
+    snprintf(n, sizeof n, "%d", pr->nargs);
+    cat(out, "#if defined SDTKIT_TYPECHECK\n"
+             "extern int __sdtkit_typecheck_", pv, "_", name, " (", nm->types.data, ");\n"
+             "#define ", macro, "(", params, ") \\\n"
+             "do { (void) sizeof (__sdtkit_typecheck_", pv, "_", name, " (", params, ")); "
+             "DTRACE_PROBE", n, " (", pv, ", ", name, ", ", params, "); } while (0)\n"
+             "#else\n"
+             "#define ", macro, "(", params, ") \\\n"
+             "DTRACE_PROBE", n, " (", pv, ", ", name, ", ", params, ")\n"
+             "#endif\n",
+        (char *)NULL);
 }
 
 void emit_header(const struct program *prog, const struct strvec *inputs, struct buf *out)
@@ -195,11 +214,16 @@ void emit_header(const struct program *prog, const struct strvec *inputs, struct
     emit_guard_name(prog, &guard);
     emit_preamble(prog, inputs, guard.data, out);
     emit_typecheck_preamble(prog, out);
+    struct names nm = {{0}, {0}, {0}, {0}};
     for (size_t i = 0; i < prog->nproviders; i++) {
         const struct provider *pv = prog->providers[i];
         for (size_t j = 0; j < pv->nprobes; j++)
-            emit_probe(pv->probes[j], out);
+            emit_probe(pv->probes[j], &nm, out);
     }
+    buf_free(&nm.macro);
+    buf_free(&nm.sem);
+    buf_free(&nm.params);
+    buf_free(&nm.types);
     buf_printf(out, "\n#endif /* %s */\n", guard.data);
     buf_free(&guard);
 }

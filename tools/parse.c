@@ -24,43 +24,57 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct toklist {
+    struct token *v;
+    size_t n;
+    size_t cap;
+};
+
+struct arglist {
+    struct arg *v;
+    int n;
+    int cap;
+};
+
 struct parser {
     struct program *prog;
     struct lexer lx;
     struct token ahead[3];
     int nahead;
     bool failed; /* a semantic error was reported; keep going */
+    /* Scratch space reused from probe to probe. */
+    struct toklist cur;          /* the tokens of one argument */
+    struct toklist nest;         /* brackets open inside an argument list */
+    struct arglist args;         /* a probe's native arguments */
+    struct arglist translated;   /* and its translated ones, dropped */
+    const struct token **ctype;  /* join_ctype's token pointers */
+    size_t ctype_cap;
+    struct buf text;
 };
+
+static void parser_free(struct parser *ps)
+{
+    free(ps->cur.v);
+    free(ps->nest.v);
+    free(ps->args.v);
+    free(ps->translated.v);
+    free(ps->ctype);
+    buf_free(&ps->text);
+}
 
 /* ---- the program ---- */
 
 void program_init(struct program *prog) { memset(prog, 0, sizeof *prog); }
 
-static void free_probe(struct probe *pr)
-{
-    for (int i = 0; i < pr->nargs; i++) {
-        free(pr->args[i].text);
-        free(pr->args[i].ctype);
-    }
-    free(pr->args);
-    free(pr->name);
-    free(pr);
-}
-
 void program_free(struct program *prog)
 {
-    for (size_t i = 0; i < prog->nproviders; i++) {
-        struct provider *pv = prog->providers[i];
-        for (size_t j = 0; j < pv->nprobes; j++)
-            free_probe(pv->probes[j]);
-        free(pv->probes);
-        free(pv->name);
-        free(pv);
-    }
+    for (size_t i = 0; i < prog->nproviders; i++)
+        free(prog->providers[i]->probes);
     free(prog->providers);
     strmap_free(&prog->provider_index);
     strmap_free(&prog->probe_index);
     strmap_free(&prog->names);
+    arena_free(&prog->arena);
     memset(prog, 0, sizeof *prog);
 }
 
@@ -72,8 +86,8 @@ static struct provider *provider_for(struct program *prog, const char *name, siz
     struct provider *pv = strmap_get(&prog->provider_index, name, len);
     if (pv)
         return pv;
-    pv = xcalloc(1, sizeof *pv);
-    pv->name = xstrndup(name, len);
+    pv = arena_alloc(&prog->arena, sizeof *pv);
+    pv->name = arena_strndup(&prog->arena, name, len);
     pv->loc = *loc;
     strmap_put(&prog->provider_index, name, len, pv);
     if (prog->nproviders == prog->cap) {
@@ -84,21 +98,18 @@ static struct provider *provider_for(struct program *prog, const char *name, siz
     return pv;
 }
 
-static struct buf probe_key(const char *provider, const char *name)
-{
-    struct buf key = {0};
-    buf_adds(&key, provider);
-    buf_addc(&key, '\0');
-    buf_adds(&key, name);
-    return key;
-}
-
 struct probe *program_find_probe(const struct program *prog, const char *provider,
                                  const char *name)
 {
-    struct buf key = probe_key(provider, name);
-    struct probe *pr = strmap_get(&prog->probe_index, key.data, key.len);
-    buf_free(&key);
+    char small[256];
+    size_t lp = strlen(provider), ln = strlen(name);
+    char *key = lp + ln + 1 <= sizeof small ? small : xmalloc(lp + ln + 1);
+    memcpy(key, provider, lp);
+    key[lp] = '\0';
+    memcpy(key + lp + 1, name, ln);
+    struct probe *pr = strmap_get(&prog->probe_index, key, lp + ln + 1);
+    if (key != small)
+        free(key);
     return pr;
 }
 
@@ -193,12 +204,6 @@ static int expect_name(struct parser *ps, const char *what, struct token *name)
 
 /* ---- argument declarations ---- */
 
-struct toklist {
-    struct token *v;
-    size_t n;
-    size_t cap;
-};
-
 static void toklist_push(struct toklist *tl, const struct token *t)
 {
     if (tl->n == tl->cap) {
@@ -208,35 +213,48 @@ static void toklist_push(struct toklist *tl, const struct token *t)
     tl->v[tl->n++] = *t;
 }
 
-static bool tok_eq(const struct token *t, const char *s)
+/* Inlined with a literal s, the strlen folds away: this runs per token. */
+static inline bool tok_eq(const struct token *t, const char *s)
 {
-    return t->kind == TK_IDENT && token_is(t, s);
+    size_t n = strlen(s);
+    return t->kind == TK_IDENT && t->len == n && memcmp(t->text, s, n) == 0;
+}
+
+struct word {
+    const char *s;
+    size_t len;
+};
+
+#define WORD(s) {s, sizeof s - 1}
+
+static bool in_words(const struct token *t, const struct word *w)
+{
+    if (t->kind != TK_IDENT)
+        return false;
+    for (; w->s; w++)
+        if (t->len == w->len && memcmp(t->text, w->s, w->len) == 0)
+            return true;
+    return false;
 }
 
 static bool is_qualifier(const struct token *t)
 {
-    static const char *const quals[] = {"const", "volatile", "restrict", "__restrict",
-                                        "__restrict__", "_Atomic", "__const", "__volatile__",
-                                        "register", NULL};
-    for (int i = 0; quals[i]; i++)
-        if (tok_eq(t, quals[i]))
-            return true;
-    return false;
+    static const struct word quals[] = {
+        WORD("const"), WORD("volatile"), WORD("restrict"), WORD("__restrict"),
+        WORD("__restrict__"), WORD("_Atomic"), WORD("__const"), WORD("__volatile__"),
+        WORD("register"), {NULL, 0}};
+    return in_words(t, quals);
 }
 
 /* Words that end a type and so can never be an argument's name. */
 static bool is_type_keyword(const struct token *t)
 {
-    static const char *const words[] = {
-        "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
-        "_Bool", "_Complex", "_Imaginary", "__int128", "__signed__", "__unsigned__",
-        "struct", "union", "enum", NULL};
-    if (is_qualifier(t))
-        return true;
-    for (int i = 0; words[i]; i++)
-        if (tok_eq(t, words[i]))
-            return true;
-    return false;
+    static const struct word words[] = {
+        WORD("void"), WORD("char"), WORD("short"), WORD("int"), WORD("long"), WORD("float"),
+        WORD("double"), WORD("signed"), WORD("unsigned"), WORD("_Bool"), WORD("_Complex"),
+        WORD("_Imaginary"), WORD("__int128"), WORD("__signed__"), WORD("__unsigned__"),
+        WORD("struct"), WORD("union"), WORD("enum"), {NULL, 0}};
+    return is_qualifier(t) || in_words(t, words);
 }
 
 /* The index of the argument's name among its tokens, or -1 when unnamed. */
@@ -323,13 +341,13 @@ static void append_token(struct buf *b, const struct token **prev, const struct 
 }
 
 /* The declaration with single spaces, "char*x" -> "char *x". */
-static char *join_tokens(const struct token *v, size_t n)
+static char *join_tokens(struct parser *ps, const struct token *v, size_t n)
 {
-    struct buf b = {0};
+    ps->text.len = 0;
     const struct token *prev = NULL;
     for (size_t i = 0; i < n; i++)
-        append_token(&b, &prev, &v[i]);
-    return b.data ? b.data : xstrdup("");
+        append_token(&ps->text, &prev, &v[i]);
+    return arena_strndup(&ps->prog->arena, ps->text.data ? ps->text.data : "", ps->text.len);
 }
 
 /*
@@ -337,12 +355,16 @@ static char *join_tokens(const struct token *v, size_t n)
  * const char *, and a pointer made a pointer to const ("char *" accepts a
  * const char * argument): a tracer only reads what a probe passes.
  */
-static char *join_ctype(const struct token *v, size_t n, long name)
+static char *join_ctype(struct parser *ps, const struct token *v, size_t n, long name)
 {
     static const struct token const_tok = {TK_IDENT, "const", 5, {0}, true};
     static const struct token char_tok = {TK_IDENT, "char", 4, {0}, true};
     static const struct token star_tok = {TK_PUNCT, "*", 1, {0}, true};
-    const struct token **out = xcalloc(n * 3 + 2, sizeof *out);
+    if (ps->ctype_cap < n * 3 + 2) {
+        ps->ctype_cap = n * 3 + 2;
+        ps->ctype = xreallocarray(ps->ctype, ps->ctype_cap, sizeof *ps->ctype);
+    }
+    const struct token **out = ps->ctype;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if ((long)i == name)
@@ -367,40 +389,23 @@ static char *join_ctype(const struct token *v, size_t n, long name)
             m++;
         }
     }
-    struct buf b = {0};
+    ps->text.len = 0;
     const struct token *prev = NULL;
     for (size_t i = 0; i < m; i++)
-        append_token(&b, &prev, out[i]);
-    free(out);
-    return b.data ? b.data : xstrdup("");
+        append_token(&ps->text, &prev, out[i]);
+    return arena_strndup(&ps->prog->arena, ps->text.data ? ps->text.data : "", ps->text.len);
 }
 
-struct arglist {
-    struct arg *v;
-    int n;
-    int cap;
-};
-
-static void arglist_add(struct arglist *al, const struct toklist *tl)
+static void arglist_add(struct parser *ps, struct arglist *al, const struct toklist *tl)
 {
     if (al->n == al->cap) {
         al->cap = al->cap ? al->cap * 2 : 4;
         al->v = xreallocarray(al->v, (size_t)al->cap, sizeof *al->v);
     }
     struct arg *a = &al->v[al->n++];
-    a->text = join_tokens(tl->v, tl->n);
-    a->ctype = join_ctype(tl->v, tl->n, find_arg_name(tl->v, tl->n));
+    a->text = join_tokens(ps, tl->v, tl->n);
+    a->ctype = join_ctype(ps, tl->v, tl->n, find_arg_name(tl->v, tl->n));
     a->loc = tl->v[0].loc;
-}
-
-static void arglist_free(struct arglist *al)
-{
-    for (int i = 0; i < al->n; i++) {
-        free(al->v[i].text);
-        free(al->v[i].ctype);
-    }
-    free(al->v);
-    memset(al, 0, sizeof *al);
 }
 
 static bool allowed_in_arg(const struct token *t)
@@ -418,27 +423,29 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
                       struct arglist *out)
 {
     char d[64];
-    struct toklist cur = {0};
-    struct toklist nest = {0}; /* open brackets inside the list */
-    int rc = -1;
+    struct toklist *cur = &ps->cur, *nest = &ps->nest;
+    cur->n = nest->n = 0;
+    out->n = 0;
 
     for (;;) {
         struct token t;
         if (next(ps, &t) != 0)
-            goto done;
+            return -1;
         if (t.kind == TK_EOF) {
-            error_at(&open->loc, "the argument list of probe '%s' is not closed before the end of the file", probe);
-            goto done;
+            error_at(&open->loc,
+                     "the argument list of probe '%s' is not closed before the end of the file",
+                     probe);
+            return -1;
         }
-        if (nest.n == 0 && (is_punct(&t, ')') || is_punct(&t, ','))) {
-            if (cur.n == 0 && (is_punct(&t, ',') || out->n > 0)) {
+        if (nest->n == 0 && (is_punct(&t, ')') || is_punct(&t, ','))) {
+            if (cur->n == 0 && (is_punct(&t, ',') || out->n > 0)) {
                 error_at(&t.loc, "missing argument declaration before %s in probe '%s'",
                          describe(&t, d, sizeof d), probe);
-                goto done;
+                return -1;
             }
-            if (cur.n > 0)
-                arglist_add(out, &cur);
-            cur.n = 0;
+            if (cur->n > 0)
+                arglist_add(ps, out, cur);
+            cur->n = 0;
             if (is_punct(&t, ')'))
                 break;
             continue;
@@ -446,67 +453,65 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
         if (!allowed_in_arg(&t)) {
             error_at(&t.loc, "expected ',' or ')' in the argument list of probe '%s', found %s",
                      probe, describe(&t, d, sizeof d));
-            goto done;
+            return -1;
         }
         if (is_punct(&t, '(') || is_punct(&t, '[')) {
-            toklist_push(&nest, &t);
+            toklist_push(nest, &t);
         } else if (is_punct(&t, ')') || is_punct(&t, ']')) {
-            if (nest.n == 0) {
+            if (nest->n == 0) {
                 error_at(&t.loc, "unbalanced %s in the argument list of probe '%s'",
                          describe(&t, d, sizeof d), probe);
-                goto done;
+                return -1;
             }
-            const struct token *o = &nest.v[nest.n - 1];
-            if ((is_punct(&t, ')') && !is_punct(o, '(')) || (is_punct(&t, ']') && !is_punct(o, '['))) {
+            const struct token *o = &nest->v[nest->n - 1];
+            if (is_punct(&t, ')') != is_punct(o, '(')) {
                 error_at(&t.loc, "%s does not match '%c' opened at line %d, column %d",
                          describe(&t, d, sizeof d), o->text[0], o->loc.line, o->loc.col);
-                goto done;
+                return -1;
             }
-            nest.n--;
+            nest->n--;
         }
-        toklist_push(&cur, &t);
+        toklist_push(cur, &t);
     }
     /* "(void)" declares no arguments, as in C. */
     if (out->n == 1 && strcmp(out->v[0].text, "void") == 0)
-        arglist_free(out);
-    rc = 0;
-done:
-    free(cur.v);
-    free(nest.v);
-    return rc;
+        out->n = 0;
+    return 0;
 }
 
 /* ---- probes and providers ---- */
 
 static void add_probe(struct parser *ps, struct provider *pv, const struct token *name,
-                      struct arglist *args)
+                      const struct arglist *args)
 {
     struct program *prog = ps->prog;
-    char *pname = xstrndup(name->text, name->len);
+    struct probe *pr = arena_alloc(&prog->arena, sizeof *pr);
+    pr->name = arena_strndup(&prog->arena, name->text, name->len);
+    pr->loc = name->loc;
+    pr->nargs = args->n;
+    pr->provider = pv;
+    if (args->n) {
+        pr->args = arena_alloc(&prog->arena, (size_t)args->n * sizeof *pr->args);
+        memcpy(pr->args, args->v, (size_t)args->n * sizeof *pr->args);
+    }
 
     if (args->n > MAX_PROBE_ARGS) {
         error_at(&args->v[MAX_PROBE_ARGS].loc,
-                 "probe '%s' has %d arguments; sys/sdt.h supports at most %d", pname, args->n,
-                 MAX_PROBE_ARGS);
+                 "probe '%s' has %d arguments; sys/sdt.h supports at most %d", pr->name,
+                 args->n, MAX_PROBE_ARGS);
         ps->failed = true;
     }
 
-    struct probe *pr = xcalloc(1, sizeof *pr);
-    pr->name = pname;
-    pr->loc = name->loc;
-    pr->nargs = args->n;
-    pr->args = args->v;
-    pr->provider = pv;
-    memset(args, 0, sizeof *args);
-
-    struct buf key = probe_key(pv->name, pname);
-    struct probe *old = strmap_put(&prog->probe_index, key.data, key.len, pr);
-    buf_free(&key);
+    /* The key "provider\0probe" (the arena keeps the probe if unused). */
+    ps->text.len = 0;
+    buf_adds(&ps->text, pv->name);
+    buf_add(&ps->text, "", 1);
+    buf_adds(&ps->text, pr->name);
+    struct probe *old = strmap_put(&prog->probe_index, ps->text.data, ps->text.len, pr);
     if (old) {
-        error_at(&pr->loc, "duplicate probe '%s' in provider '%s'", pname, pv->name);
-        note_at(&old->loc, "'%s' was first declared here", pname);
+        error_at(&pr->loc, "duplicate probe '%s' in provider '%s'", pr->name, pv->name);
+        note_at(&old->loc, "'%s' was first declared here", pr->name);
         ps->failed = true;
-        free_probe(pr);
         return;
     }
     if (pv->nprobes == pv->cap) {
@@ -533,46 +538,37 @@ static int parse_probe(struct parser *ps, struct provider *pv)
                  describe(&t, d, sizeof d));
         return -1;
     }
-    struct arglist args = {0};
-    if (parse_args(ps, &t, pname, &args) != 0) {
-        arglist_free(&args);
+    if (parse_args(ps, &t, pname, &ps->args) != 0)
         return -1;
-    }
 
     /* Translated arguments, "probe p(native) : (translated)". */
     if (peek(ps, 0, &t) != 0)
-        goto fail;
+        return -1;
     if (is_punct(&t, ':')) {
         next(ps, &t);
         if (next(ps, &t) != 0)
-            goto fail;
+            return -1;
         if (!is_punct(&t, '(')) {
             error_at(&t.loc, "expected '(' after ':' in probe '%s', found %s", pname,
                      describe(&t, d, sizeof d));
-            goto fail;
+            return -1;
         }
-        struct arglist translated = {0};
-        int rc = parse_args(ps, &t, pname, &translated);
-        arglist_free(&translated);
-        if (rc != 0)
-            goto fail;
+        if (parse_args(ps, &t, pname, &ps->translated) != 0)
+            return -1;
     }
 
     /* The ';' may be missing before the next probe or the closing brace. */
     if (peek(ps, 0, &t) != 0)
-        goto fail;
+        return -1;
     if (is_punct(&t, ';')) {
         next(ps, &t);
     } else if (!is_punct(&t, '}') && !tok_eq(&t, "probe")) {
         error_at(&t.loc, "expected ';' after the declaration of probe '%s', found %s", pname,
                  describe(&t, d, sizeof d));
-        goto fail;
+        return -1;
     }
-    add_probe(ps, pv, &name, &args);
+    add_probe(ps, pv, &name, &ps->args);
     return 0;
-fail:
-    arglist_free(&args);
-    return -1;
 }
 
 static int parse_provider(struct parser *ps)
@@ -691,60 +687,84 @@ int parse_buffer(struct program *prog, const char *name, const char *text, size_
     rc = ps.failed ? -1 : 0;
 done:
     free(nest.v);
+    parser_free(&ps);
     return rc;
 }
 
 /* ---- checks across the whole program ---- */
 
-char *probe_macro_name(const struct probe *pr)
+void probe_macro_name(const struct probe *pr, struct buf *b)
 {
-    struct buf b = {0};
     for (const char *p = pr->provider->name; *p; p++)
-        buf_addc(&b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p);
-    buf_addc(&b, '_');
+        buf_addc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p);
+    buf_addc(b, '_');
     for (const char *p = pr->name; *p; p++) {
-        if (p[0] == '_' && p[1] == '_') {
-            buf_addc(&b, '_');
+        if (p[0] == '_' && p[1] == '_')
             p++;
-            continue;
-        }
-        buf_addc(&b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p);
+        buf_addc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p);
     }
-    return b.data;
 }
 
-static int claim(struct strmap *m, const char *name, const struct probe *pr, const char *kind)
+static int claim(struct strmap *m, const struct buf *name, const struct probe *pr,
+                 const char *kind)
 {
-    const struct probe *old = strmap_put(m, name, strlen(name), (void *)pr);
+    const struct probe *old = strmap_put(m, name->data, name->len, (void *)pr);
     if (!old || old == pr)
         return 0;
     error_at(&pr->loc, "probe '%s:%s' and probe '%s:%s' would both define the %s '%s'",
-             pr->provider->name, pr->name, old->provider->name, old->name, kind, name);
+             pr->provider->name, pr->name, old->provider->name, old->name, kind, name->data);
     note_at(&old->loc, "'%s:%s' is declared here", old->provider->name, old->name);
     return -1;
 }
 
+/*
+ * Generated names must not collide: PROV_NAME (and PROV_NAME_ENABLED,
+ * which a probe called name__enabled would also define) and
+ * prov_name_semaphore.  Case and "__" folding make different probes
+ * meet: p:gc__start and p:gc_start, or a_b:c and a:b_c.
+ */
 int program_check(const struct program *prog)
 {
     struct strmap macros = {0}, semaphores = {0};
+    struct buf name = {0};
     int rc = 0;
     for (size_t i = 0; i < prog->nproviders; i++) {
         const struct provider *pv = prog->providers[i];
         for (size_t j = 0; j < pv->nprobes; j++) {
             const struct probe *pr = pv->probes[j];
-            char *macro = probe_macro_name(pr);
-            struct buf enabled = {0}, sem = {0};
-            buf_printf(&enabled, "%s_ENABLED", macro);
-            buf_printf(&sem, "%s_%s_semaphore", pv->name, pr->name);
-            if (claim(&macros, macro, pr, "macro") != 0 ||
-                claim(&macros, enabled.data, pr, "macro") != 0 ||
-                claim(&semaphores, sem.data, pr, "semaphore") != 0)
+            name.len = 0;
+            probe_macro_name(pr, &name);
+            if (claim(&macros, &name, pr, "macro") != 0) {
                 rc = -1;
-            free(macro);
-            buf_free(&enabled);
-            buf_free(&sem);
+                continue;
+            }
+            name.len = 0;
+            buf_printf(&name, "%s_%s_semaphore", pv->name, pr->name);
+            if (claim(&semaphores, &name, pr, "semaphore") != 0)
+                rc = -1;
         }
     }
+    /* A macro ending in _ENABLED against the ENABLED macro of its stem. */
+    for (size_t i = 0; i < prog->nproviders; i++) {
+        const struct provider *pv = prog->providers[i];
+        for (size_t j = 0; j < pv->nprobes; j++) {
+            const struct probe *pr = pv->probes[j];
+            name.len = 0;
+            probe_macro_name(pr, &name);
+            if (name.len <= 8 || strcmp(name.data + name.len - 8, "_ENABLED") != 0)
+                continue;
+            const struct probe *stem = strmap_get(&macros, name.data, name.len - 8);
+            if (stem && stem != pr) {
+                error_at(&pr->loc,
+                         "probe '%s:%s' and probe '%s:%s' would both define the macro '%s'",
+                         pv->name, pr->name, stem->provider->name, stem->name, name.data);
+                note_at(&stem->loc, "'%s:%s' is declared here", stem->provider->name,
+                        stem->name);
+                rc = -1;
+            }
+        }
+    }
+    buf_free(&name);
     strmap_free(&macros);
     strmap_free(&semaphores);
     return rc;

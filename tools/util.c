@@ -194,6 +194,60 @@ void buf_free(struct buf *b)
     b->len = b->cap = 0;
 }
 
+/* ---- arenas ---- */
+
+struct arena_chunk {
+    struct arena_chunk *next;
+    size_t used;
+    size_t cap;
+    max_align_t data[];
+};
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+    size_t n = (size + 15) & ~(size_t)15;
+    if (n < size)
+        out_of_memory();
+    struct arena_chunk *c = a->head;
+    if (!c || c->cap - c->used < n) {
+        size_t cap = c && c->cap < (1u << 20) ? c->cap * 2 : 1u << 16;
+        if (cap < n)
+            cap = n;
+        if (cap > SIZE_MAX - sizeof *c)
+            out_of_memory();
+        c = xmalloc(sizeof *c + cap);
+        c->next = a->head;
+        c->used = 0;
+        c->cap = cap;
+        a->head = c;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += n;
+    memset(p, 0, size);
+    return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+    if (n == SIZE_MAX)
+        out_of_memory();
+    char *p = arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+void arena_free(struct arena *a)
+{
+    struct arena_chunk *c = a->head;
+    while (c) {
+        struct arena_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    a->head = NULL;
+}
+
 /* ---- string vectors ---- */
 
 void strvec_pushn(struct strvec *sv, const char *s, size_t n)
@@ -219,7 +273,9 @@ void strvec_free(struct strvec *sv)
 
 /* ---- hash map ---- */
 
-/* FNV-1a, 32 bits: simple, and good enough for identifiers. */
+/* FNV-1a, 32 bits, then a final mix: FNV's low bits alone cluster on
+ * names that differ only at the end (p1, p2, ...), and the table indexes
+ * with the low bits. */
 uint32_t hash_bytes(const void *data, size_t len)
 {
     const unsigned char *p = data;
@@ -228,6 +284,11 @@ uint32_t hash_bytes(const void *data, size_t len)
         h ^= p[i];
         h *= 16777619u;
     }
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
     return h;
 }
 
@@ -274,7 +335,7 @@ static struct strmap_slot *strmap_slot_for(struct strmap *m, const char *key,
     struct strmap_slot *s = strmap_find(m, key, keylen, h);
     *found = s->key != NULL;
     if (!*found) {
-        s->key = xstrndup(key, keylen);
+        s->key = arena_strndup(&m->keys, key, keylen);
         s->keylen = keylen;
         s->hash = h;
         s->value = NULL;
@@ -301,8 +362,7 @@ const char *strmap_intern(struct strmap *m, const char *key, size_t keylen)
 
 void strmap_free(struct strmap *m)
 {
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->slots[i].key);
+    arena_free(&m->keys);
     free(m->slots);
     m->slots = NULL;
     m->cap = m->count = 0;
