@@ -1,0 +1,452 @@
+#!/usr/bin/env bats
+# dtrace -G: the ELF object it writes (sections, symbols, target), that it
+# links on seven architectures and with four linkers, and the cross-check
+# of the probes found in the objects it is given.
+
+load dtrace-helpers
+
+setup() {
+    T="$BATS_TEST_TMPDIR"
+    cd "$T"
+    unset CC CFLAGS
+}
+
+# field NAME OBJ: a line of readelf -h, value only ("ELF64", "AArch64" ...)
+field() {
+    readelf -h "$2" | sed -n "s/^ *$1: *//p"
+}
+
+# The section index of .probes in OBJ.
+probes_index() {
+    readelf -SW "$1" | sed -n 's/^ *\[ *\([0-9]*\)\] \.probes .*/\1/p'
+}
+
+# A C file firing probes through sys/sdt.h directly (as compiled code would).
+probe_user() {
+    cat >"$1" <<'EOF'
+#include <sys/sdt.h>
+void f(int a, char *s)
+{
+    DTRACE_PROBE2(p, x, a, s);  /* declared with two arguments: fine */
+    DTRACE_PROBE(p, y);         /* declared with none: fine */
+    DTRACE_PROBE1(p, x, a);     /* declared with two: one is a mismatch */
+    DTRACE_PROBE1(p, ghost, a); /* not declared at all */
+    DTRACE_PROBE1(other, z, a); /* another provider: not ours to check */
+}
+EOF
+}
+
+@test "the object is relocatable, with .probes holding one short per probe" {
+    small_provider
+    "$DTRACE" -G -s prov.d -o prov.o
+    [ "$(field Type prov.o)" = "REL (Relocatable file)" ]
+    readelf -SW prov.o | grep -E ' \.probes +PROGBITS +0+ [0-9a-f]+ 000004 00 +WA +0 +0 +2$'
+}
+
+@test "each semaphore is a global, hidden, two-byte object in .probes" {
+    small_provider
+    "$DTRACE" -G -s prov.d -o prov.o
+    ix="$(probes_index prov.o)"
+    readelf -sW prov.o | grep -E "^ +[0-9]+: 0+0 +2 OBJECT +GLOBAL +HIDDEN +$ix p_x_semaphore$"
+    readelf -sW prov.o | grep -E "^ +[0-9]+: 0+2 +2 OBJECT +GLOBAL +HIDDEN +$ix p_y_semaphore$"
+    [ "$(readelf -sW prov.o | grep -c _semaphore)" -eq 2 ]
+}
+
+@test "STAP_SDT_V2, on the command line or in CFLAGS, gives default visibility" {
+    small_provider
+    "$DTRACE" -G -DSTAP_SDT_V2 -s prov.d -o a.o
+    readelf -sW a.o | grep -E 'OBJECT +GLOBAL +DEFAULT .* p_x_semaphore$'
+    CFLAGS="-O2 -DSTAP_SDT_V2" "$DTRACE" -G -s prov.d -o b.o
+    cmp a.o b.o
+}
+
+@test "STAP_SDT_V1 names each semaphore after its probe, once per name" {
+    d v1.d <<'EOF'
+provider a { probe start(); probe stop(int); };
+provider b { probe start(); };
+EOF
+    "$DTRACE" -G -D STAP_SDT_V1 -s v1.d -o v1.o
+    syms="$(readelf -sW v1.o | awk '/_semaphore$/ {print $5, $6, $8}' | sort)"
+    [ "$syms" = "$(printf 'GLOBAL DEFAULT start_semaphore\nGLOBAL DEFAULT stop_semaphore')" ]
+    CFLAGS="-g -D STAP_SDT_V1" "$DTRACE" -G -s v1.d -o cflags.o
+    cmp v1.o cflags.o
+    # a later -U cancels it, as it would for a compiler
+    "$DTRACE" -G -DSTAP_SDT_V1 -USTAP_SDT_V1 -s v1.d -o undone.o
+    readelf -sW undone.o | grep -q ' a_start_semaphore$'
+}
+
+@test "an empty .note.GNU-stack keeps the stack non-executable" {
+    small_provider
+    "$DTRACE" -G -s prov.d -o prov.o
+    readelf -SW prov.o | grep -E ' \.note\.GNU-stack +PROGBITS +0+ [0-9a-f]+ 000000 '
+    echo 'extern unsigned short p_x_semaphore; int main(void) { return p_x_semaphore; }' >main.c
+    gcc main.c prov.o -o main -Wl,--fatal-warnings
+    readelf -lW main | grep GNU_STACK | grep -q 'RW '
+    ! readelf -lW main | grep GNU_STACK | grep -q 'RWE'
+}
+
+@test "without probes there is no .probes section and the object still links" {
+    echo 'BEGIN{}' >none.d
+    "$DTRACE" -G -s none.d -o none.o
+    ! readelf -SW none.o | grep -q '\.probes'
+    echo 'int main(void) { return 0; }' >main.c
+    gcc main.c none.o -o main
+    ./main
+}
+
+@test "the object is the same bytes in any directory, at any time" {
+    mkdir -p one/deeper two
+    small_provider one/deeper/prov.d
+    cp one/deeper/prov.d two/
+    (cd one/deeper && "$DTRACE" -G -s prov.d -o ../../a.o)
+    sleep 1
+    (cd two && "$DTRACE" -G -s "$T/two/prov.d" -o "$T/b.o")
+    cmp a.o b.o
+    ! grep -q "$T" a.o
+    ! grep -q prov.d a.o
+}
+
+@test "-32 and -64 choose the class within the host's family" {
+    [ "$(uname -m)" = x86_64 ] || skip "expects an x86-64 host"
+    small_provider
+    "$DTRACE" -G -32 -s prov.d -o 32.o
+    "$DTRACE" -G -64 -s prov.d -o 64.o
+    [ "$(field Class 32.o)" = ELF32 ]
+    [ "$(field Machine 32.o)" = "Intel 80386" ]
+    [ "$(field Class 64.o)" = ELF64 ]
+    [ "$(field Machine 64.o)" = "Advanced Micro Devices X86-64" ]
+}
+
+@test "without objects, CC and -32/-64 the object is for the host" {
+    [ "$(uname -m)" = x86_64 ] || skip "expects an x86-64 host"
+    small_provider
+    "$DTRACE" -G -s prov.d -o host.o
+    [ "$(field Class host.o)" = ELF64 ]
+    [ "$(field Machine host.o)" = "Advanced Micro Devices X86-64" ]
+}
+
+@test "CFLAGS with -m32 and a backslash-newline select the 32-bit variant" {
+    [ "$(uname -m)" = x86_64 ] || skip "expects an x86-64 host"
+    small_provider
+    CFLAGS=$'-O2 \\\n  -m32 -g' "$DTRACE" -G -s prov.d -o m32.o
+    [ "$(field Machine m32.o)" = "Intel 80386" ]
+    CC=gcc CFLAGS=$'-O2 \\\n  -m32 -MD -MF deps.d -o junk' "$DTRACE" -G -s prov.d -o cc-m32.o
+    [ "$(field Machine cc-m32.o)" = "Intel 80386" ]
+    # the flags that would make the compiler write files were not passed
+    [ ! -e deps.d ] && [ ! -e junk ] && [ ! -e null.d ]
+}
+
+@test "CC=aarch64-linux-gnu-gcc gives an AArch64 object, and -32 its 32-bit ARM sibling" {
+    skip_unless_cmd aarch64-linux-gnu-gcc
+    small_provider
+    CC=aarch64-linux-gnu-gcc "$DTRACE" -G -s prov.d -o a64.o
+    [ "$(field Machine a64.o)" = AArch64 ]
+    [ "$(field Class a64.o)" = ELF64 ]
+    CC=aarch64-linux-gnu-gcc "$DTRACE" -G -32 -s prov.d -o a32.o
+    [ "$(field Machine a32.o)" = ARM ]
+    [[ "$(field Flags a32.o)" == *"Version5 EABI, hard-float ABI"* ]]
+}
+
+@test "CC selects class, byte order, machine and flags for each cross compiler" {
+    small_provider
+    echo 'int x;' >x.c
+    n=0
+    for arch in x86_64 i686 aarch64 armhf ppc64el s390x riscv64; do
+        cc="$(cross_cc "$arch")"
+        command -v "$cc" >/dev/null || continue
+        CC="$cc" "$DTRACE" -G -s prov.d -o "$arch.o"
+        "$cc" -c x.c -o "ref-$arch.o"
+        for f in Class Data Machine; do
+            [ "$(field "$f" "$arch.o")" = "$(field "$f" "ref-$arch.o")" ] ||
+                { echo "$arch: $f differs"; return 1; }
+        done
+        n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] || skip "no cross compiler installed"
+    if [ -f armhf.o ]; then [[ "$(field Flags armhf.o)" == *"Version5 EABI, hard-float ABI"* ]]; fi
+    if [ -f ppc64el.o ]; then [ "$(field Flags ppc64el.o)" = "0x2, abiv2" ]; fi
+    if [ -f riscv64.o ]; then [ "$(field Flags riscv64.o)" = "$(field Flags ref-riscv64.o)" ]; fi
+}
+
+@test "a CC that does not work is a clear error" {
+    small_provider
+    run env CC=/nonexistent/gcc "$DTRACE" -G -s prov.d -o out.o
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"cannot run '/nonexistent/gcc'"* ]]
+    [ ! -e out.o ]
+}
+
+@test "objects given set class, byte order, machine, OS ABI and flags" {
+    skip_unless_cmd riscv64-linux-gnu-gcc s390x-linux-gnu-gcc
+    small_provider
+    echo 'int x;' >x.c
+    riscv64-linux-gnu-gcc -c x.c -o rv.o
+    "$DTRACE" -G -s prov.d -o out-rv.o rv.o
+    for f in Class Data Machine Flags OS/ABI; do
+        [ "$(field "$f" out-rv.o)" = "$(field "$f" rv.o)" ]
+    done
+    s390x-linux-gnu-gcc -c x.c -o s390.o
+    "$DTRACE" -G -s prov.d -o out-s390.o s390.o
+    [ "$(field Data out-s390.o)" = "2's complement, big endian" ]
+    [ "$(field Machine out-s390.o)" = "IBM S/390" ]
+}
+
+@test "objects override CC and -32/-64" {
+    skip_unless_cmd aarch64-linux-gnu-gcc
+    small_provider
+    echo 'int x;' >x.c
+    aarch64-linux-gnu-gcc -c x.c -o a64.o
+    CC=gcc "$DTRACE" -G -32 -s prov.d -o out.o a64.o
+    [ "$(field Machine out.o)" = AArch64 ]
+}
+
+@test "objects that disagree on the machine are an error" {
+    skip_unless_cmd aarch64-linux-gnu-gcc
+    small_provider
+    echo 'int x;' >x.c
+    gcc -c x.c -o host.o
+    aarch64-linux-gnu-gcc -c x.c -o a64.o
+    run "$DTRACE" -G -s prov.d -o out.o host.o a64.o
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"a64.o is ELF64 little-endian AArch64"*"but host.o is"*"cannot be linked together"* ]]
+    [ ! -e out.o ]
+}
+
+@test "a missing object file is an error" {
+    small_provider
+    run "$DTRACE" -G -s prov.d -o out.o missing.o
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"cannot open 'missing.o': No such file or directory"* ]]
+    [ ! -e out.o ]
+}
+
+# link_arch ARCH: compile a program referencing the semaphores with ARCH's
+# cross compiler, link it with our object (made both from CC and from the
+# program's own object), and check the semaphores resolve into .probes.
+link_arch() {
+    local cc
+    cc="$(cross_cc "$1")"
+    skip_unless_cmd "$cc"
+    small_provider
+    echo 'extern unsigned short p_x_semaphore, p_y_semaphore;
+int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
+    "$cc" -O2 -c main.c -o main.o
+    CC="$cc" "$DTRACE" -G -s prov.d -o from-cc.o
+    "$DTRACE" -G -s prov.d -o from-obj.o main.o
+    for o in from-cc.o from-obj.o; do
+        "$cc" main.o "$o" -o "main-$o"
+        ix="$(probes_index "main-$o")"
+        [ -n "$ix" ]
+        # hidden: some linkers keep GLOBAL HIDDEN, others (s390x, riscv64)
+        # turn it LOCAL; either way it is in .probes and not exported
+        for s in p_x_semaphore p_y_semaphore; do
+            readelf -sW "main-$o" | grep -E "OBJECT +(GLOBAL +HIDDEN|LOCAL +DEFAULT) +$ix $s$"
+            ! readelf --dyn-syms -W "main-$o" | grep -q "$s"
+        done
+    done
+}
+
+@test "links and resolves on x86-64" { link_arch x86_64; }
+@test "links and resolves on i686" { link_arch i686; }
+@test "links and resolves on aarch64" { link_arch aarch64; }
+@test "links and resolves on armhf" { link_arch armhf; }
+@test "links and resolves on ppc64el" { link_arch ppc64el; }
+@test "links and resolves on s390x" { link_arch s390x; }
+@test "links and resolves on riscv64" { link_arch riscv64; }
+
+@test "links with bfd, gold, lld and mold, into programs and shared libraries" {
+    small_provider
+    "$DTRACE" -G -s prov.d -o prov.o
+    echo 'extern unsigned short p_x_semaphore; int main(void) { return p_x_semaphore; }' >main.c
+    echo 'extern unsigned short p_x_semaphore; int f(void) { return p_x_semaphore; }' >lib.c
+    gcc -fPIC -c lib.c -o lib.o
+    n=0
+    for ld in bfd gold lld mold; do
+        prog="ld.$ld"
+        [ "$ld" = mold ] && prog=mold
+        command -v "$prog" >/dev/null || continue
+        gcc -fuse-ld=$ld main.c prov.o -o "main-$ld"
+        "./main-$ld"
+        gcc -fuse-ld=$ld -shared lib.o prov.o -o "lib-$ld.so"
+        readelf -sW "lib-$ld.so" | grep -q p_x_semaphore
+        ! readelf --dyn-syms -W "lib-$ld.so" | grep -q p_x_semaphore
+        n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] || skip "no linker found"
+}
+
+@test "control-flow protection marking survives linking with the object (x86 IBT/SHSTK)" {
+    [ "$(uname -m)" = x86_64 ] || skip "expects an x86-64 host"
+    small_provider
+    "$DTRACE" -G -s prov.d -o prov.o
+    readelf -n prov.o | grep -q 'x86 feature: IBT, SHSTK'
+    echo 'extern unsigned short p_x_semaphore; int f(void) { return p_x_semaphore; }' >f.c
+    gcc -fcf-protection=full -c f.c -o f.o
+    # the linker keeps a feature only when every input has it
+    ld -r f.o prov.o -o merged.o -z cet-report=error
+    readelf -n merged.o | grep -q 'x86 feature: IBT, SHSTK'
+    echo 'int g(void) { return 0; }' >g.c
+    gcc -fcf-protection=none -c g.c -o plain.o
+    ld -r f.o plain.o -o lost.o
+    ! readelf -n lost.o | grep -q 'x86 feature: IBT, SHSTK'
+}
+
+@test "AArch64 BTI/PAC marking survives linking with the object" {
+    skip_unless_cmd aarch64-linux-gnu-gcc
+    small_provider
+    CC=aarch64-linux-gnu-gcc "$DTRACE" -G -s prov.d -o prov.o
+    readelf -n prov.o | grep -q 'AArch64 feature: BTI, PAC'
+    echo 'extern unsigned short p_x_semaphore; int f(void) { return p_x_semaphore; }' >f.c
+    aarch64-linux-gnu-gcc -mbranch-protection=standard -c f.c -o f.o
+    aarch64-linux-gnu-ld -r f.o prov.o -o merged.o
+    readelf -n merged.o | grep -q 'AArch64 feature: BTI, PAC'
+}
+
+@test "a probe used but not declared, or with another argument count, is a warning" {
+    need_sdt_header
+    small_provider
+    probe_user use.c
+    gcc -O2 -I"$SDT_INC" -c use.c -o use.o
+    run --separate-stderr "$DTRACE" -G -s prov.d -o prov.o use.o
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"warning: use.o: probe 'p:x' is used with 1 argument but declared with 2"* ]]
+    [[ "$stderr" == *"prov.d:2:11: note: 'p:x' is declared here"* ]]
+    [[ "$stderr" == *"warning: use.o: probe 'p:ghost' is used in the code but not declared in provider 'p'"* ]]
+    [[ "$stderr" != *"other"* ]]
+    [[ "$stderr" != *"'p:y'"* ]]
+    # each problem once
+    [ "$(grep -c "p:ghost" <<<"$stderr")" -eq 1 ]
+    readelf -sW prov.o | grep -q p_x_semaphore
+}
+
+@test "matching probes give no warning at all" {
+    need_sdt_header
+    small_provider
+    echo '#include <sys/sdt.h>
+void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); DTRACE_PROBE(p, y); }' >ok.c
+    gcc -O2 -I"$SDT_INC" -c ok.c -o ok.o
+    run --separate-stderr "$DTRACE" -G -s prov.d -o prov.o ok.o
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+}
+
+@test "notes of 32-bit and big-endian objects are read too" {
+    need_sdt_header
+    small_provider
+    probe_user use.c
+    n=0
+    for arch in i686 s390x armhf; do
+        cc="$(cross_cc "$arch")"
+        command -v "$cc" >/dev/null || continue
+        "$cc" -O2 -I"$SDT_INC" -c use.c -o "use-$arch.o"
+        run --separate-stderr "$DTRACE" -G -s prov.d -o "prov-$arch.o" "use-$arch.o"
+        [ "$status" -eq 0 ]
+        [[ "$stderr" == *"use-$arch.o: probe 'p:ghost' is used in the code but not declared"* ]]
+        n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] || skip "no 32-bit or big-endian cross compiler"
+}
+
+@test "archive members are read and named in warnings" {
+    need_sdt_header
+    small_provider
+    probe_user use.c
+    gcc -O2 -I"$SDT_INC" -c use.c -o use.o
+    echo 'int other;' >other.c
+    gcc -c other.c -o other.o
+    ar rcs libuse.a other.o use.o
+    run --separate-stderr "$DTRACE" -G -s prov.d -o prov.o libuse.a
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"libuse.a(use.o): probe 'p:ghost'"* ]]
+    [ "$(field Machine prov.o)" = "$(field Machine use.o)" ]
+}
+
+@test "thin archives are read through their members; absent members are tolerated" {
+    need_sdt_header
+    small_provider
+    probe_user use.c
+    mkdir objs
+    gcc -O2 -I"$SDT_INC" -c use.c -o objs/use.o
+    echo 'int gone;' >gone.c
+    gcc -c gone.c -o objs/gone.o
+    ar rcsT libthin.a objs/use.o objs/gone.o
+    head -c 8 libthin.a | grep -q '!<thin>'
+    rm objs/gone.o
+    run --separate-stderr "$DTRACE" -v -G -s prov.d -o prov.o libthin.a
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"objs/use.o: probe 'p:ghost'"* ]]
+    [[ "$stderr" == *"objs/gone.o: not found; skipped"* ]]
+}
+
+@test "objects without notes, GCC LTO objects and LLVM bitcode are accepted quietly" {
+    small_provider
+    echo 'int x(int a) { return a + 1; }' >x.c
+    gcc -c x.c -o plain.o
+    gcc -flto -c x.c -o lto.o
+    clang -flto -c x.c -o bitcode.o
+    run --separate-stderr "$DTRACE" -G -s prov.d -o prov.o plain.o lto.o bitcode.o
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    run --separate-stderr "$DTRACE" -v -G -s prov.d -o prov.o lto.o bitcode.o
+    [[ "$stderr" == *"lto.o: GCC LTO object without probe notes"* ]]
+    [[ "$stderr" == *"bitcode.o: LLVM bitcode (LTO)"* ]]
+}
+
+@test "libtool .lo files are followed to their object" {
+    need_sdt_header
+    small_provider
+    probe_user use.c
+    mkdir .libs
+    gcc -O2 -fPIC -I"$SDT_INC" -c use.c -o .libs/use.o
+    cat >use.lo <<'EOF'
+# use.lo - a libtool object file
+# Generated by libtool (GNU libtool) 2.4.7
+pic_object='.libs/use.o'
+non_pic_object=none
+EOF
+    run --separate-stderr "$DTRACE" -G -s prov.d -o prov.o use.lo
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *".libs/use.o: probe 'p:ghost'"* ]]
+}
+
+@test "a file that is not an object is a warning and is skipped" {
+    small_provider
+    echo 'not an object' >notes.txt
+    run --separate-stderr "$DTRACE" -G -s prov.d -o prov.o notes.txt
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"warning: notes.txt: not an ELF object, archive or libtool object; ignored"* ]]
+    [ -f prov.o ]
+}
+
+@test "truncated and corrupted objects never crash the reader" {
+    need_sdt_header
+    small_provider
+    probe_user use.c
+    gcc -O2 -I"$SDT_INC" -c use.c -o use.o
+    ar rcs lib.a use.o
+    size="$(stat -c %s use.o)"
+    for n in 4 16 40 63 64 100 300 $((size / 2)) $((size - 1)); do
+        head -c "$n" use.o >cut.o
+        run timeout 10 "$DTRACE" -G -s prov.d -o out.o cut.o
+        [ "$status" -lt 2 ] || { echo "status $status at $n bytes"; return 1; }
+    done
+    asize="$(stat -c %s lib.a)"
+    for n in 8 30 68 $((asize / 2)) $((asize - 1)); do
+        head -c "$n" lib.a >cut.a
+        run timeout 10 "$DTRACE" -G -s prov.d -o out.o cut.a
+        [ "$status" -lt 2 ] || { echo "status $status at $n bytes"; return 1; }
+    done
+    # overwrite the section header offset, count and string index with junk
+    for off in 40 48 58 60 62; do
+        cp use.o junk.o
+        printf '\377\377\377\377' | dd of=junk.o bs=1 seek="$off" conv=notrunc status=none
+        run timeout 10 "$DTRACE" -G -s prov.d -o out.o junk.o
+        [ "$status" -lt 2 ] || { echo "status $status with junk at $off"; return 1; }
+    done
+}
+
+@test "-h ignores object files" {
+    small_provider
+    run "$DTRACE" -h -s prov.d -o prov.h whatever.o
+    [ "$status" -eq 0 ]
+}
