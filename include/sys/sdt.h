@@ -285,17 +285,27 @@
 # endif
 
 
-/* ---- Classifying an argument: size, signedness, kind ----------------
+/* ---- Classifying an argument: one code per argument -----------------
 
-   _SDT_SSIZE (x)   size in bytes, negative when signed (the note's SIZE)
-   _SDT_FLOAT (x)   1 for floating-point values
-   _SDT_SCALAR (x)  1 for integers, enums, bool, pointers and floats
-   _SDT_VALUE (x)   the expression handed to the asm
+   Everything the note needs about an argument is folded into one integer
+   constant, computed once per argument and probe site:
 
-   Signedness follows C: plain char and wchar_t as the target defines
-   them, enums as their underlying type, bool unsigned.  Pointers, arrays
-   and functions are unsigned pointers; floats are unsigned, as in
-   SystemTap's header. */
+     code = 1024                        not a scalar (struct, union, ...)
+          | 256 * float + 64 + ssize    a scalar; ssize is the size in
+                                        bytes, negative when signed
+
+   Signedness follows C: plain char and wchar_t as the target defines them,
+   enums as their underlying type, bool unsigned.  Pointers, arrays and
+   functions are unsigned pointers; floats are unsigned, as in SystemTap's
+   header.  Inside a probe the code is an enumerator (_SDT_DECLARE), so the
+   argument expression is copied a handful of times rather than dozens: the
+   preprocessor is most of the compile time a probe site costs. */
+
+# define _SDT_SSIZE_OF(code)  ((code) % 256 - 64)
+# define _SDT_FLOAT_OF(code)  ((code) / 256 % 2)
+# define _SDT_SCALAR_OF(code) ((code) < 1024)
+# define _SDT_VALID(code) \
+  (_SDT_SCALAR_OF (code) && _SDT_SSIZE_OF (code) <= 8 && _SDT_SSIZE_OF (code) >= -8)
 
 # ifdef __cplusplus
 
@@ -336,19 +346,20 @@ template <> struct __sdt_kind<decltype (nullptr), false>
 #  endif
 
 /* The argument's type is deduced by value, which decays arrays and
-   functions and accepts bit-fields; the answers come back as array sizes,
-   so they are constants in every C++ standard, nothing is evaluated. */
+   functions and accepts bit-fields; the code comes back as an array size,
+   a constant in every C++ standard, and nothing is evaluated. */
 template <typename _Tp>
-char (&__sdt_ssize (_Tp))[64 + (__sdt_kind<_Tp>::__sdt_signed ? -1 : 1)
-                               * int (sizeof (_Tp))];
-template <typename _Tp>
-char (&__sdt_float (_Tp))[1 + __sdt_kind<_Tp>::__sdt_float];
-template <typename _Tp>
-char (&__sdt_scalar (_Tp))[1 + __sdt_kind<_Tp>::__sdt_scalar];
+char (&__sdt_code (_Tp))[__sdt_kind<_Tp>::__sdt_scalar
+                         ? 256 * __sdt_kind<_Tp>::__sdt_float + 64
+                           + (__sdt_kind<_Tp>::__sdt_signed ? -1 : 1)
+                             * int (sizeof (_Tp))
+                         : 1024];
 
-#  define _SDT_SSIZE(x)  (int (sizeof (__sdt_ssize (x))) - 64)
-#  define _SDT_FLOAT(x)  (int (sizeof (__sdt_float (x))) - 1)
-#  define _SDT_SCALAR(x) (int (sizeof (__sdt_scalar (x))) - 1)
+#  define _SDT_CODE(x) int (sizeof (__sdt_code (x)))
+#  define _SDT_DECLARE(n, x)                                                \
+  enum { __sdt_c##n = int (sizeof (__sdt_code (x))),                       \
+         __sdt_ok##n = _SDT_VALID (__sdt_c##n),                             \
+         __sdt_s##n = _SDT_SIZE_OPERAND (__sdt_c##n) };
 
 #  if _SDT_REG_BYTES < 8 && !defined __clang__
 /* 32-bit targets, GCC: an 8-byte value would sit in a register pair and
@@ -389,18 +400,37 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
 
 /* GCC's type classes: 1..4 integer, char, enum, bool; 5 pointer; 8 real. */
 #  define _SDT_CLASS(x) __builtin_classify_type (_SDT_RV (x))
-#  define _SDT_INTEGRAL(x) (_SDT_CLASS (x) >= 1 && _SDT_CLASS (x) <= 4)
-#  define _SDT_FLOAT(x) (_SDT_CLASS (x) == 8)
-#  define _SDT_SCALAR(x) (_SDT_INTEGRAL (x) || _SDT_CLASS (x) == 5 \
-                          || _SDT_FLOAT (x))
+#  define _SDT_INTEGRAL_CLASS(k) ((unsigned) (k) - 1u < 4u)
+#  define _SDT_SCALAR_CLASS(k) (_SDT_INTEGRAL_CLASS (k) || (k) == 5 || (k) == 8)
 
-/* Signedness: cast -1 to the argument's own type (to unsigned int for
-   anything not integral) and compare. */
-#  define _SDT_ITYPE(x) \
-  __typeof__ (__builtin_choose_expr (_SDT_INTEGRAL (x), _SDT_RV (x), 0U))
-#  define _SDT_SIGNED(x) ((_SDT_ITYPE (x)) -1 < (_SDT_ITYPE (x)) 1)
-#  define _SDT_SSIZE(x) \
-  ((_SDT_SIGNED (x) ? -1 : 1) * (int) sizeof (__typeof__ (_SDT_RV (x))))
+/* The code from a class, a size and the argument's own type cast from -1
+   (unsigned int for anything not integral, so the cast is always valid). */
+#  define _SDT_ITYPE(k, x) \
+  __typeof__ (__builtin_choose_expr (_SDT_INTEGRAL_CLASS (k), _SDT_RV (x), 0U))
+#  define _SDT_CODE_FROM(k, size, itype)                                   \
+  (_SDT_SCALAR_CLASS (k)                                                  \
+   ? 256 * ((k) == 8) + 64 + ((itype) -1 < (itype) 1 ? -1 : 1) * (int) (size) \
+   : 1024)
+#  define _SDT_CODE(x) \
+  _SDT_CODE_FROM (_SDT_CLASS (x), sizeof (__typeof__ (_SDT_RV (x))), \
+                  _SDT_ITYPE (_SDT_CLASS (x), x))
+
+/* In a probe: the class as an enumerator, the integer type as a typedef,
+   then the signed size, whether the argument is valid, and the size
+   operand.  This is _SDT_CODE_FROM, _SDT_VALID and _SDT_SIZE_OPERAND
+   written out: four copies of the argument and few macro calls, because
+   the preprocessor is most of what a probe site costs to compile (built
+   from those macros it preprocesses 1.5 times slower). */
+#  define _SDT_DECLARE(n, x)                                                \
+  enum { __sdt_k##n = __builtin_classify_type (((void) 0, (x))) };          \
+  typedef __typeof__ (__builtin_choose_expr ((unsigned) __sdt_k##n - 1u < 4u, \
+                                             ((void) 0, (x)), 0U)) __sdt_i##n; \
+  enum { __sdt_z##n = ((__sdt_i##n) -1 < (__sdt_i##n) 1 ? -1 : 1)          \
+                      * (int) sizeof (__typeof__ (((void) 0, (x)))),        \
+         __sdt_ok##n = ((unsigned) __sdt_k##n - 1u < 4u || __sdt_k##n == 5  \
+                        || __sdt_k##n == 8)                                 \
+                       && __sdt_z##n <= 8 && __sdt_z##n >= -8,              \
+         __sdt_s##n = -(__sdt_z##n + (__sdt_k##n == 8) * _SDT_FLOAT_CODE) };
 
 #  if _SDT_REG_BYTES < 8 && !defined __clang__
 /* 32-bit targets, GCC: see the C++ branch.  Constants stay immediates. */
@@ -408,7 +438,7 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
   (__extension__ (struct { __typeof__ (_SDT_RV (x)) __v; char __pad; }) \
                  { _SDT_RV (x), 0 })
 #   define _SDT_VALUE(x)                                                    \
-  __builtin_choose_expr (sizeof (__typeof__ (_SDT_RV (x))) > _SDT_REG_BYTES              \
+  __builtin_choose_expr (sizeof (__typeof__ (_SDT_RV (x))) > _SDT_REG_BYTES \
                          && !__builtin_constant_p (x),                      \
                          _SDT_BOX (x), _SDT_RV (x))
 #  else
@@ -418,10 +448,11 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
 # endif /* C */
 
 
-/* ---- Compile-time checks, one pair per argument ---------------------
+/* ---- Compile-time checks, one per argument ---------------------------
 
-   A non-scalar argument, or one wider than 8 bytes, stops the build with
-   a message naming the argument (static_assert where the language has
+   A non-scalar argument, or one wider than 8 bytes (__int128, long double:
+   no tracer can read it), stops the build with a message naming the
+   argument (static_assert where the language has
    it, otherwise a negative array size whose name is the message). */
 
 # if defined __cplusplus && __cplusplus >= 201103L
@@ -434,70 +465,180 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
   typedef char tag[(cond) ? 1 : -1] __attribute__ ((__unused__));
 # endif
 
-# define _SDT_CHECK(n, x)                                                   \
-  _SDT_ASSERT (_SDT_SCALAR (x),                                             \
-               __sdt_probe_argument_##n##_is_not_a_scalar,                  \
-               "sdt probe argument " #n " must be an integer, enum, "       \
-               "pointer or floating-point value")                           \
-  _SDT_ASSERT (_SDT_SSIZE (x) <= 8 && _SDT_SSIZE (x) >= -8,                 \
-               __sdt_probe_argument_##n##_is_wider_than_8_bytes,            \
-               "sdt probe argument " #n " is wider than 8 bytes; "          \
-               "no tracer can read it")
+# define _SDT_CHECK(n)                                                      \
+  _SDT_ASSERT (__sdt_ok##n,                                                 \
+               __sdt_probe_argument_##n##_is_not_a_scalar_of_8_bytes_or_less, \
+               "sdt probe argument " #n " must be an integer, enum, pointer " \
+               "or floating-point value of at most 8 bytes")
 
-# define _SDT_CHECKS_0()
-# define _SDT_CHECKS_1(a) _SDT_CHECK (1, a)
-# define _SDT_CHECKS_2(a, b) _SDT_CHECKS_1 (a) _SDT_CHECK (2, b)
-# define _SDT_CHECKS_3(a, b, c) _SDT_CHECKS_2 (a, b) _SDT_CHECK (3, c)
-# define _SDT_CHECKS_4(a, b, c, d) _SDT_CHECKS_3 (a, b, c) _SDT_CHECK (4, d)
-# define _SDT_CHECKS_5(a, b, c, d, e) \
-  _SDT_CHECKS_4 (a, b, c, d) _SDT_CHECK (5, e)
-# define _SDT_CHECKS_6(a, b, c, d, e, f) \
-  _SDT_CHECKS_5 (a, b, c, d, e) _SDT_CHECK (6, f)
-# define _SDT_CHECKS_7(a, b, c, d, e, f, g) \
-  _SDT_CHECKS_6 (a, b, c, d, e, f) _SDT_CHECK (7, g)
-# define _SDT_CHECKS_8(a, b, c, d, e, f, g, h) \
-  _SDT_CHECKS_7 (a, b, c, d, e, f, g) _SDT_CHECK (8, h)
-# define _SDT_CHECKS_9(a, b, c, d, e, f, g, h, i) \
-  _SDT_CHECKS_8 (a, b, c, d, e, f, g, h) _SDT_CHECK (9, i)
-# define _SDT_CHECKS_10(a, b, c, d, e, f, g, h, i, j) \
-  _SDT_CHECKS_9 (a, b, c, d, e, f, g, h, i) _SDT_CHECK (10, j)
-# define _SDT_CHECKS_11(a, b, c, d, e, f, g, h, i, j, k) \
-  _SDT_CHECKS_10 (a, b, c, d, e, f, g, h, i, j) _SDT_CHECK (11, k)
-# define _SDT_CHECKS_12(a, b, c, d, e, f, g, h, i, j, k, l) \
-  _SDT_CHECKS_11 (a, b, c, d, e, f, g, h, i, j, k) _SDT_CHECK (12, l)
+/* Everything a probe declares about argument N: its code, then the checks. */
+# define _SDT_ARGUMENT(n, x) _SDT_DECLARE (n, x) _SDT_CHECK (n)
 
 
-/* ---- Operand lists and argument templates, one row per count -------- */
+/* ---- Operands ----------------------------------------------------------
 
+   The size operand is the negated signed size (printed with %n, which
+   negates again), offset by _SDT_FLOAT_CODE for floating-point values. */
+
+# define _SDT_SIZE_OPERAND(c) \
+  (-(_SDT_SSIZE_OF (c) + _SDT_FLOAT_OF (c) * _SDT_FLOAT_CODE))
+
+/* In a probe, from the code declared above. */
 # define _SDT_OPERAND(n, x)                                                 \
-  [_SDT_S##n] "n" (-(_SDT_SSIZE (x) + (_SDT_SSIZE (x) < 0 ? -1 : 1)         \
-                                      * _SDT_FLOAT (x) * _SDT_FLOAT_CODE)), \
+  [_SDT_S##n] "n" (__sdt_s##n),                                             \
   [_SDT_A##n] _SDT_CONSTRAINT (_SDT_VALUE (x))
+
+/* In the user's own asm statement (STAP_PROBE_ASM_OPERANDS), where nothing
+   could be declared, the code is computed in place. */
+# define _SDT_OPERAND_INPLACE(n, x)                                         \
+  [_SDT_S##n] "n" (_SDT_SIZE_OPERAND (_SDT_CODE (x))),                      \
+  [_SDT_A##n] _SDT_CONSTRAINT (_SDT_VALUE (x))
+
+
+/* ---- The tables, one flat row per argument count ---------------------- */
+
+# define _SDT_ARGUMENTS_0()
+# define _SDT_ARGUMENTS_1(a) _SDT_ARGUMENT (1, a)
+# define _SDT_ARGUMENTS_2(a, b) _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b)
+# define _SDT_ARGUMENTS_3(a, b, c) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c)
+# define _SDT_ARGUMENTS_4(a, b, c, d) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d)
+# define _SDT_ARGUMENTS_5(a, b, c, d, e) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e)
+# define _SDT_ARGUMENTS_6(a, b, c, d, e, f) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f)
+# define _SDT_ARGUMENTS_7(a, b, c, d, e, f, g) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g)
+# define _SDT_ARGUMENTS_8(a, b, c, d, e, f, g, h) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g) _SDT_ARGUMENT (8, h)
+# define _SDT_ARGUMENTS_9(a, b, c, d, e, f, g, h, i) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g) _SDT_ARGUMENT (8, h) _SDT_ARGUMENT (9, i)
+# define _SDT_ARGUMENTS_10(a, b, c, d, e, f, g, h, i, j) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g) _SDT_ARGUMENT (8, h) _SDT_ARGUMENT (9, i) \
+  _SDT_ARGUMENT (10, j)
+# define _SDT_ARGUMENTS_11(a, b, c, d, e, f, g, h, i, j, k) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g) _SDT_ARGUMENT (8, h) _SDT_ARGUMENT (9, i) \
+  _SDT_ARGUMENT (10, j) _SDT_ARGUMENT (11, k)
+# define _SDT_ARGUMENTS_12(a, b, c, d, e, f, g, h, i, j, k, l) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g) _SDT_ARGUMENT (8, h) _SDT_ARGUMENT (9, i) \
+  _SDT_ARGUMENT (10, j) _SDT_ARGUMENT (11, k) _SDT_ARGUMENT (12, l)
 
 /* With no argument the asm still gets an operand, so that it is always an
    extended asm and the semaphore operand can follow after a comma. */
 # define _SDT_OPERANDS_0() [_SDT_NONE] "n" (0)
 # define _SDT_OPERANDS_1(a) _SDT_OPERAND (1, a)
-# define _SDT_OPERANDS_2(a, b) _SDT_OPERANDS_1 (a), _SDT_OPERAND (2, b)
-# define _SDT_OPERANDS_3(a, b, c) _SDT_OPERANDS_2 (a, b), _SDT_OPERAND (3, c)
+# define _SDT_OPERANDS_2(a, b) _SDT_OPERAND (1, a), _SDT_OPERAND (2, b)
+# define _SDT_OPERANDS_3(a, b, c) \
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c)
 # define _SDT_OPERANDS_4(a, b, c, d) \
-  _SDT_OPERANDS_3 (a, b, c), _SDT_OPERAND (4, d)
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d)
 # define _SDT_OPERANDS_5(a, b, c, d, e) \
-  _SDT_OPERANDS_4 (a, b, c, d), _SDT_OPERAND (5, e)
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e)
 # define _SDT_OPERANDS_6(a, b, c, d, e, f) \
-  _SDT_OPERANDS_5 (a, b, c, d, e), _SDT_OPERAND (6, f)
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f)
 # define _SDT_OPERANDS_7(a, b, c, d, e, f, g) \
-  _SDT_OPERANDS_6 (a, b, c, d, e, f), _SDT_OPERAND (7, g)
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g)
 # define _SDT_OPERANDS_8(a, b, c, d, e, f, g, h) \
-  _SDT_OPERANDS_7 (a, b, c, d, e, f, g), _SDT_OPERAND (8, h)
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g), _SDT_OPERAND (8, h)
 # define _SDT_OPERANDS_9(a, b, c, d, e, f, g, h, i) \
-  _SDT_OPERANDS_8 (a, b, c, d, e, f, g, h), _SDT_OPERAND (9, i)
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g), _SDT_OPERAND (8, h), _SDT_OPERAND (9, i)
 # define _SDT_OPERANDS_10(a, b, c, d, e, f, g, h, i, j) \
-  _SDT_OPERANDS_9 (a, b, c, d, e, f, g, h, i), _SDT_OPERAND (10, j)
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g), _SDT_OPERAND (8, h), _SDT_OPERAND (9, i), \
+  _SDT_OPERAND (10, j)
 # define _SDT_OPERANDS_11(a, b, c, d, e, f, g, h, i, j, k) \
-  _SDT_OPERANDS_10 (a, b, c, d, e, f, g, h, i, j), _SDT_OPERAND (11, k)
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g), _SDT_OPERAND (8, h), _SDT_OPERAND (9, i), \
+  _SDT_OPERAND (10, j), _SDT_OPERAND (11, k)
 # define _SDT_OPERANDS_12(a, b, c, d, e, f, g, h, i, j, k, l) \
-  _SDT_OPERANDS_11 (a, b, c, d, e, f, g, h, i, j, k), _SDT_OPERAND (12, l)
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g), _SDT_OPERAND (8, h), _SDT_OPERAND (9, i), \
+  _SDT_OPERAND (10, j), _SDT_OPERAND (11, k), _SDT_OPERAND (12, l)
+
+/* The same operands for STAP_PROBE_ASM_OPERANDS, codes computed in place. */
+# define _SDT_INPLACE_0() _SDT_OPERANDS_0 ()
+# define _SDT_INPLACE_1(a) \
+  _SDT_OPERAND_INPLACE (1, a)
+# define _SDT_INPLACE_2(a, b) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b)
+# define _SDT_INPLACE_3(a, b, c) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c)
+# define _SDT_INPLACE_4(a, b, c, d) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d)
+# define _SDT_INPLACE_5(a, b, c, d, e) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e)
+# define _SDT_INPLACE_6(a, b, c, d, e, f) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f)
+# define _SDT_INPLACE_7(a, b, c, d, e, f, g) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g)
+# define _SDT_INPLACE_8(a, b, c, d, e, f, g, h) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g), _SDT_OPERAND_INPLACE (8, h)
+# define _SDT_INPLACE_9(a, b, c, d, e, f, g, h, i) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g), _SDT_OPERAND_INPLACE (8, h), \
+  _SDT_OPERAND_INPLACE (9, i)
+# define _SDT_INPLACE_10(a, b, c, d, e, f, g, h, i, j) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g), _SDT_OPERAND_INPLACE (8, h), \
+  _SDT_OPERAND_INPLACE (9, i), _SDT_OPERAND_INPLACE (10, j)
+# define _SDT_INPLACE_11(a, b, c, d, e, f, g, h, i, j, k) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g), _SDT_OPERAND_INPLACE (8, h), \
+  _SDT_OPERAND_INPLACE (9, i), _SDT_OPERAND_INPLACE (10, j), \
+  _SDT_OPERAND_INPLACE (11, k)
+# define _SDT_INPLACE_12(a, b, c, d, e, f, g, h, i, j, k, l) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g), _SDT_OPERAND_INPLACE (8, h), \
+  _SDT_OPERAND_INPLACE (9, i), _SDT_OPERAND_INPLACE (10, j), \
+  _SDT_OPERAND_INPLACE (11, k), _SDT_OPERAND_INPLACE (12, l)
 
 /* The argument string.  Normally one .asciz for all arguments; with
    SDT_FLOAT_MARKER each size goes through .ifc to spell "4f"/"8f". */
@@ -551,7 +692,7 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
 /* The probe.  LTTng-UST calls this directly, with (args) parenthesised. */
 # define _SDT_PROBE(provider, name, n, arglist)                             \
   do {                                                                      \
-    _SDT_CHECKS_##n arglist                                                 \
+    _SDT_ARGUMENTS_##n arglist                                              \
     _SDT_ASM_STMT (__asm__ __volatile__ (                                   \
       _SDT_ASM_NOTE (provider, name, _SDT_ARGDIRS (_SDT_ARGTEXT_##n))       \
       : : _SDT_OPERANDS_##n arglist                                         \
@@ -695,7 +836,7 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
 #  define _SDT_PROBE_ASM_2(provider, name, argtext, marker) \
   _SDT_ASM_NOTE (provider, name, _SDT_ARGDIRS (argtext))
 #  define STAP_PROBE_ASM_TEMPLATE(n) _SDT_ARGTEXT_##n, _SDT_TEMPLATE
-#  define STAP_PROBE_ASM_OPERANDS(n, ...) _SDT_OPERANDS_##n (__VA_ARGS__)
+#  define STAP_PROBE_ASM_OPERANDS(n, ...) _SDT_INPLACE_##n (__VA_ARGS__)
 # else
 #  define STAP_PROBE_ASM(provider, name, text) \
   _SDT_ASM_NOTE (provider, name, "\t.asciz \"" #text "\"\n")
