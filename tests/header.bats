@@ -114,6 +114,29 @@ EOF
     [ $(( $(note_field q prog:none Semaphore) )) -eq 0 ]
 }
 
+@test "semaphores are decided where the probe expands: a dtrace header included after <sys/sdt.h> works" {
+    cat > p.c <<'EOF'
+#include <sys/sdt.h>
+/* what a dtrace -h header does, after sdt.h is already in */
+#define _SDT_HAS_SEMAPHORES 1
+#include <sys/sdt.h>
+unsigned short prog_late_semaphore __attribute__ ((section (".probes")));
+int main (int argc, char **argv) {
+  (void) argv;
+  STAP_PROBE1 (prog, late, argc);
+#undef _SDT_HAS_SEMAPHORES
+  STAP_PROBE1 (prog, none, argc);
+#define _SDT_HAS_SEMAPHORES
+  STAP_PROBE (prog, late);
+  return 0;
+}
+EOF
+    gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" p.c -o p
+    sym=$(readelf -sW p | awk '$8 == "prog_late_semaphore" { print $2 }')
+    [ "$(readelf -n p | grep -c "Semaphore: 0x0*$sym\\b")" -eq 2 ]
+    [ $(( $(note_field p prog:none Semaphore) )) -eq 0 ]
+}
+
 @test "STAP_HAS_SEMAPHORES is the same switch, and STAP_SDT_V1 renames through the dtrace header" {
     cat > p.c <<'EOF'
 #define STAP_HAS_SEMAPHORES 1

@@ -110,14 +110,21 @@
 # define _SDT_BASE_FLAGS "aG"
 #endif
 
-/* The semaphore the note points to.  The name is pasted, then expanded
-   before it is stringified, so that the dtrace -h header's STAP_SDT_V1
-   redirection (#define prov_name_semaphore name_semaphore) applies. */
-#ifdef _SDT_HAS_SEMAPHORES
-# define _SDT_SEMAPHORE(provider, name) provider##_##name##_semaphore
-#else
-# define _SDT_SEMAPHORE(provider, name) 0
-#endif
+/* The semaphore the note points to, or 0.  Whether probes have semaphores
+   is decided where each probe expands, not here: a dtrace -h header that
+   defines _SDT_HAS_SEMAPHORES works even when <sys/sdt.h> was included
+   before it.  (Defined as 1, as empty or as 0.)  The name is pasted, then
+   expanded before it is stringified, so that the dtrace -h header's
+   STAP_SDT_V1 redirection (#define prov_name_semaphore name_semaphore)
+   applies. */
+#define _SDT_PASTE(a, b) _SDT_PASTE_ (a, b)
+#define _SDT_PASTE_(a, b) a##b
+#define _SDT_SEMAPHORE(provider, name) \
+  _SDT_PASTE (_SDT_SEMAPHORE_, _SDT_HAS_SEMAPHORES) (provider, name)
+#define _SDT_SEMAPHORE__SDT_HAS_SEMAPHORES(provider, name) 0
+#define _SDT_SEMAPHORE_0(provider, name) 0
+#define _SDT_SEMAPHORE_1(provider, name) provider##_##name##_semaphore
+#define _SDT_SEMAPHORE_(provider, name) provider##_##name##_semaphore
 
 
 #ifdef __ASSEMBLER__
@@ -671,13 +678,15 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
 # define _SDT_ARGTEXT_12 _SDT_ARGTEXT_11 _SDT_SP _SDT_ARG (12)
 
 /* The semaphore is also an "m" operand (never printed): a reference the
-   compiler can see, so LTO keeps a semaphore defined in C. */
-# ifdef _SDT_HAS_SEMAPHORES
-#  define _SDT_SEMAPHORE_OPERAND(provider, name) \
-  , [_SDT_SEM] "m" (_SDT_SEMAPHORE (provider, name))
-# else
-#  define _SDT_SEMAPHORE_OPERAND(provider, name)
-# endif
+   compiler can see, so LTO keeps a semaphore defined in C.  Decided where
+   the probe expands, like _SDT_SEMAPHORE. */
+# define _SDT_SEMAPHORE_OPERAND(provider, name) \
+  _SDT_PASTE (_SDT_SEMOP_, _SDT_HAS_SEMAPHORES) (provider, name)
+# define _SDT_SEMOP__SDT_HAS_SEMAPHORES(provider, name)
+# define _SDT_SEMOP_0(provider, name)
+# define _SDT_SEMOP_1(provider, name) \
+  , [_SDT_SEM] "m" (_SDT_SEMAPHORE_1 (provider, name))
+# define _SDT_SEMOP_(provider, name) _SDT_SEMOP_1 (provider, name)
 
 /* C90 only promises string literals of 509 characters, and clang says
    so under -Wpedantic: there the asm goes inside an __extension__
