@@ -45,6 +45,7 @@ enum {
 
 struct writer {
     struct buf *out;
+    size_t base; /* where the object starts in out */
     int data;
     bool is64;
 };
@@ -63,7 +64,8 @@ static void put16(struct writer *w, uint64_t v) { put(w, v, 2); }
 static void put32(struct writer *w, uint64_t v) { put(w, v, 4); }
 static void put_addr(struct writer *w, uint64_t v) { put(w, v, w->is64 ? 8 : 4); }
 
-static void pad_to(struct writer *w, size_t off) { buf_zero(w->out, off - w->out->len); }
+/* Zeros up to offset off of the object (the layout never goes backwards). */
+static void pad_to(struct writer *w, size_t off) { buf_zero(w->out, w->base + off - w->out->len); }
 
 static size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
@@ -147,7 +149,7 @@ static uint32_t gnu_property_type(unsigned machine)
 void emit_object(const struct program *prog, const struct target *t,
                  enum semaphore_style style, struct buf *out)
 {
-    struct writer w = {out, t->data, t->elfclass == 2};
+    struct writer w = {out, out->len, t->data, t->elfclass == 2};
     size_t word = w.is64 ? 8 : 4;
     size_t ehsize = w.is64 ? 64 : 52;
     size_t shentsize = w.is64 ? 64 : 40;
