@@ -10,7 +10,8 @@
  *   emit_header.c   providers -> the -h header
  *   target.c        which ELF flavour -G writes (objects, -32/-64, $CC, host)
  *   objread.c       ELF objects and ar archives -> their .note.stapsdt notes
- *   objects.c       loading the -G object files and cross-checking their probes
+ *   objfile.c       object files on disk (archives, thin archives, .lo) -> objread
+ *   objects.c       the -G object files: their target, and a check of their probes
  *   emit_object.c   providers -> the -G ELF relocatable object
  *   output.c        writing the result atomically
  *   spawn.c         running $CPP / $CC without a shell
@@ -317,6 +318,14 @@ struct objread_ops {
 /* Read the notes of an ELF file or an ar archive held in memory.  Never
  * reads outside buf[0..len).  member is NULL for a plain file. */
 enum obj_kind read_notes(const unsigned char *buf, size_t len, const struct objread_ops *ops);
+
+/* ---- objfile.c ---- */
+
+/* Read the notes of one file on disk: an ELF file, an archive (thin ones
+ * through their members), or a libtool .lo file.  The callbacks get a
+ * label ("file" or "file(member)") where read_notes() passes the member.
+ * 0, or -1 when the file (not a thin member) cannot be read. */
+int objfile_read(const char *path, const struct objread_ops *ops, bool verbose);
 
 /* ---- objects.c ---- */
 

@@ -1,0 +1,180 @@
+/*
+ * objfile.c: object files on disk -> read_notes(), for dtrace -G and
+ * sdt-list alike.
+ *
+ * objread.c works on one buffer and knows no file names; this layer reads
+ * the file, names what it reports ("lib.a(member.o)" for archive members),
+ * loads the members of thin archives (paths relative to the archive),
+ * follows libtool .lo files to the object they name, and says what it
+ * skips: LLVM bitcode and missing thin members quietly (-v), other files
+ * that are not objects with a warning.
+ */
+#include "dtrace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct relay {
+    const struct objread_ops *user;
+    bool verbose;
+    const char *path;      /* the file being read */
+    char *member;          /* the member the cached label is for */
+    char *label;           /* "path(member)" */
+    struct strvec thin;    /* members named by a thin archive */
+};
+
+/* "path" for a plain file, "path(member)" for an archive member. */
+static const char *label(struct relay *r, const char *member)
+{
+    if (!member)
+        return r->path;
+    if (!r->member || strcmp(r->member, member) != 0) {
+        free(r->member);
+        free(r->label);
+        struct buf b = {0};
+        buf_printf(&b, "%s(%s)", r->path, member);
+        r->member = xstrdup(member);
+        r->label = b.data;
+    }
+    return r->label;
+}
+
+static void relay_elf(void *ctx, const char *member, const struct elf_info *elf)
+{
+    struct relay *r = ctx;
+    if (r->user->on_elf)
+        r->user->on_elf(r->user->ctx, label(r, member), elf);
+}
+
+static void relay_note(void *ctx, const char *member, const struct elf_info *elf,
+                       const struct sdt_note *note)
+{
+    struct relay *r = ctx;
+    if (r->user->on_note)
+        r->user->on_note(r->user->ctx, label(r, member), elf, note);
+}
+
+static void relay_elf_done(void *ctx, const char *member, const struct elf_info *elf)
+{
+    struct relay *r = ctx;
+    if (r->user->on_elf_done)
+        r->user->on_elf_done(r->user->ctx, label(r, member), elf);
+}
+
+static void relay_thin(void *ctx, const char *name)
+{
+    struct relay *r = ctx;
+    strvec_push(&r->thin, name);
+}
+
+static void relay_problem(void *ctx, const char *member, const char *what)
+{
+    struct relay *r = ctx;
+    if (r->user->on_problem)
+        r->user->on_problem(r->user->ctx, label(r, member), what);
+    else
+        warning("%s: %s; ignoring what follows", label(r, member), what);
+}
+
+/* The object a libtool .lo file names (pic_object, else non_pic_object). */
+static char *libtool_object(const char *path, const struct buf *text)
+{
+    static const char *const keys[] = {"pic_object='", "non_pic_object='", NULL};
+    if (text->len < 2 || text->data[0] != '#' || memchr(text->data, '\0', text->len))
+        return NULL;
+    for (int k = 0; keys[k]; k++) {
+        size_t klen = strlen(keys[k]);
+        for (const char *line = text->data; line && *line;) {
+            const char *eol = strchr(line, '\n');
+            if (strncmp(line, keys[k], klen) == 0) {
+                const char *v = line + klen;
+                const char *q = strchr(v, '\'');
+                if (q && (!eol || q < eol) && q > v && strncmp(v, "none'", 5) != 0) {
+                    char *name = xstrndup(v, (size_t)(q - v));
+                    char *dir = path_dirname(path);
+                    char *full = path_join(dir, name);
+                    free(dir);
+                    free(name);
+                    return full;
+                }
+            }
+            line = eol ? eol + 1 : NULL;
+        }
+    }
+    return NULL;
+}
+
+static int read_path(const char *path, const struct objread_ops *ops, bool verbose,
+                     bool optional, int depth);
+
+static int read_buffer(const char *path, const struct buf *data, const struct objread_ops *ops,
+                       bool verbose, int depth)
+{
+    struct relay r = {.user = ops, .verbose = verbose, .path = path};
+    struct objread_ops relay_ops = {
+        .ctx = &r,
+        .on_elf = relay_elf,
+        .on_note = relay_note,
+        .on_elf_done = relay_elf_done,
+        .on_thin_member = relay_thin,
+        .on_problem = relay_problem,
+    };
+    int rc = 0;
+    enum obj_kind kind = read_notes((const unsigned char *)data->data, data->len, &relay_ops);
+    free(r.member);
+    free(r.label);
+
+    if (kind == OBJ_THIN_ARCHIVE) {
+        char *dir = path_dirname(path);
+        for (size_t i = 0; i < r.thin.n; i++) {
+            char *member = path_join(dir, r.thin.v[i]);
+            if (read_path(member, ops, verbose, true, depth + 1) != 0)
+                rc = -1;
+            free(member);
+        }
+        free(dir);
+    } else if (kind == OBJ_LLVM_BITCODE) {
+        if (verbose)
+            info("%s: LLVM bitcode (LTO): its probes cannot be checked", path);
+    } else if (kind == OBJ_UNKNOWN) {
+        char *lo = libtool_object(path, data);
+        if (lo) {
+            if (verbose)
+                info("%s: libtool object for '%s'", path, lo);
+            rc = read_path(lo, ops, verbose, true, depth + 1);
+            free(lo);
+        } else {
+            warning("%s: not an ELF object, archive or libtool object; ignored", path);
+        }
+    }
+    strvec_free(&r.thin);
+    return rc;
+}
+
+/* optional: a missing file is skipped (thin members, .lo targets). */
+static int read_path(const char *path, const struct objread_ops *ops, bool verbose,
+                     bool optional, int depth)
+{
+    if (depth > 4) {
+        warning("%s: nested too deeply; ignored", path);
+        return 0;
+    }
+    if (optional && access(path, F_OK) != 0) {
+        if (verbose)
+            info("%s: not found; skipped", path);
+        return 0;
+    }
+    struct buf data = {0};
+    int rc = read_file(path, &data);
+    if (rc == 0)
+        rc = read_buffer(path, &data, ops, verbose, depth);
+    buf_free(&data);
+    return rc;
+}
+
+int objfile_read(const char *path, const struct objread_ops *ops, bool verbose)
+{
+    return read_path(path, ops, verbose, false, 0);
+}
