@@ -330,6 +330,22 @@ void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); DTRACE_PROBE(p, y); }' >ok.c
     [ -z "$stderr" ]
 }
 
+@test "objects with 8-byte aligned property notes (-fcf-protection) read without a warning" {
+    need_sdt_header
+    [ "$(uname -m)" = x86_64 ] || skip "expects an x86-64 host"
+    small_provider
+    echo '#include <sys/sdt.h>
+void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); }' >cet.c
+    gcc -fcf-protection=full -O2 -I"$SDT_INC" -c cet.c -o cet.o
+    readelf -SW cet.o | grep -E '\.note\.gnu\.property +NOTE .* 8$'
+    run --separate-stderr "$DTRACE" -G -s prov.d -o prov.o cet.o
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    # and our own object, which has such a note too, reads back cleanly
+    run --separate-stderr "$DTRACE" -G -s prov.d -o again.o prov.o
+    [ -z "$stderr" ]
+}
+
 @test "notes of 32-bit and big-endian objects are read too" {
     need_sdt_header
     small_provider

@@ -286,6 +286,9 @@ struct elf_info {
 /* One stapsdt note, decoded; the strings point into the caller's buffer
  * and are NUL-terminated within the descriptor when their flag says so. */
 struct sdt_note {
+    const char *section;      /* its section's name, NULL when unknown */
+    uint64_t section_flags;   /* sh_flags */
+    uint64_t section_align;   /* sh_addralign */
     uint32_t namesz;
     uint32_t descsz;
     uint32_t type;

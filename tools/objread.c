@@ -40,6 +40,7 @@ struct elf {
 struct shdr {
     uint32_t name;
     uint32_t type;
+    uint64_t flags;
     uint64_t offset;
     uint64_t size;
     uint32_t link;
@@ -76,6 +77,7 @@ static void get_shdr(const struct elf *e, uint64_t shoff, unsigned shentsize, ui
     if (e->elfclass == 2) {
         sh->name = (uint32_t)rd(e, p, 4);
         sh->type = (uint32_t)rd(e, p + 4, 4);
+        sh->flags = rd(e, p + 8, 8);
         sh->offset = rd(e, p + 24, 8);
         sh->size = rd(e, p + 32, 8);
         sh->link = (uint32_t)rd(e, p + 40, 4);
@@ -83,6 +85,7 @@ static void get_shdr(const struct elf *e, uint64_t shoff, unsigned shentsize, ui
     } else {
         sh->name = (uint32_t)rd(e, p, 4);
         sh->type = (uint32_t)rd(e, p + 4, 4);
+        sh->flags = rd(e, p + 8, 4);
         sh->offset = rd(e, p + 16, 4);
         sh->size = rd(e, p + 20, 4);
         sh->link = (uint32_t)rd(e, p + 24, 4);
@@ -140,8 +143,9 @@ static void decode_note(const struct elf *e, const unsigned char *desc, uint32_t
     n->desc_exact = off == left;
 }
 
-static void read_note_section(const struct elf *e, const struct shdr *sh, const char *member,
-                              struct elf_info *info, const struct objread_ops *ops)
+static void read_note_section(const struct elf *e, const struct shdr *sh, const char *name,
+                              const char *member, struct elf_info *info,
+                              const struct objread_ops *ops)
 {
     const unsigned char *sec = e->buf + sh->offset;
     uint64_t size = sh->size;
@@ -152,15 +156,21 @@ static void read_note_section(const struct elf *e, const struct shdr *sh, const 
         uint32_t namesz = (uint32_t)rd(&view, 0, 4);
         uint32_t descsz = (uint32_t)rd(&view, 4, 4);
         uint32_t type = (uint32_t)rd(&view, 8, 4);
+        /* The descriptor starts, and the next note starts, at the note
+         * section's alignment (4, or 8 for .note.gnu.property on 64-bit)
+         * counted from the start of the note. */
         uint64_t name_off = off + 12;
-        uint64_t desc_off = name_off + ((namesz + align - 1) & ~(align - 1));
-        uint64_t next = desc_off + ((descsz + align - 1) & ~(align - 1));
+        uint64_t desc_off = off + ((12 + (uint64_t)namesz + align - 1) & ~(align - 1));
+        uint64_t next = off + ((desc_off - off + descsz + align - 1) & ~(align - 1));
         if (!fits((size_t)size, name_off, namesz) || !fits((size_t)size, desc_off, descsz)) {
             problem(ops, member, "a note extends past the end of its section");
             return;
         }
         if (is_stapsdt_name(sec + name_off, namesz)) {
             struct sdt_note n = {0};
+            n.section = name;
+            n.section_flags = sh->flags;
+            n.section_align = sh->addralign;
             n.namesz = namesz;
             n.descsz = descsz;
             n.type = type;
@@ -254,7 +264,8 @@ static void read_elf(const unsigned char *buf, size_t len, const char *member,
             problem(ops, member, "a note section extends past the end of the file");
             continue;
         }
-        read_note_section(&e, &sh, member, &info, ops);
+        const char *name = strtab ? bounded_str(strtab, strsz, sh.name) : NULL;
+        read_note_section(&e, &sh, name, member, &info, ops);
     }
     if (ops->on_elf_done)
         ops->on_elf_done(ops->ctx, member, &info);
