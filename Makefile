@@ -78,6 +78,11 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/sys 2>/dev/null
 
+# Performance figures, side by side with SystemTap (not part of make check);
+# the output is committed as BENCHMARKS.md.
+bench: tools
+	bench/run -o BENCHMARKS.md
+
 clean:
 	rm -rf build $(TOOLS)
 	@if [ -f provider-examples/Makefile ]; then $(MAKE) -s -C provider-examples clean; fi

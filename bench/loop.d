@@ -1,0 +1,4 @@
+/* bench/loop.d: the provider of bench/loop.c */
+provider loop {
+	probe hot(long key, unsigned long len);
+};
