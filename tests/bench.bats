@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# The pieces `make bench` measures with: generated inputs that both
+# implementations accept, and benchmark programs that build and run.
+
+load helpers
+
+setup() { cd "$BATS_TEST_TMPDIR"; }
+
+@test "gen-provider.sh writes exactly N probes that dtrace turns into a header and an object" {
+    "$ROOT/bench/gen-provider.sh" 250 3 > p.d
+    [ "$(grep -cE '^[[:space:]]*probe ' p.d)" -eq 250 ]
+    [ "$(grep -c '^provider ' p.d)" -eq 3 ]
+    "$DTRACE" -h -s p.d -o p.h
+    [ "$(grep -c '_ENABLED() __builtin_expect (bench' p.h)" -eq 250 ]
+    "$DTRACE" -G -s p.d -o p.o
+    [ "$(readelf -sW p.o | grep -c '_semaphore$')" -eq 250 ]
+}
+
+@test "SystemTap's script parses the generated provider without falling back to its regex parser" {
+    skip_unless_stap_dtrace
+    "$ROOT/bench/gen-provider.sh" 100 > p.d
+    run /usr/bin/dtrace -h -s p.d -o s.h
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"no-pyparsing"* ]]
+    [ "$(grep -c '_ENABLED() __builtin_expect (bench' s.h)" -eq 100 ]
+}
+
+@test "gen-sites.sh compiles to one note per probe site, and to none with -DEMPTY" {
+    "$ROOT/bench/gen-sites.sh" 400 > s.c
+    gcc -O2 -c -Wall -Wextra -Werror -I "$INCLUDE" s.c -o s.o
+    [ "$(note_probes s.o | wc -l)" -eq 400 ]
+    gcc -O2 -c -Wall -Wextra -I "$INCLUDE" -DEMPTY s.c -o e.o
+    [ "$(note_probes e.o | wc -l)" -eq 0 ]
+}
+
+@test "the benchmark loop builds in every variant and prints the same checksum" {
+    "$DTRACE" -h -s "$ROOT/bench/loop.d" -o loop_probes.h
+    "$DTRACE" -G -s "$ROOT/bench/loop.d" -o loop_probes.o
+    want=""
+    for args in REGS FIELDS GLOBALS; do
+        for extra in "" -DGUARDED -DNOPROBE; do
+            gcc -O2 -Wall -Wextra -Werror -DARGS=$args $extra -I . -I "$INCLUDE" \
+                "$ROOT/bench/loop.c" loop_probes.o -o loop
+            got=$(./loop 1000)
+            [ -n "$got" ]
+            if [ $args != GLOBALS ]; then
+                [ -z "$want" ] || [ "$got" = "$want" ]
+                want=$got
+            fi
+            if [ "$extra" = -DNOPROBE ]; then
+                [ "$(note_probes loop | wc -l)" -eq 0 ]
+            else
+                [ "$(note_probes loop | cut -f1)" = "loop:hot" ]
+            fi
+        done
+    done
+}
+
+@test "the red-zone check reports no corruption when nothing is attached" {
+    gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" "$ROOT/bench/redzone.c" -o rz
+    [ "$(./rz 1000)" = "corrupted calls: 0" ]
+}
+
+@test "bench/run rejects unknown options" {
+    run "$ROOT/bench/run" --frobnicate
+    [ "$status" -eq 2 ]
+    [[ "$output" == *usage* ]]
+}
