@@ -1,0 +1,153 @@
+#!/usr/bin/env bats
+# The provider examples linked with every linker: bfd, gold, lld and mold,
+# each with and without --gc-sections (and -ffunction-sections
+# -fdata-sections), for the C program with semaphores (tick), the C++
+# templates (cxx-ring, g++ and clang++) and the shared library (libgreet.so).
+# The notes must keep .stapsdt.base and point at the probes: gdb lists every
+# site where the note says, stops at each one as the program runs, and reads
+# the values the program passed; the semaphores still work.
+
+load helpers
+load tracers-helpers
+
+LINKERS="bfd gold lld mold"
+
+setup_file() {
+    shared_examples
+}
+
+setup() {
+    need_gdb
+    cd "$BATS_TEST_TMPDIR"
+}
+
+teardown() {
+    cleanup_tracers
+}
+
+# linker_ok CC LD: whether CC can link with -fuse-ld=LD here.
+linker_ok() {
+    echo 'int main(void){return 0;}' | "$1" -x c - -fuse-ld="$2" -o /dev/null 2>/dev/null
+}
+
+# gc_flags GC: the flags of one --gc-sections setting ("gc" or "nogc").
+gc_flags() {
+    [ "$1" = gc ] && echo "-ffunction-sections -fdata-sections -Wl,--gc-sections"
+    return 0
+}
+
+# note_sites and gdb_sites FILE: "provider:name location semaphore", sorted.
+note_sites() {
+    readelf -n "$1" | awk '
+        /^ *Provider:/ { p = $2 }
+        /^ *Name:/     { n = $2 }
+        /Location:/    { l = $2; sub(/,$/, "", l); print p ":" n, l, $NF }' | sort
+}
+gdb_sites() {
+    timeout 60 gdb -batch -nx -ex 'info probes' "$1" 2>/dev/null |
+        awk '$1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") }' | sort
+}
+
+# has_stapsdt_base FILE: the linked file kept a .stapsdt.base section and
+# every note's base is its address.
+has_stapsdt_base() {
+    local sect b
+    sect=$(readelf -SW "$1" | sed -nE 's/.* \.stapsdt\.base +PROGBITS +([0-9a-f]+) .*/\1/p')
+    [ -n "$sect" ] || { echo "$1: no .stapsdt.base"; return 1; }
+    for b in $(readelf -n "$1" | sed -n 's/.*Base: \(0x[0-9a-f]*\),.*/\1/p'); do
+        [ $((b)) -eq $((0x$sect)) ] || { echo "$1: base $b, section at 0x$sect"; return 1; }
+    done
+}
+
+# skipped: linkers this machine lacks, reported once per test.
+report_missing() {
+    [ -z "$missing" ] || echo "# not installed here:$missing" >&3
+}
+
+@test "tick linked by bfd, gold, lld and mold, with and without --gc-sections: gdb stops at both probes with the counter, loop2 enabled" {
+    missing=""
+    runs=0
+    for cc in gcc clang; do
+        for ld in $LINKERS; do
+            linker_ok $cc $ld || { missing="$missing $cc/$ld"; continue; }
+            for gc in nogc gc; do
+                b="$PWD/tick-$cc-$ld-$gc"
+                build_tick "$b" pie $cc -fuse-ld=$ld $(gc_flags $gc)
+                echo "$cc $ld $gc"
+                has_stapsdt_base "$b"
+                [ "$(gdb_sites "$b")" = "$(note_sites "$b")" ]
+                run gdb_probe_hits "$b" 3 0 ">$PWD/out" -- tick:loop1 tick:loop2
+                [ "$(echo "$output" | grep -v hit | tr '\n' ,)" = \
+                  "loop1 arg0 1,loop2 arg0 1,loop1 arg0 2,loop2 arg0 2,loop1 arg0 3,loop2 arg0 3," ] ||
+                    { echo "$output"; false; }
+                [ "$(grep -c 'loop2 enabled (semaphore 1)' out)" -eq 3 ]
+                runs=$((runs + 1))
+            done
+        done
+    done
+    report_missing
+    [ "$runs" -ge 4 ]
+}
+
+@test "cxx-ring linked by bfd, gold, lld and mold, with and without --gc-sections: gdb stops in every template instance with the values passed" {
+    missing=""
+    runs=0
+    for cxx in g++ clang++; do
+        for ld in $LINKERS; do
+            linker_ok $cxx $ld || { missing="$missing $cxx/$ld"; continue; }
+            for gc in nogc gc; do
+                d="$PWD/ring-$cxx-$ld-$gc"
+                mkdir -p "$d"
+                for f in main producer consumer; do
+                    $cxx -O2 -g $(gc_flags $gc) -I "$INCLUDE" -I "$EX/cxx-templates" \
+                        -c "$EX/cxx-templates/$f.cc" -o "$d/$f.o"
+                done
+                "$DTRACE" -G -s "$EX/cxx-templates/ring.d" -o "$d/probes.o" "$d"/main.o "$d"/producer.o "$d"/consumer.o
+                $cxx -O2 -g -fuse-ld=$ld $(gc_flags $gc) "$d"/main.o "$d"/producer.o "$d"/consumer.o \
+                    "$d/probes.o" -o "$d/cxx-ring"
+                echo "$cxx $ld $gc"
+                has_stapsdt_base "$d/cxx-ring"
+                [ "$(gdb_sites "$d/cxx-ring")" = "$(note_sites "$d/cxx-ring")" ]
+                run gdb_probe_hits "$d/cxx-ring" 3 ">$d/out" -- ring:push ring:pop ring:mix
+                got=$(echo "$output" | grep -E '^(push|pop) arg' | paste -d' ' - - | awk '{ print $1, $3, $6 }')
+                want=$(sed -n 's/^\(push\|pop\) \([0-9]*\) (size \([0-9]*\))$/\1 \2 \3/p' "$d/out")
+                [ "$(echo "$want" | wc -l)" -eq 12 ]
+                [ "$got" = "$want" ] || { echo "$output"; false; }
+                [ "$(echo "$output" | grep -c '^mix hit')" -eq 9 ]
+                runs=$((runs + 1))
+            done
+        done
+    done
+    report_missing
+    [ "$runs" -ge 4 ]
+}
+
+@test "libgreet.so linked by bfd, gold, lld and mold, with and without --gc-sections: gdb stops in it with the values passed" {
+    missing=""
+    runs=0
+    for ld in $LINKERS; do
+        linker_ok gcc $ld || { missing="$missing gcc/$ld"; continue; }
+        for gc in nogc gc; do
+            d="$PWD/greet-$ld-$gc"
+            mkdir -p "$d"
+            gcc -O2 -g -fPIC $(gc_flags $gc) -I "$INCLUDE" -I "$EX/shared-lib" \
+                -c "$EX/shared-lib/libgreet.c" -o "$d/libgreet.o"
+            "$DTRACE" -G -s "$EX/shared-lib/greet.d" -o "$d/probes.o" "$d/libgreet.o"
+            gcc -shared -fuse-ld=$ld $(gc_flags $gc) "$d/libgreet.o" "$d/probes.o" -o "$d/libgreet.so"
+            gcc -O2 -g -fuse-ld=$ld -I "$EX/shared-lib" "$EX/shared-lib/greet-linked.c" \
+                -L "$d" -lgreet -Wl,-rpath,"$d" -o "$d/greet-linked"
+            echo "$ld $gc"
+            has_stapsdt_base "$d/libgreet.so"
+            [ "$(gdb_sites "$d/libgreet.so")" = "$(note_sites "$d/libgreet.so")" ]
+            run gdb_probe_hits "$d/greet-linked" 2 0 ">$d/out" -- greet:hello greet:done
+            who=$(hex2dec "$(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' "$d/out")")
+            [ "$(echo "$output" | grep -v hit | tr '\n' ,)" = \
+              "hello arg0 $who,hello arg1 1,done arg0 1,hello arg0 $who,hello arg1 2,done arg0 3," ] ||
+                { echo "$output"; false; }
+            [ "$(grep -c '(semaphore 1)' "$d/out")" -eq 2 ]
+            runs=$((runs + 1))
+        done
+    done
+    report_missing
+    [ "$runs" -ge 2 ]
+}

@@ -1,0 +1,278 @@
+# Helpers for the end-to-end suites (tests/tracers*.bats, tests/examples*.bats):
+# building the provider examples in a private copy, running programs in the
+# background, the kernel's tracing interfaces, and cleaning up after all of
+# them.  Load after helpers: `load helpers; load tracers-helpers`.
+
+EXAMPLES_SRC="$ROOT/provider-examples"
+TRACEFS=/sys/kernel/tracing
+
+# ---- Building the examples ----------------------------------------------
+
+# build_examples DIR [MAKE ARGS...]: copy provider-examples to DIR (sources
+# only) and build it there with our dtrace and header, warnings as errors.
+# The build's output is left in DIR/build.log.
+build_examples() {
+    local dir=$1
+    shift
+    mkdir -p "$dir"
+    cp -R "$EXAMPLES_SRC"/. "$dir"/
+    make -s -C "$dir" clean >/dev/null 2>&1 || true
+    make -C "$dir" DTRACE="$DTRACE" SDT_INCLUDE="$INCLUDE" \
+        WARNFLAGS="-Wall -Wextra -Werror" MESON_OPTS="-Dwerror=true" "$@" \
+        > "$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
+}
+
+# shared_examples: export EX, the examples built once per bats run in a
+# directory the suites that only read them share (under a lock, for bats
+# --jobs).  Suites that change their build use build_examples instead.
+shared_examples() {
+    export EX="${BATS_RUN_TMPDIR:-$BATS_FILE_TMPDIR}/sdtkit-examples"
+    (
+        flock 8
+        if [ ! -e "$EX/.built" ]; then
+            rm -rf "$EX"
+            build_examples "$EX"
+            touch "$EX/.built"
+        fi
+    ) 8> "$EX.lock"
+}
+
+# example_bins DIR: every probed ELF file the examples build (programs and
+# the shared library), one per line, relative to DIR.
+example_bins() {
+    local f
+    for f in hello-usdt/hello-usdt tick/tick hello-semaphore-usdt/hello-semaphore-usdt \
+             probe-test/probe-test shared-lib/libgreet.so cxx-templates/cxx-ring \
+             postgres-style/minipg meson/build/jobq; do
+        [ -e "$1/$f" ] && echo "$f"
+    done
+    return 0
+}
+
+# ---- Background programs -------------------------------------------------
+
+BG_PIDS=()
+
+# bg OUT CMD...: run CMD in the background, stdout and stderr to OUT; the
+# pid is in $BG_PID and is killed by cleanup_tracers if still running.
+bg() {
+    local out=$1
+    shift
+    "$@" > "$out" 2>&1 3>&- &
+    BG_PID=$!
+    BG_PIDS+=("$BG_PID")
+}
+
+# wait_for FILE ERE [COUNT [SECONDS]]: wait until FILE has COUNT (default 1)
+# lines matching ERE; fail after SECONDS (default 10), showing FILE.
+wait_for() {
+    local file=$1 re=$2 count=${3:-1} secs=${4:-10} i
+    for ((i = 0; i < secs * 20; i++)); do
+        [ "$(grep -cE -- "$re" "$file" 2>/dev/null)" -ge "$count" ] && return 0
+        sleep 0.05
+    done
+    echo "timed out waiting for $count lines matching /$re/ in $file:"
+    cat "$file"
+    return 1
+}
+
+# stop PID [SIGNAL]: send SIGNAL (default TERM) and wait up to 10 s for PID
+# to end; fail when it does not.
+stop() {
+    local pid=$1 sig=${2:-TERM} i
+    kill -"$sig" "$pid" 2>/dev/null || return 0
+    for ((i = 0; i < 200; i++)); do
+        kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+        sleep 0.05
+    done
+    echo "pid $pid did not stop on SIG$sig"
+    return 1
+}
+
+# ---- Kernel tracing ------------------------------------------------------
+
+# need_tracefs: skip unless root with tracefs and uprobe events (mounting
+# tracefs when it is not yet mounted).
+need_tracefs() {
+    [ "$(id -u)" -eq 0 ] || skip "not root: uprobes need root"
+    if [ ! -e "$TRACEFS/uprobe_events" ]; then
+        mount -t tracefs nodev "$TRACEFS" 2>/dev/null ||
+            skip "tracefs is not mounted at $TRACEFS and cannot be mounted"
+    fi
+    [ -e "$TRACEFS/uprobe_events" ] ||
+        skip "the kernel has no uprobe events ($TRACEFS/uprobe_events)"
+}
+
+# need_bpftrace: skip unless bpftrace is installed and can load a program.
+need_bpftrace() {
+    need_tracefs
+    skip_unless_cmd bpftrace timeout
+    timeout 20 bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1 ||
+        skip "bpftrace cannot load BPF programs on this kernel"
+}
+
+# bpftrace_run SCRIPT CMD: run CMD under bpftrace (-c), with a timeout;
+# stdout (program and bpftrace) on stdout, bpftrace's stderr dropped except
+# real errors.
+bpftrace_run() {
+    local rc=0
+    timeout 30 bpftrace -e "$1" -c "$2" 2> "$BATS_TEST_TMPDIR/bpftrace.err" || rc=$?
+    grep -v RLIMIT_MEMLOCK "$BATS_TEST_TMPDIR/bpftrace.err" >&2 || true
+    return $rc
+}
+
+# bpftrace_bg OUT SCRIPT [ARGS...]: start bpftrace on SCRIPT in the
+# background (pid in $BG_PID, output in OUT) and wait until its probes are
+# attached (BEGIN fires after all the others are).  Needed for probes in
+# shared libraries: bpftrace 0.17 cannot find them with -c, before the
+# program has mapped the library ("Error finding location for probe").
+bpftrace_bg() {
+    local out=$1 script=$2
+    shift 2
+    bg "$out" timeout 60 bpftrace "$@" -e "BEGIN { printf(\"BT ready\\n\"); } $script"
+    wait_for "$out" '^BT ready' 1 30
+}
+
+# file_offset BIN VADDR: the file offset of virtual address VADDR (hex or
+# decimal), from the PT_LOAD segment whose file image contains it.
+file_offset() {
+    local a=$(( $2 )) type off va pa filesz rest
+    while read -r type off va pa filesz rest; do
+        [ "$type" = LOAD ] || continue
+        if (( a >= va && a < va + filesz )); then
+            printf '0x%x\n' $(( a - va + off ))
+            return 0
+        fi
+    done < <(readelf -lW "$1")
+    echo "$1: no PT_LOAD segment holds address $2" >&2
+    return 1
+}
+
+# uprobe_fetcharg NOTEARG [TYPE]: a note argument ("-4@%rsi", "8@-24(%rbp)")
+# as a uprobe_events fetch argument ("%si:s32", "-24(%bp):u64"); TYPE (x64
+# for a pointer) overrides the type the size implies.  The kernel names
+# x86-64 registers without the leading r of their 64-bit names.
+uprobe_fetcharg() {
+    local size=${1%%@*} op=${1#*@} type
+    case $size in
+        -1) type=s8 ;; -2) type=s16 ;; -4) type=s32 ;; -8) type=s64 ;;
+        1) type=u8 ;; 2) type=u16 ;; 4) type=u32 ;; 8) type=u64 ;;
+        *) echo "unsupported argument size in $1" >&2; return 1 ;;
+    esac
+    [ -z "${2:-}" ] || type=$2
+    op=$(echo "$op" | sed -E 's/%r([abcd]x|si|di|bp|sp)\b/%\1/g')
+    case $op in
+        \$*) op="\\${op#\$}" ;;            # $IMM -> \IMM
+        \(*) op="+0$op" ;;                 # (%reg) -> +0(%reg)
+        [0-9]*) op="+$op" ;;               # 16(%reg) -> +16(%reg)
+    esac
+    echo "$op:$type"
+}
+
+# uprobe_add SPEC: append SPEC ("p:GROUP/EVENT ...") to uprobe_events and
+# remember GROUP/EVENT for cleanup_tracers.
+UPROBE_EVENTS=()
+uprobe_add() {
+    echo "$1" >> "$TRACEFS/uprobe_events" || return 1
+    local ev=${1%% *}
+    UPROBE_EVENTS+=("${ev#p:}")
+}
+
+# trace_instance: make a private tracefs instance (its own ring buffer),
+# removed by cleanup_tracers; its directory is in $INST.
+TRACE_INSTANCES=()
+trace_instance() {
+    INST="$TRACEFS/instances/sdtkit_$$_${BATS_TEST_NUMBER}_${#TRACE_INSTANCES[@]}"
+    mkdir "$INST" || return 1
+    TRACE_INSTANCES+=("$INST")
+}
+
+# ---- Cleanup ----------------------------------------------------------
+
+# cleanup_tracers: kill the background programs, disable and remove the
+# uprobe events and tracefs instances this test created.  Call from
+# teardown.
+cleanup_tracers() {
+    local pid ev d
+    for pid in "${BG_PIDS[@]}"; do
+        if kill -TERM "$pid" 2>/dev/null; then
+            sleep 0.1
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+        wait "$pid" 2>/dev/null || true
+    done
+    BG_PIDS=()
+    for ev in "${UPROBE_EVENTS[@]}"; do
+        for d in "${TRACE_INSTANCES[@]}" "$TRACEFS"; do
+            if [ -e "$d/events/$ev/enable" ]; then echo 0 > "$d/events/$ev/enable" || true; fi
+        done
+        if grep -q "^[pr]:$ev " "$TRACEFS/uprobe_events"; then
+            echo "-:$ev" >> "$TRACEFS/uprobe_events" || echo "# could not remove uprobe event $ev" >&3
+        fi
+    done
+    UPROBE_EVENTS=()
+    for d in "${TRACE_INSTANCES[@]}"; do
+        rmdir "$d" 2>/dev/null || echo "# could not remove tracefs instance $d" >&3
+    done
+    TRACE_INSTANCES=()
+    return 0
+}
+
+# ---- Variants of the tick example ----------------------------------------
+
+# build_tick OUT VARIANT [CC [EXTRA FLAGS...]]: tick from the examples built
+# in $EX (its tick.h is there), compiled and linked as VARIANT: pie,
+# no-pie, static or static-pie, with CC (default gcc) and EXTRA FLAGS (for
+# both steps: -fuse-ld=..., -O0 ...).  dtrace -G runs on the new object.
+build_tick() {
+    local out=$1 variant=$2 cc=${3:-gcc} cflags ldflags
+    shift 2
+    [ $# -gt 0 ] && shift
+    case $variant in
+        pie) cflags=-fPIE; ldflags=-pie ;;
+        no-pie) cflags=-fno-pie; ldflags=-no-pie ;;
+        static) cflags=-fno-pie; ldflags="-static" ;;
+        static-pie) cflags=-fPIE; ldflags=-static-pie ;;
+        *) echo "build_tick: unknown variant $variant"; return 1 ;;
+    esac
+    "$cc" -O2 -g $cflags "$@" -I "$INCLUDE" -c "$EX/tick/tick.c" -o "$out.o" &&
+    "$DTRACE" -G -s "$EX/tick/tick.d" -o "$out-probes.o" "$out.o" &&
+    "$cc" -O2 -g $ldflags "$@" "$out.o" "$out-probes.o" -o "$out"
+}
+
+# ---- gdb -----------------------------------------------------------------
+
+# gdb_probe_hits BIN [PROGRAM ARGS...] -- PROVIDER:NAME...: like
+# gdb_probe_args (helpers.bash), but each stop also prints "name hit", so
+# that probes without arguments are seen too.  Program arguments may
+# redirect its output (">$PWD/out").
+gdb_probe_hits() {
+    local bin=$1 args=() py p
+    shift
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
+    shift
+    py=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/gdbhits.XXXXXX.py")
+    cp "$ROOT/tests/gdb-probe-args.py" "$py"
+    cat >> "$py" <<'PY'
+
+class ProbeHits(ProbeArgs):
+    def stop(self):
+        print("%s hit" % self.location.split(":")[-1])
+        return ProbeArgs.stop(self)
+PY
+    for p in "$@"; do echo "ProbeHits('-probe-stap $p')" >> "$py"; done
+    timeout 60 gdb -batch -nx -ex 'set pagination off' -ex "source $py" \
+        -ex "run ${args[*]}" "$bin" 2>&1 | grep -E '^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )'
+    rm -f "$py"
+}
+
+# need_gdb: skip unless gdb with Python is installed.
+need_gdb() {
+    skip_unless_cmd gdb timeout
+    gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || skip "gdb has no Python"
+}
+
+# hex2dec HEX: a 0x... number in decimal, as gdb_probe_args prints pointers.
+hex2dec() {
+    printf '%d\n' "$1"
+}
