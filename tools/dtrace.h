@@ -71,6 +71,9 @@ void buf_add(struct buf *b, const void *data, size_t len);
 void buf_addc(struct buf *b, char c);
 void buf_adds(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append the strings given, up to a NULL (cheaper than printf for the
+ * header, which is mostly fixed text). */
+void buf_cat(struct buf *b, ...) __attribute__((sentinel));
 void buf_zero(struct buf *b, size_t len);
 void buf_free(struct buf *b);
 

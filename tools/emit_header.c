@@ -26,7 +26,6 @@
  */
 #include "dtrace.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,9 +41,12 @@ static void emit_guard_name(const struct program *prog, struct buf *out)
     struct buf key = {0};
     for (size_t i = 0; i < prog->nproviders; i++) {
         const struct provider *pv = prog->providers[i];
-        buf_printf(&key, "%s{", pv->name);
-        for (size_t j = 0; j < pv->nprobes; j++)
-            buf_printf(&key, "%s/%d;", pv->probes[j]->name, pv->probes[j]->nargs);
+        buf_cat(&key, pv->name, "{", (char *)NULL);
+        for (size_t j = 0; j < pv->nprobes; j++) {
+            char n[16];
+            snprintf(n, sizeof n, "/%d;", pv->probes[j]->nargs);
+            buf_cat(&key, pv->probes[j]->name, n, (char *)NULL);
+        }
         buf_addc(&key, '}');
     }
     buf_adds(out, "SDTKIT_DTRACE_");
@@ -148,30 +150,19 @@ struct names {
     struct buf types;  /* the prototype's parameter types */
 };
 
-/* Append the strings up to a NULL: the header is mostly fixed text, and
- * a 100000-probe provider makes printf's format parsing show. */
-static void cat(struct buf *b, ...)
-{
-    va_list ap;
-    va_start(ap, b);
-    for (const char *s; (s = va_arg(ap, const char *));)
-        buf_adds(b, s);
-    va_end(ap);
-}
-
 static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out)
 {
     const char *pv = pr->provider->name;
     const char *name = pr->name;
     nm->macro.len = nm->sem.len = nm->params.len = nm->types.len = 0;
     probe_macro_name(pr, &nm->macro);
-    cat(&nm->sem, pv, "_", name, "_semaphore", (char *)NULL);
+    buf_cat(&nm->sem, pv, "_", name, "_semaphore", (char *)NULL);
     const char *macro = nm->macro.data, *sem = nm->sem.data;
 
-    cat(out, "\n/* ", macro, " (", (char *)NULL);
+    buf_cat(out, "\n/* ", macro, " (", (char *)NULL);
     for (int i = 0; i < pr->nargs; i++)
-        cat(out, i ? ", " : " ", pr->args[i].text, (char *)NULL);
-    cat(out, " ) */\n"
+        buf_cat(out, i ? ", " : " ", pr->args[i].text, (char *)NULL);
+    buf_cat(out, " ) */\n"
              "#if defined STAP_SDT_V1\n"
              "#define ", macro, "_ENABLED() __builtin_expect (", name, "_semaphore, 0)\n"
              "#define ", sem, " ", name, "_semaphore\n"
@@ -183,7 +174,7 @@ static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out
         (char *)NULL);
 
     if (pr->nargs == 0) {
-        cat(out, "#define ", macro, "() \\\nDTRACE_PROBE (", pv, ", ", name, ")\n",
+        buf_cat(out, "#define ", macro, "() \\\nDTRACE_PROBE (", pv, ", ", name, ")\n",
             (char *)NULL);
         return;
     }
@@ -191,12 +182,12 @@ static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out
     char n[32];
     for (int i = 0; i < pr->nargs; i++) {
         snprintf(n, sizeof n, "%sarg%d", i ? ", " : "", i + 1);
-        cat(&nm->params, n, (char *)NULL);
-        cat(&nm->types, i ? ", " : "", pr->args[i].ctype, (char *)NULL);
+        buf_cat(&nm->params, n, (char *)NULL);
+        buf_cat(&nm->types, i ? ", " : "", pr->args[i].ctype, (char *)NULL);
     }
     const char *params = nm->params.data;
     snprintf(n, sizeof n, "%d", pr->nargs);
-    cat(out, "#if defined SDTKIT_TYPECHECK\n"
+    buf_cat(out, "#if defined SDTKIT_TYPECHECK\n"
              "extern int __sdtkit_typecheck_", pv, "_", name, " (", nm->types.data, ");\n"
              "#define ", macro, "(", params, ") \\\n"
              "do { (void) sizeof (__sdtkit_typecheck_", pv, "_", name, " (", params, ")); "

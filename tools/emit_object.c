@@ -79,9 +79,9 @@ static size_t collect_semaphores(const struct program *prog, enum semaphore_styl
         for (size_t j = 0; j < pv->nprobes; j++) {
             struct buf name = {0};
             if (style == SEM_V1)
-                buf_printf(&name, "%s_semaphore", pv->probes[j]->name);
+                buf_cat(&name, pv->probes[j]->name, "_semaphore", (char *)NULL);
             else
-                buf_printf(&name, "%s_%s_semaphore", pv->name, pv->probes[j]->name);
+                buf_cat(&name, pv->name, "_", pv->probes[j]->name, "_semaphore", (char *)NULL);
             if (!strmap_put(&seen, name.data, name.len, names))
                 strvec_push(names, name.data);
             buf_free(&name);

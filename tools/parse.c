@@ -739,7 +739,7 @@ int program_check(const struct program *prog)
                 continue;
             }
             name.len = 0;
-            buf_printf(&name, "%s_%s_semaphore", pv->name, pr->name);
+            buf_cat(&name, pv->name, "_", pr->name, "_semaphore", (char *)NULL);
             if (claim(&semaphores, &name, pr, "semaphore") != 0)
                 rc = -1;
         }

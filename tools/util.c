@@ -155,9 +155,24 @@ void buf_add(struct buf *b, const void *data, size_t len)
     b->data[b->len] = '\0';
 }
 
-void buf_addc(struct buf *b, char c) { buf_add(b, &c, 1); }
+void buf_addc(struct buf *b, char c)
+{
+    if (b->len + 1 >= b->cap)
+        buf_reserve(b, 1);
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
 
 void buf_adds(struct buf *b, const char *s) { buf_add(b, s, strlen(s)); }
+
+void buf_cat(struct buf *b, ...)
+{
+    va_list ap;
+    va_start(ap, b);
+    for (const char *s; (s = va_arg(ap, const char *));)
+        buf_adds(b, s);
+    va_end(ap);
+}
 
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
