@@ -153,7 +153,10 @@ static int replace_atomically(const char *shown, const char *path, mode_t mode,
         goto out;
     }
     arm(tmp.data, &saved);
-    if (fchmod(fd, mode) != 0 || write_all(fd, data, len) != 0) {
+    /* A file system without modes (vfat) may refuse; the file then keeps
+     * mkstemp's 0600, which errs on the safe side. */
+    (void)fchmod(fd, mode);
+    if (write_all(fd, data, len) != 0) {
         error("cannot write '%s': %s", shown, strerror(errno));
         close(fd);
         goto fail;
