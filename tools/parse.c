@@ -30,10 +30,12 @@ struct toklist {
     size_t cap;
 };
 
+/* The arguments of a probe: only the first MAX_PROBE_ARGS + 1 are kept
+ * (enough to report the one too many), all are counted. */
 struct arglist {
-    struct arg *v;
-    int n;
-    int cap;
+    struct arg v[MAX_PROBE_ARGS + 1];
+    int n;     /* kept in v */
+    long total;
 };
 
 struct parser {
@@ -56,8 +58,6 @@ static void parser_free(struct parser *ps)
 {
     free(ps->cur.v);
     free(ps->nest.v);
-    free(ps->args.v);
-    free(ps->translated.v);
     free(ps->ctype);
     buf_free(&ps->text);
 }
@@ -398,10 +398,10 @@ static char *join_ctype(struct parser *ps, const struct token *v, size_t n, long
 
 static void arglist_add(struct parser *ps, struct arglist *al, const struct toklist *tl)
 {
-    if (al->n == al->cap) {
-        al->cap = al->cap ? al->cap * 2 : 4;
-        al->v = xreallocarray(al->v, (size_t)al->cap, sizeof *al->v);
-    }
+    if (al->total < 0x7fffffff)
+        al->total++;
+    if (al->n == MAX_PROBE_ARGS + 1)
+        return;
     struct arg *a = &al->v[al->n++];
     a->text = join_tokens(ps, tl->v, tl->n);
     a->ctype = join_ctype(ps, tl->v, tl->n, find_arg_name(tl->v, tl->n));
@@ -426,6 +426,7 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
     struct toklist *cur = &ps->cur, *nest = &ps->nest;
     cur->n = nest->n = 0;
     out->n = 0;
+    out->total = 0;
 
     for (;;) {
         struct token t;
@@ -474,8 +475,10 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
         toklist_push(cur, &t);
     }
     /* "(void)" declares no arguments, as in C. */
-    if (out->n == 1 && strcmp(out->v[0].text, "void") == 0)
+    if (out->n == 1 && strcmp(out->v[0].text, "void") == 0) {
         out->n = 0;
+        out->total = 0;
+    }
     return 0;
 }
 
@@ -495,10 +498,10 @@ static void add_probe(struct parser *ps, struct provider *pv, const struct token
         memcpy(pr->args, args->v, (size_t)args->n * sizeof *pr->args);
     }
 
-    if (args->n > MAX_PROBE_ARGS) {
+    if (args->total > MAX_PROBE_ARGS) {
         error_at(&args->v[MAX_PROBE_ARGS].loc,
-                 "probe '%s' has %d arguments; sys/sdt.h supports at most %d", pr->name,
-                 args->n, MAX_PROBE_ARGS);
+                 "probe '%s' has %ld arguments; sys/sdt.h supports at most %d", pr->name,
+                 args->total, MAX_PROBE_ARGS);
         ps->failed = true;
     }
 
