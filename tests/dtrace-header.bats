@@ -317,6 +317,34 @@ EOF
     g++ -Wall -Wextra -Werror -I"$SDT_INC" -c good.cc -o good-cxx.o
 }
 
+@test "with SDTKIT_TYPECHECK the header stays clean under strict C89 to C11" {
+    need_sdt_header
+    d strict.d <<'EOF'
+provider s { probe a(const char *, unsigned long long int n, struct X **p); probe b(); };
+EOF
+    "$DTRACE" -h -s strict.d -o strict.h
+    cat >strict.c <<'EOF'
+#define SDTKIT_TYPECHECK
+#include "strict.h"
+struct X { int a; };
+void f(const char *s, unsigned long n, struct X **p)
+{
+    int z = 0;
+    S_A(s, n, p);
+    S_B();
+    if (S_A_ENABLED())
+        z++;
+    (void)z;
+}
+EOF
+    for std in c89 gnu89 c99 c11; do
+        for cc in gcc clang; do
+            $cc -std=$std -pedantic -Wall -Wextra -Werror -Werror=declaration-after-statement \
+                -I"$SDT_INC" -c strict.c -o strict.o || { echo "$cc -std=$std"; return 1; }
+        done
+    done
+}
+
 @test "with SDTKIT_TYPECHECK the arguments are evaluated once" {
     need_sdt_header
     small_provider
@@ -368,5 +396,5 @@ EOF
          END {exit bad}' t.h
     grep -qx 'struct conn;' t.h
     grep -qx 'union u;' t.h
-    grep -qxF 'extern int __sdtkit_typecheck_t_a (struct conn const *, union u const *);' t.h
+    grep -qxF '__extension__ extern int __sdtkit_typecheck_t_a (struct conn const *, union u const *);' t.h
 }

@@ -188,7 +188,7 @@ static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out
     const char *params = nm->params.data;
     snprintf(n, sizeof n, "%d", pr->nargs);
     buf_cat(out, "#if defined SDTKIT_TYPECHECK\n"
-             "extern int __sdtkit_typecheck_", pv, "_", name, " (", nm->types.data, ");\n"
+             "__extension__ extern int __sdtkit_typecheck_", pv, "_", name, " (", nm->types.data, ");\n"
              "#define ", macro, "(", params, ") \\\n"
              "do { (void) sizeof (__sdtkit_typecheck_", pv, "_", name, " (", params, ")); "
              "DTRACE_PROBE", n, " (", pv, ", ", name, ", ", params, "); } while (0)\n"
