@@ -143,12 +143,13 @@ static bool is_punct(const struct token *t, char c)
 /* How a token reads in a message: 'x', or "end of file". */
 static const char *describe(const struct token *t, char *buf, size_t n)
 {
+    unsigned char c = t->len ? (unsigned char)t->text[0] : 0;
     if (t->kind == TK_EOF)
         snprintf(buf, n, "end of file");
     else if (t->len > 40)
         snprintf(buf, n, "'%.40s...'", t->text);
-    else if (t->kind == TK_PUNCT && ((unsigned char)t->text[0] < 0x20 || (unsigned char)t->text[0] >= 0x7f))
-        snprintf(buf, n, "byte 0x%02x", (unsigned char)t->text[0]);
+    else if (t->kind == TK_PUNCT && (c < 0x20 || c >= 0x7f))
+        snprintf(buf, n, "byte 0x%02x", c);
     else
         snprintf(buf, n, "'%.*s'", (int)t->len, t->text);
     return buf;
@@ -194,9 +195,10 @@ static int expect_name(struct parser *ps, const char *what, struct token *name)
     }
     if (glued || name->kind != TK_IDENT) {
         int len = (int)(end - name->text);
+        bool dash = memchr(name->text, '-', (size_t)len) != NULL;
         error_at(&name->loc, "'%.*s' is not a valid %s name: it must be a C identifier%s",
                  len > 80 ? 80 : len, name->text, what,
-                 memchr(name->text, '-', (size_t)len) ? " (write '__' where DTrace shows '-')" : "");
+                 dash ? " (write '__' where DTrace shows '-')" : "");
         return -1;
     }
     return 0;
