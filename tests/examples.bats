@@ -160,8 +160,13 @@ jobq:start [-4 8] sem" ]
             [[ $output == "usage: "*"[COUNT [SECONDS]]"* ]]
         done
     done
-    bg tick.out "$EX/tick/tick" 0 0.01
-    wait_for tick.out '^tick 50:'
+    # no arguments: one tick a second, until killed
+    bg tick.out "$EX/tick/tick"
+    wait_for tick.out '^tick 2:' 1 5
+    kill -0 "$BG_PID"
+    # COUNT 0 is forever too
+    bg tick0.out "$EX/tick/tick" 0 0.01
+    wait_for tick0.out '^tick 50:'
     kill -0 "$BG_PID"
 }
 
