@@ -35,6 +35,13 @@ static void put_upper(struct buf *b, const char *s)
         buf_addc(b, (*s >= 'a' && *s <= 'z') ? (char)(*s - 'a' + 'A') : *s);
 }
 
+/* Probes have 0 to MAX_PROBE_ARGS arguments (the parser makes sure). */
+static const char *const arg_count[MAX_PROBE_ARGS + 1] = {
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"};
+static const char *const arg_name[MAX_PROBE_ARGS + 1] = {
+    "", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6",
+    "arg7", "arg8", "arg9", "arg10", "arg11", "arg12"};
+
 /* Deterministic and specific to these providers and probes. */
 static void emit_guard_name(const struct program *prog, struct buf *out)
 {
@@ -42,11 +49,9 @@ static void emit_guard_name(const struct program *prog, struct buf *out)
     for (size_t i = 0; i < prog->nproviders; i++) {
         const struct provider *pv = prog->providers[i];
         buf_cat(&key, pv->name, "{", (char *)NULL);
-        for (size_t j = 0; j < pv->nprobes; j++) {
-            char n[16];
-            snprintf(n, sizeof n, "/%d;", pv->probes[j]->nargs);
-            buf_cat(&key, pv->probes[j]->name, n, (char *)NULL);
-        }
+        for (size_t j = 0; j < pv->nprobes; j++)
+            buf_cat(&key, pv->probes[j]->name, "/", arg_count[pv->probes[j]->nargs], ";",
+                    (char *)NULL);
         buf_addc(&key, '}');
     }
     buf_adds(out, "SDTKIT_DTRACE_");
@@ -93,13 +98,13 @@ static void emit_preamble(const struct program *prog, const struct strvec *input
 static void collect_tags(const char *ctype, struct strmap *seen, struct strvec *tags)
 {
     for (const char *p = ctype; *p;) {
-        size_t kw = 0;
-        if (strncmp(p, "struct ", 7) == 0)
-            kw = 7;
-        else if (strncmp(p, "union ", 6) == 0)
-            kw = 6;
         bool boundary = p == ctype || p[-1] == ' ' || p[-1] == '(' || p[-1] == ',';
-        if (kw && boundary) {
+        size_t kw = 0;
+        if (boundary && *p == 's' && strncmp(p, "struct ", 7) == 0)
+            kw = 7;
+        else if (boundary && *p == 'u' && strncmp(p, "union ", 6) == 0)
+            kw = 6;
+        if (kw) {
             const char *name = p + kw;
             size_t n = 0;
             while (name[n] == '_' || (name[n] >= 'a' && name[n] <= 'z') ||
@@ -154,6 +159,8 @@ static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out
 {
     const char *pv = pr->provider->name;
     const char *name = pr->name;
+    if (pr->nargs < 0 || pr->nargs > MAX_PROBE_ARGS)
+        return; /* never: the parser fails such a program */
     nm->macro.len = nm->sem.len = nm->params.len = nm->types.len = 0;
     probe_macro_name(pr, &nm->macro);
     buf_cat(&nm->sem, pv, "_", name, "_semaphore", (char *)NULL);
@@ -179,14 +186,12 @@ static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out
         return;
     }
 
-    char n[32];
     for (int i = 0; i < pr->nargs; i++) {
-        snprintf(n, sizeof n, "%sarg%d", i ? ", " : "", i + 1);
-        buf_cat(&nm->params, n, (char *)NULL);
+        buf_cat(&nm->params, i ? ", " : "", arg_name[i + 1], (char *)NULL);
         buf_cat(&nm->types, i ? ", " : "", pr->args[i].ctype, (char *)NULL);
     }
     const char *params = nm->params.data;
-    snprintf(n, sizeof n, "%d", pr->nargs);
+    const char *n = arg_count[pr->nargs];
     buf_cat(out, "#if defined SDTKIT_TYPECHECK\n"
              "__extension__ extern int __sdtkit_typecheck_", pv, "_", name, " (", nm->types.data, ");\n"
              "#define ", macro, "(", params, ") \\\n"
