@@ -36,18 +36,6 @@ gc_flags() {
     return 0
 }
 
-# note_sites and gdb_sites FILE: "provider:name location semaphore", sorted.
-note_sites() {
-    readelf -n "$1" | awk '
-        /^ *Provider:/ { p = $2 }
-        /^ *Name:/     { n = $2 }
-        /Location:/    { l = $2; sub(/,$/, "", l); print p ":" n, l, $NF }' | sort
-}
-gdb_sites() {
-    timeout 60 gdb -batch -nx -ex 'info probes' "$1" 2>/dev/null |
-        awk '$1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") }' | sort
-}
-
 # has_stapsdt_base FILE: the linked file kept a .stapsdt.base section and
 # every note's base is its address.
 has_stapsdt_base() {

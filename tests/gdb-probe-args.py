@@ -1,10 +1,12 @@
-# Sourced by gdb from tests/helpers.bash (gdb_probe_args): a breakpoint on a
-# stap probe that prints every argument as gdb decodes it and continues.
+# Sourced by gdb from tests/helpers.bash (gdb_probe_run): a breakpoint on a
+# stap probe that prints "name hit", then every argument as gdb decodes it,
+# and continues.
 import gdb
 
 class ProbeArgs(gdb.Breakpoint):
     def stop(self):
         name = self.location.split(":")[-1]
+        print("%s hit" % name)
         try:
             argc = int(gdb.parse_and_eval("$_probe_argc"))
         except gdb.error as e:

@@ -68,11 +68,13 @@ note_field() {
             for (i = 1; i <= NF; i++) if ($i == f ":") { v = $(i + 1); sub(/,$/, "", v); print v; exit } }'
 }
 
-# gdb_probe_args BIN [PROGRAM ARGS...] -- PROVIDER:NAME...
-#   Runs BIN under gdb with a breakpoint on each probe and prints, for every
-#   hit, "name argN VALUE" as gdb decodes $_probe_argN, or "name argc ERROR
-#   message" when gdb cannot read the probe's arguments at all.
-gdb_probe_args() {
+# gdb_probe_run BIN [PROGRAM ARGS...] -- PROVIDER:NAME...
+#   Runs BIN under gdb with a breakpoint on each probe.  Every stop prints
+#   "name hit", then "name argN VALUE" for each argument as gdb decodes
+#   $_probe_argN, or "name argc ERROR message" when gdb cannot read the
+#   probe's arguments at all.  Program arguments may redirect its output
+#   (">$PWD/out").
+gdb_probe_run() {
     local bin=$1 args=() py p
     shift
     while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
@@ -80,9 +82,14 @@ gdb_probe_args() {
     py=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/gdbprobe.XXXXXX.py")
     cp "$ROOT/tests/gdb-probe-args.py" "$py"
     for p in "$@"; do echo "ProbeArgs('-probe-stap $p')" >> "$py"; done
-    gdb -batch -nx -ex 'set pagination off' -ex "source $py" \
-        -ex "run ${args[*]}" "$bin" 2>&1 | grep -E '^[A-Za-z_0-9]+ arg(c|[0-9]+) '
+    timeout 120 gdb -batch -nx -ex 'set pagination off' -ex "source $py" \
+        -ex "run ${args[*]}" "$bin" 2>&1 | grep -E '^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )'
     rm -f "$py"
+}
+
+# gdb_probe_args: gdb_probe_run's argument lines only.
+gdb_probe_args() {
+    gdb_probe_run "$@" | grep -vE '^[A-Za-z_0-9]+ hit$'
 }
 
 # ---- Cross compilers --------------------------------------------------

@@ -22,20 +22,6 @@ teardown() {
     cleanup_tracers
 }
 
-# note_sites FILE: "provider:name location semaphore" per note, sorted.
-note_sites() {
-    readelf -n "$1" | awk '
-        /^ *Provider:/ { p = $2 }
-        /^ *Name:/     { n = $2 }
-        /Location:/    { l = $2; sub(/,$/, "", l); print p ":" n, l, $NF }' | sort
-}
-
-# gdb_sites FILE: the same, from gdb's `info probes'.
-gdb_sites() {
-    timeout 60 gdb -batch -nx -ex 'info probes' "$1" 2>/dev/null |
-        awk '$1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") }' | sort
-}
-
 # seq_of FILE SED: the lines of FILE rewritten by the sed script SED.
 seq_of() {
     sed -n "$2" "$1"

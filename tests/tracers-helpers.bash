@@ -242,28 +242,23 @@ build_tick() {
 
 # ---- gdb -----------------------------------------------------------------
 
-# gdb_probe_hits BIN [PROGRAM ARGS...] -- PROVIDER:NAME...: like
-# gdb_probe_args (helpers.bash), but each stop also prints "name hit", so
-# that probes without arguments are seen too.  Program arguments may
-# redirect its output (">$PWD/out").
+# gdb_probe_hits: gdb_probe_run (helpers.bash), every stop and argument.
 gdb_probe_hits() {
-    local bin=$1 args=() py p
-    shift
-    while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
-    shift
-    py=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/gdbhits.XXXXXX.py")
-    cp "$ROOT/tests/gdb-probe-args.py" "$py"
-    cat >> "$py" <<'PY'
+    gdb_probe_run "$@"
+}
 
-class ProbeHits(ProbeArgs):
-    def stop(self):
-        print("%s hit" % self.location.split(":")[-1])
-        return ProbeArgs.stop(self)
-PY
-    for p in "$@"; do echo "ProbeHits('-probe-stap $p')" >> "$py"; done
-    timeout 60 gdb -batch -nx -ex 'set pagination off' -ex "source $py" \
-        -ex "run ${args[*]}" "$bin" 2>&1 | grep -E '^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )'
-    rm -f "$py"
+# note_sites FILE: "provider:name location semaphore" per note, sorted.
+note_sites() {
+    readelf -n "$1" | awk '
+        /^ *Provider:/ { p = $2 }
+        /^ *Name:/     { n = $2 }
+        /Location:/    { l = $2; sub(/,$/, "", l); print p ":" n, l, $NF }' | sort
+}
+
+# gdb_sites FILE: the same, from gdb's `info probes'.
+gdb_sites() {
+    timeout 60 gdb -batch -nx -ex 'info probes' "$1" 2>/dev/null |
+        awk '$1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") }' | sort
 }
 
 # need_gdb: skip unless gdb with Python is installed.
