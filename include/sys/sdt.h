@@ -269,11 +269,7 @@
 # elif _SDT_REG_BYTES < 8
 #  define _SDT_CONSTRAINT "nor"
 # elif defined __clang__
-#  if defined __s390x__
-#   define _SDT_CONSTRAINT "nor"   /* too few free registers for 12 args */
-#  else
-#   define _SDT_CONSTRAINT "nr"
-#  endif
+#  define _SDT_CONSTRAINT "nr"
 # elif defined __x86_64__ && defined __OPTIMIZE__
 #  define _SDT_CONSTRAINT "nr"
 # elif defined __powerpc__ || defined __powerpc64__
