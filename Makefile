@@ -59,12 +59,16 @@ demo: examples
 	    $(MAKE) -s -C provider-examples demo DTRACE=$(CURDIR)/tools/dtrace SDT_INCLUDE=$(CURDIR)/include; fi
 
 # All suites with the normal build, then the dtrace suites again with the
-# sanitizer build: any ASan/UBSan report aborts the tool and fails a test.
+# sanitizer build: any ASan/UBSan/LSan report aborts the tool (status 134,
+# never the 1 or 2 of a clean error: without abort_on_error a GCC-built
+# UBSan exits 1) and fails a test.
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+          UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1
+
 check: tools $(ASAN_TOOLS) examples
 	$(BATS) tests
 	SDTKIT_DTRACE=$(CURDIR)/build/asan/dtrace SDTKIT_SDT_LIST=$(CURDIR)/build/asan/sdt-list \
-	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	    $(BATS) $(wildcard tests/dtrace-*.bats)
+	    $(SAN_ENV) $(BATS) $(wildcard tests/dtrace-*.bats)
 
 install: tools
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/sys $(DESTDIR)$(MANDIR)/man1

@@ -404,6 +404,7 @@ void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); }' >cet.c
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
     run --separate-stderr "$DTRACE" -v -G -s prov.d -o prov.o lto.o bitcode.o
+    [ "$status" -eq 0 ]
     [[ "$stderr" == *"lto.o: GCC LTO object without probe notes"* ]]
     [[ "$stderr" == *"bitcode.o: LLVM bitcode (LTO)"* ]]
 }
