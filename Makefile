@@ -3,7 +3,7 @@
 #   make                  build the tools and the provider examples, run the demo
 #   make check            run every test suite (and the tools under ASan/UBSan)
 #   make install PREFIX=/usr/local DESTDIR=
-#   make uninstall, make clean, make bench, make fuzz
+#   make uninstall, make clean, make bench, make fuzz (FUZZ_SECONDS=60 each)
 
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
@@ -28,7 +28,7 @@ PROGRAMS    = $(patsubst tools/%.c,%,$(filter-out tools/main.c,$(wildcard $(TOOL
 TOOLS       = $(addprefix tools/,$(PROGRAMS))
 ASAN_TOOLS  = $(addprefix build/asan/,$(PROGRAMS))
 
-.PHONY: all tools examples demo check check-tools install uninstall clean bench fuzz
+.PHONY: all tools examples demo check check-tools install uninstall clean bench fuzz fuzz-build
 .DELETE_ON_ERROR:
 
 all: tools examples demo
@@ -49,6 +49,23 @@ build/asan/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS)
 build/asan/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(SAN_FLAGS) -o $@ $< $(TOOL_COMMON)
+
+# libFuzzer harnesses (fuzz/*_fuzz.c, with the tools' common sources) need
+# clang; `make fuzz` runs each for FUZZ_SECONDS and prints what it found.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     ?= build/fuzz
+FUZZ_FLAGS    = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZERS       = $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/*_fuzz.c))
+
+$(FUZZ_DIR)/%_fuzz: fuzz/%_fuzz.c $(TOOL_COMMON) $(TOOL_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(TOOL_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(TOOL_COMMON)
+
+fuzz-build: $(FUZZERS)
+
+fuzz: $(FUZZERS)
+	fuzz/run $(FUZZ_SECONDS) $(FUZZ_DIR) $(FUZZERS)
 
 examples: tools
 	@if [ -f provider-examples/Makefile ]; then \

@@ -1,0 +1,7 @@
+provider crlf {
+    probe one(int a, \
+              char *b);
+    // a comment
+    probe two(); /* block
+ comment */
+};

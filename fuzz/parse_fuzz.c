@@ -1,0 +1,96 @@
+/*
+ * parse_fuzz.c: libFuzzer harness for the provider parser (tokenize.c,
+ * parse.c) and for what dtrace makes of whatever parses: the -h header
+ * (emit_header.c) and the -G object (emit_object.c) for a 64-bit
+ * little-endian, a 32-bit and a big-endian target.
+ *
+ * The input is one provider file, or two when it holds a line "%%": the
+ * second part is then parsed into the same program, as a second -s file.
+ * Besides the sanitizers, each -G object is read back with read_notes():
+ * our own object must read as exactly one ELF file of the target's class,
+ * byte order and machine, with nothing malformed in it.
+ *
+ * Build and run with `make fuzz` (see fuzz/run).
+ */
+#include "../tools/dtrace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct readback {
+    const struct target *want;
+    int elves;
+    int problems;
+    bool mismatch;
+};
+
+static void on_elf(void *ctx, const char *member, const struct elf_info *elf)
+{
+    struct readback *rb = ctx;
+    rb->elves++;
+    if (member || elf->elfclass != rb->want->elfclass || elf->data != rb->want->data ||
+        elf->machine != rb->want->machine || elf->type != 1 || elf->nnotes != 0)
+        rb->mismatch = true;
+}
+
+static void on_problem(void *ctx, const char *member, const char *what)
+{
+    struct readback *rb = ctx;
+    (void)member;
+    (void)what;
+    rb->problems++;
+}
+
+static void object_for(const struct program *prog, const struct target *t,
+                       enum semaphore_style style)
+{
+    struct buf obj = {0};
+    emit_object(prog, t, style, &obj);
+    struct readback rb = {.want = t};
+    struct objread_ops ops = {.ctx = &rb, .on_elf = on_elf, .on_problem = on_problem};
+    enum obj_kind kind = read_notes((const unsigned char *)obj.data, obj.len, &ops);
+    if (kind != OBJ_ELF || rb.elves != 1 || rb.problems || rb.mismatch)
+        abort(); /* the -G object does not read back as what it claims to be */
+    buf_free(&obj);
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+    /* Split at the first "%%" line into two -s files. */
+    const char *text = (const char *)data;
+    size_t len1 = size, off2 = size;
+    for (size_t i = 0; i + 3 <= size; i++) {
+        if ((i == 0 || text[i - 1] == '\n') && memcmp(text + i, "%%\n", 3) == 0) {
+            len1 = i;
+            off2 = i + 3;
+            break;
+        }
+    }
+
+    struct program prog;
+    program_init(&prog);
+    int rc = parse_buffer(&prog, "one.d", text, len1);
+    if (rc == 0 && off2 < size)
+        rc = parse_buffer(&prog, "two.d", text + off2, size - off2);
+    if (rc == 0)
+        rc = program_check(&prog);
+    if (rc == 0) {
+        struct strvec inputs = {0};
+        strvec_push(&inputs, "one.d");
+        struct buf header = {0};
+        emit_header(&prog, &inputs, &header);
+        if (header.len == 0 || strlen(header.data) != header.len)
+            abort(); /* a header is text, never empty */
+        buf_free(&header);
+        strvec_free(&inputs);
+
+        static const struct target x86_64 = {2, 1, 62, 0, 0};
+        static const struct target i386 = {1, 1, 3, 0, 0};
+        static const struct target s390x = {2, 2, 22, 0, 0};
+        object_for(&prog, &x86_64, SEM_HIDDEN);
+        object_for(&prog, &i386, SEM_V1);
+        object_for(&prog, &s390x, SEM_V2);
+    }
+    program_free(&prog);
+    return 0;
+}
