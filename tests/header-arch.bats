@@ -93,7 +93,7 @@ check_arch() {
     [ "$compared" -ge 2 ]
 }
 
-@test "8-byte values on 32-bit targets are passed in memory or as immediates, never in a register" {
+@test "8-byte values on 32-bit targets are passed in memory, never in a register or as an immediate" {
     cat > w.c <<'EOF'
 #include <sys/sdt.h>
 long long mul (long long, long long);
@@ -112,7 +112,9 @@ EOF
                 args=$(note_args w.o t:wide)
                 [ "$(arg_sizes "$args")" = "-8 8 8 8 -8" ]
                 while read -r arg; do
-                    [[ "$arg" =~ ^-?8@([\$#]-?[0-9]+|.*[\(\[].*)$ ]] || { echo "$a $cc $opt: $arg"; false; }
+                    # memory: N(%reg) or [reg, #N]; an immediate is read as
+                    # 32 bits by gdb, a register is half the value
+                    [[ "$arg" =~ ^-?8@.*[\(\[].*$ ]] || { echo "$a $cc $opt: $arg"; false; }
                 done < <(one_per_line "$args")
             done
         done

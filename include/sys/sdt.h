@@ -44,9 +44,12 @@
      riscv64 it crashes).
    - Bit-fields, arrays and function designators are accepted as arguments.
    - Arguments wider than a register are never half-described: 8-byte values
-     on 32-bit targets are passed in memory, wider ones (__int128,
-     long double) are rejected at compile time with a message naming the
-     argument.
+     on 32-bit targets are passed in memory (a register pair could be named
+     only by half, an immediate gdb reads as 32 bits), wider ones
+     (__int128, long double) are rejected at compile time with a message
+     naming the argument.
+   - ARM register operands are written rN (gdb reads neither fp, ip, sl,
+     sp nor lr there); s390 memory operands never use an index register.
    - No warning under -Wall -Wextra -Wpedantic, in any C or C++ standard.
    - .stapsdt.base survives --gc-sections with lld, gold and mold.  */
 
@@ -255,7 +258,8 @@
    between registers and memory:
    - clang turns any memory alternative into a stack spill (extra stores
      at every probe site) and crashes on riscv64 with "o": registers only,
-     except on 32-bit targets where 8-byte values must go to memory.
+     except on 32-bit targets, where registers are few and 8-byte values
+     are boxed into memory.
    - GCC on x86-64 with optimisation would pick `sym(%rip)' and indexed
      addresses, which gdb, libbpf and perf cannot read: registers only.
      Unoptimised GCC puts locals in frame slots (-20(%rbp)) and loads the
@@ -274,6 +278,9 @@
 #  define _SDT_CONSTRAINT "nr"
 # elif defined __powerpc__ || defined __powerpc64__
 #  define _SDT_CONSTRAINT "nZr"
+# elif defined __s390__ || defined __s390x__
+#  define _SDT_CONSTRAINT "nrQS"  /* memory without an index register: gdb
+                                     cannot read 8(%r9,%r11) */
 # else
 #  define _SDT_CONSTRAINT "nor"
 # endif
@@ -364,11 +371,12 @@ char (&__sdt_code (_Tp))[__sdt_kind<_Tp>::__sdt_scalar
          __sdt_ok##n = _SDT_VALID (__sdt_c##n),                             \
          __sdt_s##n = _SDT_SIZE_OPERAND (__sdt_c##n) };
 
-#  if _SDT_REG_BYTES < 8 && !defined __clang__
-/* 32-bit targets, GCC: an 8-byte value would sit in a register pair and
-   the note could name only half of it.  Boxed in a struct GCC cannot keep
-   in registers, it is passed as a memory operand whose first 8 bytes are
-   the value.  always_inline keeps -O0 from calling anything. */
+#  if _SDT_REG_BYTES < 8
+/* 32-bit targets: an 8-byte value would sit in a register pair, and the
+   note could name only half of it, or be an immediate, which gdb reads as
+   32 bits.  Boxed in a struct the compiler cannot keep in registers, it is
+   passed as a memory operand whose first 8 bytes are the value.
+   always_inline keeps -O0 from calling anything. */
 template <typename _Tp, bool _Wide = (sizeof (_Tp) > _SDT_REG_BYTES)>
 struct __sdt_slot
 {
@@ -435,14 +443,13 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
                        && __sdt_z##n <= 8 && __sdt_z##n >= -8,              \
          __sdt_s##n = -(__sdt_z##n + (__sdt_k##n == 8) * _SDT_FLOAT_CODE) };
 
-#  if _SDT_REG_BYTES < 8 && !defined __clang__
-/* 32-bit targets, GCC: see the C++ branch.  Constants stay immediates. */
+#  if _SDT_REG_BYTES < 8
+/* 32-bit targets: see the C++ branch. */
 #   define _SDT_BOX(x) \
   (__extension__ (struct { __typeof__ (_SDT_RV (x)) __v; char __pad; }) \
                  { _SDT_RV (x), 0 })
 #   define _SDT_VALUE(x)                                                    \
-  __builtin_choose_expr (sizeof (__typeof__ (_SDT_RV (x))) > _SDT_REG_BYTES \
-                         && !__builtin_constant_p (x),                      \
+  __builtin_choose_expr (sizeof (__typeof__ (_SDT_RV (x))) > _SDT_REG_BYTES, \
                          _SDT_BOX (x), _SDT_RV (x))
 #  else
 #   define _SDT_VALUE(x) _SDT_RV (x)
@@ -643,18 +650,39 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
   _SDT_OPERAND_INPLACE (9, i), _SDT_OPERAND_INPLACE (10, j), \
   _SDT_OPERAND_INPLACE (11, k), _SDT_OPERAND_INPLACE (12, l)
 
-/* The argument string.  Normally one .asciz for all arguments; with
-   SDT_FLOAT_MARKER each size goes through .ifc to spell "4f"/"8f". */
-# ifndef SDT_FLOAT_MARKER
+/* The argument string.  Normally one .asciz for all arguments.  Two
+   things need assembler directives per argument instead:
+   - SDT_FLOAT_MARKER: .ifc on the size immediate spells "4f"/"8f";
+   - ARM: GCC names r10, r11 and r12 sl, fp and ip, and both compilers
+     write sp and lr, but gdb reads only rN there: .ifc renames a register
+     operand.  (Inside [..] memory operands the names are read fine.) */
+# ifdef SDT_FLOAT_MARKER
+#  define _SDT_SIZE_DIRS(n)                                                 \
+  "\t.ifc %n[_SDT_S" #n "],1004\n\t.ascii \"4f\"\n"                         \
+  "\t.else\n\t.ifc %n[_SDT_S" #n "],1008\n\t.ascii \"8f\"\n"                \
+  "\t.else\n\t.ascii \"%n[_SDT_S" #n "]\"\n\t.endif\n\t.endif\n"
+# else
+#  define _SDT_SIZE_DIRS(n) "\t.ascii \"%n[_SDT_S" #n "]\"\n"
+# endif
+# ifdef __arm__
+#  define _SDT_ARM_ALIAS(n, alias, reg)                                     \
+  "\t.ifc \"%[_SDT_A" #n "]\",\"" alias "\"\n\t.ascii \"" reg "\"\n\t.else\n"
+#  define _SDT_OPND_DIRS(n)                                                 \
+  _SDT_ARM_ALIAS (n, "sl", "r10") _SDT_ARM_ALIAS (n, "fp", "r11")           \
+  _SDT_ARM_ALIAS (n, "ip", "r12") _SDT_ARM_ALIAS (n, "sp", "r13")           \
+  _SDT_ARM_ALIAS (n, "lr", "r14")                                           \
+  "\t.ascii \"" _SDT_OPND (n) "\"\n"                                        \
+  "\t.endif\n\t.endif\n\t.endif\n\t.endif\n\t.endif\n"
+# else
+#  define _SDT_OPND_DIRS(n) "\t.ascii \"" _SDT_OPND (n) "\"\n"
+# endif
+
+# if !defined SDT_FLOAT_MARKER && !defined __arm__
 #  define _SDT_ARG(n) "%n[_SDT_S" #n "]@" _SDT_OPND (n)
 #  define _SDT_SP " "
 #  define _SDT_ARGDIRS(text) "\t.asciz \"" text "\"\n"
 # else
-#  define _SDT_ARG(n)                                                       \
-  "\t.ifc %n[_SDT_S" #n "],1004\n\t.ascii \"4f\"\n"                         \
-  "\t.else\n\t.ifc %n[_SDT_S" #n "],1008\n\t.ascii \"8f\"\n"                \
-  "\t.else\n\t.ascii \"%n[_SDT_S" #n "]\"\n\t.endif\n\t.endif\n"            \
-  "\t.ascii \"@\"\n\t.ascii \"" _SDT_OPND (n) "\"\n"
+#  define _SDT_ARG(n) _SDT_SIZE_DIRS (n) "\t.ascii \"@\"\n" _SDT_OPND_DIRS (n)
 #  define _SDT_SP "\t.ascii \" \"\n"
 #  define _SDT_ARGDIRS(text) text "\t.byte 0\n"
 # endif
@@ -684,11 +712,11 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
   , [_SDT_SEM] "m" (_SDT_SEMAPHORE_1 (provider, name))
 # define _SDT_SEMOP_(provider, name) _SDT_SEMOP_1 (provider, name)
 
-/* C90 only promises string literals of 509 characters, and clang says
-   so under -Wpedantic: there the asm goes inside an __extension__
-   statement expression. */
-# if !defined __cplusplus \
-     && (!defined __STDC_VERSION__ || __STDC_VERSION__ < 199901L)
+/* C only promises string literals of 509 (C90) or 4095 (C99) characters,
+   and clang says so under -Wpedantic; a 12-argument template is longer on
+   ARM or with SDT_FLOAT_MARKER, any template is in C90.  In C the asm goes
+   inside an __extension__ statement expression, which silences that. */
+# ifndef __cplusplus
 #  define _SDT_ASM_STMT(stmt) __extension__ ({ stmt; })
 # else
 #  define _SDT_ASM_STMT(stmt) stmt

@@ -7,6 +7,7 @@
 #include <sys/sdt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
@@ -20,7 +21,12 @@ char g_char = -5;
 unsigned short g_ushort = 65000;
 volatile int g_vint = -123456;
 long g_arr[4] = { 10, -20, 30, -40 };
-struct rec g_rec = { 7, 5, -9, -1234567890123L, 200, -300 };
+#if LONG_MAX > 2147483647L
+# define BIG_LONG (-1234567890123L)
+#else
+# define BIG_LONG (-1234567890L)
+#endif
+struct rec g_rec = { 7, 5, -9, BIG_LONG, 200, -300 };
 long long g_ll = -9000000000LL;
 static int s_int = -77;
 static unsigned long long s_ull = 18000000000000000000ULL;
@@ -126,7 +132,7 @@ main (int argc, char **argv)
     return 2;
   params (n * 1000, -70000L * n, (short) -300, (unsigned char) 250, (char) -2,
           -5000000000LL * n, 4000000000U, (signed char) -128, (unsigned short) 65535,
-          0xfedcba9876543210UL, n == 2, -n);
+          (unsigned long) 0xfedcba9876543210ULL, n == 2, -n);
   globals (n - 1);
   members (&g_rec, g_arr, n - 1);
   constants (n);
