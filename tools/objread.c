@@ -5,7 +5,11 @@
  * every offset and size read from the file is checked against the buffer
  * with arithmetic that cannot overflow, counts are bounded by what the
  * buffer can hold, and nothing is trusted to be NUL-terminated.  Malformed
- * parts are reported through ops->on_problem and skipped.
+ * parts are reported through ops->on_problem and skipped.  The work stays
+ * linear in the size of the input: note sections together may not cover
+ * more bytes than the file has (overlapping ones could otherwise make a
+ * small file read like a huge one), and names are looked for only within
+ * MAX_NAME bytes.
  *
  * ELF: both classes and byte orders; section headers (with extended
  * section numbering) locate the SHT_NOTE sections; notes named "stapsdt"
@@ -22,6 +26,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The longest section or archive member name we look at: real ones are far
+ * shorter (a member of a thin archive is a path, so PATH_MAX); a longer
+ * one is treated as malformed rather than scanned on every use. */
+#define MAX_NAME 4096
 
 enum {
     SHT_NOTE = 7,
@@ -102,6 +111,15 @@ static const char *bounded_str(const unsigned char *base, uint64_t size, uint64_
     if (!memchr(s, '\0', (size_t)(size - off)))
         return NULL;
     return (const char *)s;
+}
+
+/* A section's name: a string of at most MAX_NAME bytes, or NULL. */
+static const char *section_name(const unsigned char *strtab, uint64_t strsz, uint64_t off)
+{
+    if (!strtab || off >= strsz)
+        return NULL;
+    uint64_t max = strsz - off < MAX_NAME + 1 ? strsz - off : MAX_NAME + 1;
+    return bounded_str(strtab + off, max, 0);
 }
 
 /* Is a note's name "stapsdt" (allowing missing or extra NUL padding)? */
@@ -244,7 +262,7 @@ static void read_elf(const unsigned char *buf, size_t len, const char *member,
     for (uint64_t i = 0; sections_ok && i < shnum; i++) {
         struct shdr sh;
         get_shdr(&e, shoff, shentsize, i, &sh);
-        const char *name = strtab ? bounded_str(strtab, strsz, sh.name) : NULL;
+        const char *name = section_name(strtab, strsz, sh.name);
         if (!name)
             continue;
         if (strcmp(name, ".stapsdt.base") == 0)
@@ -255,6 +273,7 @@ static void read_elf(const unsigned char *buf, size_t len, const char *member,
     if (ops->on_elf)
         ops->on_elf(ops->ctx, member, &info);
 
+    uint64_t note_bytes = 0; /* read so far, at most len */
     for (uint64_t i = 0; sections_ok && i < shnum; i++) {
         struct shdr sh;
         get_shdr(&e, shoff, shentsize, i, &sh);
@@ -264,8 +283,12 @@ static void read_elf(const unsigned char *buf, size_t len, const char *member,
             problem(ops, member, "a note section extends past the end of the file");
             continue;
         }
-        const char *name = strtab ? bounded_str(strtab, strsz, sh.name) : NULL;
-        read_note_section(&e, &sh, name, member, &info, ops);
+        if (sh.size > len - note_bytes) {
+            problem(ops, member, "note sections overlap");
+            break;
+        }
+        note_bytes += sh.size;
+        read_note_section(&e, &sh, section_name(strtab, strsz, sh.name), member, &info, ops);
     }
     if (ops->on_elf_done)
         ops->on_elf_done(ops->ctx, member, &info);
@@ -295,17 +318,20 @@ static int64_t ar_number(const unsigned char *field, size_t width)
 
 static bool starts(const unsigned char *p, const char *s) { return memcmp(p, s, strlen(s)) == 0; }
 
-/* A long name "/N" from the "//" table: it ends at "/\n" (GNU) or "\n". */
+/* A long name "/N" from the "//" table: it ends at "/\n" (GNU) or "\n";
+ * NULL when it does not end within MAX_NAME bytes. */
 static char *ar_long_name(const unsigned char *names, size_t names_len, int64_t off)
 {
     if (!names || off < 0 || (uint64_t)off >= names_len)
         return NULL;
     const unsigned char *s = names + off;
-    size_t max = names_len - (size_t)off, n = 0;
-    while (n < max && s[n] != '\n')
-        n++;
+    size_t max = names_len - (size_t)off;
+    const unsigned char *nl = memchr(s, '\n', max < MAX_NAME + 2 ? max : MAX_NAME + 2);
+    size_t n = nl ? (size_t)(nl - s) : max;
     if (n > 0 && s[n - 1] == '/')
         n--;
+    if (n > MAX_NAME)
+        return NULL;
     return xstrndup((const char *)s, n);
 }
 
@@ -346,7 +372,7 @@ static void read_archive(const unsigned char *buf, size_t len, bool thin,
             name = ar_long_name(names, names_len, ar_number(h + 1, 15));
         } else if (!symtab && starts(h, "#1/")) {
             int64_t n = ar_number(h + 3, 13);
-            if (n >= 0 && (uint64_t)n <= msize && has_data) {
+            if (n >= 0 && n <= MAX_NAME && (uint64_t)n <= msize && has_data) {
                 name = xstrndup((const char *)mdata, strnlen((const char *)mdata, (size_t)n));
                 mdata += n;
                 msize -= (uint64_t)n;
@@ -363,7 +389,9 @@ static void read_archive(const unsigned char *buf, size_t len, bool thin,
         if (!symtab && !longnames) {
             if (!name) {
                 problem(ops, NULL, "an archive member has a malformed name");
-            } else if (thin) {
+                return;
+            }
+            if (thin) {
                 if (ops->on_thin_member)
                     ops->on_thin_member(ops->ctx, name);
             } else if (msize >= 16 && memcmp(mdata, "\177ELF", 4) == 0) {
