@@ -105,6 +105,111 @@ prov() {
     mv "$BATS_TEST_TMPDIR/prov.d" prov.d
 }
 
+# ---- provider files -------------------------------------------------------
+
+@test "a 100 MB provider file gives the right header and object in bounded time and memory" {
+    # C declarations and comments, with a provider every 100,000 lines
+    awk 'BEGIN {
+        for (i = 0; size < 100000000; i++) {
+            line = sprintf("typedef struct s%d { int a[4]; char *b; } s%d_t; /* %d */\n", i, i, i)
+            if (i % 100000 == 0)
+                line = line sprintf("provider p%d { probe x(s%d_t *v, long n); };\n", i, i)
+            printf "%s", line
+            size += length(line)
+        } }' >big.d
+    [ "$(stat -c %s big.d)" -ge 100000000 ]
+    measure 30 "$DTRACE" -h -s big.d -o big.h
+    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$(grep -c '^#define P[0-9]*_X(arg1, arg2) \\$' big.h)" -eq 30 ]
+    grep -qF '/* P1400000_X ( s1400000_t *v, long n ) */' big.h
+    mem_below 250
+    measure 30 "$DTRACE" -G -s big.d -o big.o
+    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$(readelf -sW big.o | grep -c ' p[0-9]*_x_semaphore$')" -eq 15 ]
+    mem_below 250
+}
+
+@test "a provider file over 256 MiB is refused without reading it" {
+    echo 'provider p { probe x(); };' >huge.d
+    truncate -s 300M huge.d
+    echo old >out.h
+    measure 10 "$DTRACE" -h -s huge.d -o out.h
+    clean_error "dtrace: error: cannot read 'huge.d': larger than 256 MiB"
+    mem_below 50
+    [ "$(cat out.h)" = old ]
+    [ "$(listing .)" = "$(printf 'huge.d\nout.h')" ]
+}
+
+@test "/dev/zero as a provider file stops at 256 MiB with a clean error" {
+    measure 20 "$DTRACE" -h -s /dev/zero -o out.h
+    clean_error "dtrace: error: cannot read '/dev/zero': larger than 256 MiB"
+    mem_below 300
+    [ "$(listing .)" = "" ]
+}
+
+@test "a provider file that is a directory is a clean error, with and without -C" {
+    mkdir dir.d
+    run --separate-stderr "$DTRACE" -h -s dir.d -o out.h
+    clean_error "dtrace: error: cannot read 'dir.d': Is a directory"
+    run --separate-stderr "$DTRACE" -C -G -s dir.d -o out.o
+    clean_error "dtrace: error: cannot read 'dir.d': Is a directory"
+    [ "$(listing .)" = dir.d ]
+}
+
+@test "a FIFO nobody writes to is a clean error after 5 seconds, not a hang" {
+    mkfifo fifo.d
+    measure 20 "$DTRACE" -h -s fifo.d -o out.h
+    clean_error "dtrace: error: cannot read 'fifo.d': no process opened the FIFO for writing within 5 seconds"
+    [ "${ELAPSED%.*}" -ge 4 ]
+    [ "$(listing .)" = fifo.d ]
+}
+
+@test "a FIFO whose writer comes late, and a slow pipe, are read to their end" {
+    prov
+    "$DTRACE" -h -s prov.d -o ref.h
+    mkfifo fifo.d
+    (sleep 1; cat prov.d >fifo.d) &
+    run timeout 20 "$DTRACE" -h -s fifo.d -o late.h
+    wait
+    [ "$status" -eq 0 ]
+    diff <(grep -v '^/\* Generated' ref.h) <(grep -v '^/\* Generated' late.h)
+    run timeout 20 "$DTRACE" -h -s <(sleep 6; cat prov.d) -o slow.h
+    [ "$status" -eq 0 ]
+    grep -q '^#define P_X(arg1, arg2) \\$' slow.h
+}
+
+@test "with -C a FIFO or a device is refused: the preprocessor would wait on it forever" {
+    mkfifo fifo.d
+    run --separate-stderr timeout 20 "$DTRACE" -C -h -s fifo.d -o out.h
+    clean_error "dtrace: error: cannot preprocess 'fifo.d': not a regular file"
+    run --separate-stderr timeout 20 "$DTRACE" -C -h -s /dev/zero -o out.h
+    clean_error "dtrace: error: cannot preprocess '/dev/zero': not a regular file"
+    [ "$(listing .)" = fifo.d ]
+}
+
+@test "a preprocessor that prints without end is stopped at 256 MiB" {
+    prov
+    printf '#!/bin/sh\nexec cat /dev/zero\n' >endless-cpp
+    chmod +x endless-cpp
+    CPP="$T/endless-cpp" measure 30 "$DTRACE" -C -h -s prov.d -o out.h
+    clean_error "dtrace: error: prov.d: preprocessing with '$T/endless-cpp': the output of '$T/endless-cpp' is larger than 256 MiB"
+    mem_below 300
+    [ "$(listing .)" = "$(printf 'endless-cpp\nprov.d')" ]
+}
+
+@test "an unreadable provider file is a clean error, with and without -C" {
+    need_unprivileged
+    cd "$U"
+    echo 'provider p { probe x(); };' >secret.d
+    chmod 000 secret.d
+    chmod 777 .
+    run --separate-stderr unprivileged "$DTRACE" -h -s secret.d -o out.h
+    clean_error "dtrace: error: cannot open 'secret.d': Permission denied"
+    run --separate-stderr unprivileged "$DTRACE" -C -h -s secret.d -o out.h
+    clean_error "dtrace: error: cannot open 'secret.d': Permission denied"
+    [ "$(listing .)" = secret.d ]
+}
+
 # ---- object files -----------------------------------------------------------
 
 @test "overlapping note sections do not make a small object read like a huge one" {
@@ -138,4 +243,79 @@ prov() {
     [ "$status" -eq 0 ]
     [[ "$stderr" == "dtrace: warning: names.a: an archive member has a malformed name; ignoring what follows" ]]
     [ "${ELAPSED%.*}" -lt $((2 * SLOW)) ]
+}
+
+@test "a thin archive listing itself is read once, not N^depth times" {
+    prov
+    "$MKOBJ" thin self.a 1000 self.a
+    measure 10 "$DTRACE" -G -s prov.d -o out.o self.a
+    [ "$status" -eq 0 ]
+    [ "$stderr" = "dtrace: warning: self.a: a thin archive inside a thin archive; its members are not read" ]
+    [ "${ELAPSED%.*}" -lt $((2 * SLOW)) ]
+}
+
+@test "a thin archive reads each file once, however it names it" {
+    need_sdt_header
+    prov
+    printf '#include <sys/sdt.h>\nvoid f(void) { DTRACE_PROBE(p, ghost); }\n' >use.c
+    gcc -I"$SDT_INC" -c use.c -o use.o
+    ln -s use.o alias.o
+    ar rcT thin.a use.o
+    # the same file three times: twice as use.o (ar stores a link's
+    # target), once by its absolute path
+    ar qT thin.a alias.o
+    ar qT thin.a "$T/use.o"
+    [ "$(ar t thin.a | wc -l)" -eq 3 ]
+    run --separate-stderr "$SDT_LIST" thin.a
+    [ "$status" -eq 0 ]
+    [ "$(grep -c $'\tghost\t' <<<"$output")" -eq 1 ]
+    run --separate-stderr "$DTRACE" -v -G -s prov.d -o out.o thin.a
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"thin.a: 'use.o' is listed again; read once"* ]]
+    [[ "$stderr" == *"thin.a: '$T/use.o' is listed again; read once"* ]]
+    [ "$(grep -c "probe 'p:ghost' is used" <<<"$stderr")" -eq 1 ]
+}
+
+@test "a thin archive naming a device or a FIFO is a clean error, not endless reading" {
+    prov
+    "$MKOBJ" thin zero.a 1 /dev/zero
+    measure 10 "$DTRACE" -G -s prov.d -o out.o zero.a
+    clean_error "dtrace: error: cannot read '/dev/zero': not a regular file"
+    mem_below 50
+    mkfifo fifo.o
+    "$MKOBJ" thin fifo.a 1 fifo.o
+    measure 10 "$DTRACE" -G -s prov.d -o out.o fifo.a
+    clean_error "dtrace: error: cannot read 'fifo.o': not a regular file"
+    [ "$(listing .)" = "$(printf 'fifo.a\nfifo.o\nprov.d\nzero.a')" ]
+}
+
+@test "an object that is a directory, a FIFO or a device is a clean error" {
+    prov
+    mkdir dir.o
+    mkfifo fifo.o
+    echo old >out.o
+    for obj in dir.o fifo.o /dev/zero /dev/null; do
+        run --separate-stderr timeout 10 "$DTRACE" -G -s prov.d -o out.o "$obj"
+        if [ "$obj" = dir.o ]; then
+            clean_error "dtrace: error: cannot read 'dir.o': Is a directory"
+        else
+            clean_error "dtrace: error: cannot read '$obj': not a regular file"
+        fi
+        run --separate-stderr timeout 10 "$SDT_LIST" "$obj"
+        [ "$status" -eq 1 ]
+    done
+    [ "$(cat out.o)" = old ]
+    [ "$(listing .)" = "$(printf 'dir.o\nfifo.o\nout.o\nprov.d')" ]
+}
+
+@test "an unreadable object is a clean error" {
+    need_unprivileged
+    cd "$U"
+    echo 'provider p { probe x(); };' >prov.d
+    cp "$BATS_TEST_DIRNAME/../fuzz/corpus/objread/x86_64.o" secret.o
+    chmod 000 secret.o
+    chmod 777 .
+    run --separate-stderr unprivileged "$DTRACE" -G -s prov.d -o out.o secret.o
+    clean_error "dtrace: error: cannot open 'secret.o': Permission denied"
+    [ "$(listing .)" = "$(printf 'prov.d\nsecret.o')" ]
 }

@@ -132,8 +132,19 @@ const char *path_basename(const char *path);
 char *path_dirname(const char *path);
 char *path_join(const char *dir, const char *name);
 
-/* Read a whole file (any kind: regular, FIFO, device).  0 or -1 (reported). */
-int read_file(const char *path, struct buf *out);
+/* The largest provider file (or $CPP output) read: far beyond any real one,
+ * and a clean error instead of memory exhaustion on /dev/zero. */
+#define MAX_TEXT_SIZE ((size_t)256 << 20)
+/* How long reading a FIFO waits for a process to open it for writing. */
+#define FIFO_WAIT_SECONDS 5
+
+/* Read a provider file: a regular file, a pipe or FIFO (waiting at most
+ * FIFO_WAIT_SECONDS for a writer), a character device; at most
+ * MAX_TEXT_SIZE bytes, NUL-terminated.  0 or -1 (reported). */
+int read_text(const char *path, struct buf *out);
+/* Read an object file: a regular file only, any size (never blocks on a
+ * FIFO, never reads a device forever).  0 or -1 (reported). */
+int read_object(const char *path, struct buf *out);
 
 /* ---- spawn.c ---- */
 

@@ -8,12 +8,19 @@
  * follows libtool .lo files to the object they name, and says what it
  * skips: LLVM bitcode and missing thin members quietly (-v), other files
  * that are not objects with a warning.
+ *
+ * What a file names cannot make the work explode: each file a thin archive
+ * lists is read once however often (and under whatever name) it is listed,
+ * and a thin archive inside a thin archive is not followed (GNU ar flattens
+ * them; following one that lists itself would read it N^depth times).
+ * Only regular files are read (read_object).
  */
 #include "dtrace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct relay {
@@ -107,10 +114,46 @@ static char *libtool_object(const char *path, const struct buf *text)
 }
 
 static int read_path(const char *path, const struct objread_ops *ops, bool verbose,
-                     bool optional, int depth);
+                     bool in_thin, int depth);
+
+/* Whether a thin archive listed this file before (by device and inode:
+ * "x.o" and "./x.o" are one file).  A file that cannot be stat'ed is not
+ * on disk: read_path skips it. */
+static bool seen_before(struct strmap *seen, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return false;
+    unsigned char key[sizeof st.st_dev + sizeof st.st_ino];
+    memcpy(key, &st.st_dev, sizeof st.st_dev);
+    memcpy(key + sizeof st.st_dev, &st.st_ino, sizeof st.st_ino);
+    return strmap_put(seen, (const char *)key, sizeof key, seen) != NULL;
+}
+
+/* The members of a thin archive, each file once. */
+static int read_thin_members(const char *path, const struct strvec *names,
+                             const struct objread_ops *ops, bool verbose, int depth)
+{
+    struct strmap seen = {0};
+    char *dir = path_dirname(path);
+    int rc = 0;
+    for (size_t i = 0; i < names->n; i++) {
+        char *member = path_join(dir, names->v[i]);
+        if (seen_before(&seen, member)) {
+            if (verbose)
+                info("%s: '%s' is listed again; read once", path, member);
+        } else if (read_path(member, ops, verbose, true, depth + 1) != 0) {
+            rc = -1;
+        }
+        free(member);
+    }
+    free(dir);
+    strmap_free(&seen);
+    return rc;
+}
 
 static int read_buffer(const char *path, const struct buf *data, const struct objread_ops *ops,
-                       bool verbose, int depth)
+                       bool verbose, bool in_thin, int depth)
 {
     struct relay r = {.user = ops, .verbose = verbose, .path = path};
     struct objread_ops relay_ops = {
@@ -126,15 +169,10 @@ static int read_buffer(const char *path, const struct buf *data, const struct ob
     free(r.member);
     free(r.label);
 
-    if (kind == OBJ_THIN_ARCHIVE) {
-        char *dir = path_dirname(path);
-        for (size_t i = 0; i < r.thin.n; i++) {
-            char *member = path_join(dir, r.thin.v[i]);
-            if (read_path(member, ops, verbose, true, depth + 1) != 0)
-                rc = -1;
-            free(member);
-        }
-        free(dir);
+    if (kind == OBJ_THIN_ARCHIVE && in_thin) {
+        warning("%s: a thin archive inside a thin archive; its members are not read", path);
+    } else if (kind == OBJ_THIN_ARCHIVE) {
+        rc = read_thin_members(path, &r.thin, ops, verbose, depth);
     } else if (kind == OBJ_LLVM_BITCODE) {
         if (verbose)
             info("%s: LLVM bitcode (LTO): its probes cannot be checked", path);
@@ -143,7 +181,7 @@ static int read_buffer(const char *path, const struct buf *data, const struct ob
         if (lo) {
             if (verbose)
                 info("%s: libtool object for '%s'", path, lo);
-            rc = read_path(lo, ops, verbose, true, depth + 1);
+            rc = read_path(lo, ops, verbose, in_thin, depth + 1);
             free(lo);
         } else {
             warning("%s: not an ELF object, archive or libtool object; ignored", path);
@@ -153,23 +191,25 @@ static int read_buffer(const char *path, const struct buf *data, const struct ob
     return rc;
 }
 
-/* optional: a missing file is skipped (thin members, .lo targets). */
+/* depth > 0: a file named by another (thin member, .lo target), skipped
+ * when missing.  in_thin: named, directly or through .lo files, by a thin
+ * archive. */
 static int read_path(const char *path, const struct objread_ops *ops, bool verbose,
-                     bool optional, int depth)
+                     bool in_thin, int depth)
 {
     if (depth > 4) {
         warning("%s: nested too deeply; ignored", path);
         return 0;
     }
-    if (optional && access(path, F_OK) != 0) {
+    if (depth > 0 && access(path, F_OK) != 0) {
         if (verbose)
             info("%s: not found; skipped", path);
         return 0;
     }
     struct buf data = {0};
-    int rc = read_file(path, &data);
+    int rc = read_object(path, &data);
     if (rc == 0)
-        rc = read_buffer(path, &data, ops, verbose, depth);
+        rc = read_buffer(path, &data, ops, verbose, in_thin, depth);
     buf_free(&data);
     return rc;
 }

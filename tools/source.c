@@ -9,11 +9,13 @@
  * on the command line (not fed on stdin) so that #include "..." searches
  * its directory and the line markers name it: diagnostics then point into
  * the original file.  The output is read through a pipe, never a file.
+ * Only a regular file is given to $CPP (see check_cpp_input).
  */
 #include "dtrace.h"
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int run_cpp(const char *path, const struct cpp_options *cpp, struct buf *text)
@@ -48,16 +50,34 @@ static int run_cpp(const char *path, const struct cpp_options *cpp, struct buf *
     return rc;
 }
 
+/* Before $CPP opens the file itself: fail early and clearly on a missing or
+ * unreadable input (cpp's own message would be less direct), and refuse
+ * anything but a regular file: cpp would wait forever on a FIFO nobody
+ * writes, or read a device without end. */
+static int check_cpp_input(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || access(path, R_OK) != 0) {
+        error("cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        error("cannot read '%s': %s", path, strerror(EISDIR));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        error("cannot preprocess '%s': not a regular file", path);
+        return -1;
+    }
+    return 0;
+}
+
 int source_load(const char *path, const struct cpp_options *cpp, struct buf *text)
 {
     if (cpp && cpp->enabled) {
-        /* Fail early and clearly on a missing input: cpp's own message
-         * would be less direct. */
-        if (access(path, R_OK) != 0) {
-            error("cannot open '%s': %s", path, strerror(errno));
+        if (check_cpp_input(path) != 0)
             return -1;
-        }
         return run_cpp(path, cpp, text);
     }
-    return read_file(path, text);
+    return read_text(path, text);
 }

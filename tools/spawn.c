@@ -15,11 +15,15 @@
 
 extern char **environ;
 
+/* All of fd, at most MAX_TEXT_SIZE bytes: 0, or -1 with errno set (EFBIG
+ * when there is more). */
 static int read_all(int fd, struct buf *out)
 {
+    size_t start = out->len;
     for (;;) {
         buf_reserve(out, 65536);
-        ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
+        size_t want = out->cap - out->len - 1, left = MAX_TEXT_SIZE - (out->len - start) + 1;
+        ssize_t n = read(fd, out->data + out->len, want < left ? want : left);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -27,6 +31,10 @@ static int read_all(int fd, struct buf *out)
         if (n == 0)
             break;
         out->len += (size_t)n;
+        if (out->len - start > MAX_TEXT_SIZE) {
+            errno = EFBIG;
+            return -1;
+        }
     }
     out->data[out->len] = '\0';
     return 0;
@@ -70,11 +78,16 @@ int run_capture(char *const argv[], const char *what, struct buf *out)
 
     int read_rc = read_all(fds[0], out);
     int read_errno = errno;
-    close(fds[0]);
+    close(fds[0]); /* a child still writing now gets SIGPIPE: waitpid cannot hang */
 
     int status = 0;
     if (wait_child(pid, &status) != 0) {
         error("%s: cannot wait for '%s': %s", what, argv[0], strerror(errno));
+        return -1;
+    }
+    if (read_rc != 0 && read_errno == EFBIG) {
+        error("%s: the output of '%s' is larger than %zu MiB", what, argv[0],
+              MAX_TEXT_SIZE >> 20);
         return -1;
     }
     if (read_rc != 0) {

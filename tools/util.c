@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -489,38 +490,109 @@ char *path_join(const char *dir, const char *name)
 
 /* ---- files ---- */
 
-int read_file(const char *path, struct buf *out)
+/* Read fd to its end into out, at most max bytes.  0 or -1 (reported). */
+static int read_fd(int fd, const char *path, size_t max, struct buf *out)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        error("cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat(fd, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            error("cannot read '%s': %s", path, strerror(EISDIR));
-            close(fd);
-            return -1;
-        }
-        if (S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX / 2)
-            buf_reserve(out, (size_t)st.st_size);
-    }
+    size_t start = out->len;
     for (;;) {
         buf_reserve(out, 65536);
-        ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
+        /* never more than one byte past max, so memory stays near max */
+        size_t want = out->cap - out->len - 1, left = max - (out->len - start) + 1;
+        ssize_t n = read(fd, out->data + out->len, want < left ? want : left);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
             error("cannot read '%s': %s", path, strerror(errno));
-            close(fd);
             return -1;
         }
         if (n == 0)
             break;
         out->len += (size_t)n;
+        if (out->len - start > max) {
+            error("cannot read '%s': larger than %zu MiB", path, max >> 20);
+            return -1;
+        }
     }
     out->data[out->len] = '\0';
-    close(fd);
     return 0;
+}
+
+static void on_alarm(int sig) { (void)sig; }
+
+/*
+ * open(path, O_RDONLY), giving up after FIFO_WAIT_SECONDS.  Only a FIFO
+ * blocks there, until some process opens it for writing; once one has, the
+ * reads wait for that writer as long as it takes, like any reader would.
+ * The alarm interrupts open() with EINTR (the handler is installed without
+ * SA_RESTART).
+ */
+static int open_waiting(const char *path)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, &old);
+    alarm(FIFO_WAIT_SECONDS);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    int err = errno;
+    alarm(0);
+    sigaction(SIGALRM, &old, NULL);
+    errno = err;
+    return fd;
+}
+
+int read_text(const char *path, struct buf *out)
+{
+    int fd = open_waiting(path);
+    if (fd < 0 && errno == EINTR) {
+        error("cannot read '%s': no process opened the FIFO for writing within %d seconds",
+              path, FIFO_WAIT_SECONDS);
+        return -1;
+    }
+    if (fd < 0) {
+        error("cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    int rc = -1;
+    if (fstat(fd, &st) != 0) {
+        error("cannot read '%s': %s", path, strerror(errno));
+    } else if (S_ISDIR(st.st_mode)) {
+        error("cannot read '%s': %s", path, strerror(EISDIR));
+    } else if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > MAX_TEXT_SIZE) {
+        error("cannot read '%s': larger than %zu MiB", path, MAX_TEXT_SIZE >> 20);
+    } else {
+        if (S_ISREG(st.st_mode))
+            buf_reserve(out, (size_t)st.st_size);
+        rc = read_fd(fd, path, MAX_TEXT_SIZE, out);
+    }
+    close(fd);
+    return rc;
+}
+
+int read_object(const char *path, struct buf *out)
+{
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) {
+        error("cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    int rc = -1;
+    if (fstat(fd, &st) != 0) {
+        error("cannot read '%s': %s", path, strerror(errno));
+    } else if (S_ISDIR(st.st_mode)) {
+        error("cannot read '%s': %s", path, strerror(EISDIR));
+    } else if (!S_ISREG(st.st_mode)) {
+        error("cannot read '%s': not a regular file", path);
+    } else if ((uintmax_t)st.st_size >= SIZE_MAX / 2) {
+        error("cannot read '%s': %s", path, strerror(EFBIG));
+    } else {
+        buf_reserve(out, (size_t)st.st_size);
+        rc = read_fd(fd, path, SIZE_MAX / 2, out);
+    }
+    close(fd);
+    return rc;
 }
