@@ -8,7 +8,10 @@
  * second part is then parsed into the same program, as a second -s file.
  * Besides the sanitizers, each -G object is read back with read_notes():
  * our own object must read as exactly one ELF file of the target's class,
- * byte order and machine, with nothing malformed in it.
+ * byte order and machine, with nothing malformed in it.  The header and the
+ * objects must not be larger than header_size_bound() and
+ * object_size_bound() say, the bounds that keep outputs under
+ * MAX_OUTPUT_SIZE.
  *
  * Build and run with `make fuzz` (see fuzz/run).
  */
@@ -46,6 +49,8 @@ static void object_for(const struct program *prog, const struct target *t,
 {
     struct buf obj = {0};
     emit_object(prog, t, style, &obj);
+    if (obj.len > object_size_bound(prog))
+        abort(); /* the bound that guards MAX_OUTPUT_SIZE must hold */
     struct readback rb = {.want = t};
     struct objread_ops ops = {.ctx = &rb, .on_elf = on_elf, .on_problem = on_problem};
     enum obj_kind kind = read_notes((const unsigned char *)obj.data, obj.len, &ops);
@@ -81,6 +86,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         emit_header(&prog, &inputs, &header);
         if (header.len == 0 || strlen(header.data) != header.len)
             abort(); /* a header is text, never empty */
+        if (header.len > header_size_bound(&prog, &inputs))
+            abort(); /* the bound that guards MAX_OUTPUT_SIZE must hold */
         buf_free(&header);
         strvec_free(&inputs);
 

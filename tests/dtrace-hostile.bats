@@ -210,6 +210,101 @@ prov() {
     [ "$(listing .)" = secret.d ]
 }
 
+# ---- the provider language ----------------------------------------------------
+
+@test "100,000 probes give a correct header and object in bounded time and memory" {
+    awk 'BEGIN { print "provider big {"
+        for (i = 0; i < 100000; i++) printf "    probe p%d(int a, const char *s, struct conn *c);\n", i
+        print "};" }' >big.d
+    measure 30 "$DTRACE" -h -s big.d -o big.h
+    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$(grep -c '^DTRACE_PROBE3 (big, p[0-9]*, arg1, arg2, arg3)$' big.h)" -eq 100000 ]
+    grep -qF '/* BIG_P99999 ( int a, const char *s, struct conn *c ) */' big.h
+    # the header is about 80 MB
+    mem_below 300
+    measure 30 "$DTRACE" -G -s big.d -o big.o
+    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$(readelf -sW big.o | grep -c ' big_p[0-9]*_semaphore$')" -eq 100000 ]
+    mem_below 200
+}
+
+@test "10,000-character identifiers give a header that compiles and an object that links" {
+    need_sdt_header
+    awk 'BEGIN { for (i = 0; i < 10000; i++) { p = p "p"; n = n "n"; t = t "t"; a = a "a" }
+        printf "typedef int %s;\n", t > "names.h"
+        printf "provider %s {\n    probe %s__x(%s %s, char *s);\n};\n", p, n, t, a }' >long.d
+    measure 10 "$DTRACE" -h -s long.d -o long.h
+    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    measure 10 "$DTRACE" -G -s long.d -o long.o
+    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    macro=$(awk 'BEGIN { for (i = 0; i < 10000; i++) { p = p "P"; n = n "N" }; print p "_" n "_X" }')
+    printf '#include "names.h"\n#define SDTKIT_TYPECHECK\n#include "long.h"\nint main(void) { if (%s_ENABLED()) %s(1, "s"); return 0; }\n' \
+        "$macro" "$macro" >use.c
+    gcc -O2 -Wall -Werror -I"$SDT_INC" use.c long.o -o use
+    ./use
+    [ "$(readelf -sW use | grep -c "$(head -c 10000 /dev/zero | tr '\0' p)_$(head -c 10000 /dev/zero | tr '\0' n)__x_semaphore")" -ge 1 ]
+    [ "$(note_probes use | cut -f1 | awk '{ print length($0) }')" -eq 20004 ]
+}
+
+@test "a 10,000-character provider with 100,000 probes is refused before its 12 GB header is built" {
+    awk 'BEGIN { for (i = 0; i < 10000; i++) p = p "p"
+        printf "provider %s {\n", p
+        for (i = 0; i < 100000; i++) printf "probe a%d();\n", i
+        print "};" }' >amp.d
+    echo old >out.h
+    measure 20 "$DTRACE" -h -s amp.d -o out.h
+    clean_error "dtrace: error: the header for these 100000 probes would be larger than 256 MiB"
+    mem_below 100
+    measure 20 "$DTRACE" -G -s amp.d -o out.h
+    clean_error "dtrace: error: the object for these 100000 probes would be larger than 256 MiB"
+    mem_below 100
+    [ "$(cat out.h)" = old ]
+    [ "$(listing .)" = "$(printf 'amp.d\nout.h')" ]
+}
+
+@test "deeply nested braces in skipped declarations: 256 levels are read, more is a clean error" {
+    awk 'BEGIN { for (i = 0; i < 255; i++) printf "struct s%d { ", i
+        printf "int x;"
+        for (i = 0; i < 255; i++) printf " };"
+        print "\nprovider p { probe a(); };" }' >ok.d
+    run --separate-stderr timeout 10 "$DTRACE" -h -s ok.d -o ok.h
+    [ "$status" -eq 0 ]
+    grep -q '^#define P_A() \\$' ok.h
+    # ten million braces: no recursion, no memory in proportion
+    awk 'BEGIN { printf "struct s "; for (i = 0; i < 10000000; i++) printf "{"; print "" }' >deep.d
+    measure 20 "$DTRACE" -h -s deep.d -o out.h
+    clean_error "deep.d:1:266: error: brackets nested more than 256 deep"
+    mem_below 100
+}
+
+@test "a probe with 100,000 arguments is a clean error in bounded time" {
+    awk 'BEGIN { printf "provider p {\n    probe many(int"
+        for (i = 1; i < 100000; i++) printf ", int"
+        print ");\n};" }' >many.d
+    measure 10 "$DTRACE" -h -s many.d -o out.h
+    clean_error "many.d:2:*: error: probe 'many' has 100000 arguments; sys/sdt.h supports at most 12"
+    mem_below 50
+}
+
+@test "an argument declaration of a million tokens is a clean error in bounded memory" {
+    awk 'BEGIN { printf "provider p { probe x("; for (i = 0; i < 1000000; i++) printf "a "; print "); };" }' >long.d
+    measure 10 "$DTRACE" -h -s long.d -o out.h
+    clean_error "long.d:1:22: error: an argument declaration of probe 'x' has more than 4096 tokens"
+    mem_below 50
+}
+
+@test "more than a million probes, or providers, is a clean error" {
+    awk 'BEGIN { print "provider p {"; for (i = 0; i <= 1000000; i++) printf "probe a%d();\n", i; print "};" }' >probes.d
+    measure 30 "$DTRACE" -G -s probes.d -o out.o
+    clean_error "probes.d:1000002:7: error: more than 1000000 probes"
+    mem_below 600
+    awk 'BEGIN { for (i = 0; i <= 1000000; i++) printf "provider p%d {}\n", i }' >providers.d
+    measure 30 "$DTRACE" -G -s providers.d -o out.o
+    clean_error "providers.d:1000001:10: error: more than 1000000 providers"
+    mem_below 600
+    [ "$(listing .)" = "$(printf 'probes.d\nproviders.d')" ]
+}
+
 # ---- object files -----------------------------------------------------------
 
 @test "overlapping note sections do not make a small object read like a huge one" {

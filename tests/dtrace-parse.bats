@@ -468,10 +468,20 @@ EOF
     fails_at "d.d:2:17: error: ')' does not match '[' opened at line 2, column 15"
 }
 
-@test "deeply nested brackets neither crash nor hang" {
+@test "deeply nested brackets neither crash nor hang: 256 levels are read, more is an error" {
+    { printf 'x = '; for i in $(seq 1 256); do printf '('; done
+      for i in $(seq 1 256); do printf ')'; done
+      echo; echo 'provider p { probe a(int (*(*(*f)(int))[4])(char)); };'; } >ok.d
+    h ok.d
+    [ "$status" -eq 0 ]
+    grep -q '^#define P_A(arg1) \\$' out.h
+    rm out.h
     { printf 'x = '; for i in $(seq 1 100000); do printf '('; done; echo; } >deep.d
     run --separate-stderr timeout 20 "$DTRACE" -h -s deep.d -o out.h
-    fails_at "deep.d:1:100004: error: '(' is not closed before the end of the file"
+    fails_at "deep.d:1:261: error: brackets nested more than 256 deep"
+    { printf 'provider p { probe a(int '; for i in $(seq 1 300); do printf '['; done; echo; } >args.d
+    h args.d
+    fails_at "args.d:1:282: error: brackets nested more than 256 deep in probe 'a'"
 }
 
 @test "a probe outside any provider is an error" {

@@ -31,6 +31,17 @@
 /* sys/sdt.h has STAP_PROBE1 .. STAP_PROBE12 and nothing beyond. */
 #define MAX_PROBE_ARGS 12
 
+/* Limits far beyond any real provider file that keep memory in proportion
+ * to what a real one needs, whatever the input (parse.c): */
+#define MAX_NESTING 256          /* brackets open at once (clang's default too) */
+#define MAX_ARG_TOKENS 4096      /* tokens in one argument declaration */
+#define MAX_PROBES 1000000       /* probes, and providers, in all -s files */
+/* The largest header or object written, checked before the names it
+ * repeats are built: a 10,000-character provider name with 100,000 probes
+ * (a 1.6 MB file) would otherwise make a 12 GB header.  100,000 probes
+ * make an 80 MB one. */
+#define MAX_OUTPUT_SIZE ((size_t)256 << 20)
+
 /* ---- util.c ---- */
 
 /* A position in an input file, as the user knows it (after #line markers). */
@@ -233,7 +244,7 @@ struct program {
     size_t cap;
     size_t nprobes;
     struct strmap provider_index; /* name -> struct provider * */
-    struct strmap probe_index;    /* "provider\0probe" -> struct probe * */
+    struct strmap probe_index;    /* provider address + probe name -> struct probe * */
     struct strmap names;          /* interned file names for locations */
     struct arena arena;           /* providers, probes, arguments, names */
 };
@@ -252,6 +263,9 @@ struct probe *program_find_probe(const struct program *prog, const char *provide
 
 /* ---- emit_header.c ---- */
 
+/* At least the size of the header emit_header() writes, computed without
+ * writing it (fuzz/parse_fuzz.c checks that it is never less). */
+uint64_t header_size_bound(const struct program *prog, const struct strvec *inputs);
 void emit_header(const struct program *prog, const struct strvec *inputs, struct buf *out);
 
 /* ---- target.c ---- */
@@ -367,6 +381,8 @@ enum semaphore_style {
     SEM_V1,      /* probe_semaphore, default visibility (STAP_SDT_V1) */
 };
 
+/* At least the size of the object emit_object() writes. */
+uint64_t object_size_bound(const struct program *prog);
 void emit_object(const struct program *prog, const struct target *t,
                  enum semaphore_style style, struct buf *out);
 

@@ -204,6 +204,34 @@ static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out
         (char *)NULL);
 }
 
+/*
+ * Per probe the header repeats the provider's name at most 12 times and the
+ * probe's name at most 14 (in PROV_NAME, prov_name_semaphore, the typecheck
+ * prototype and the DTRACE_PROBE lines), each argument's text once and its
+ * C type at most twice (the prototype, a struct tag declaration), around
+ * less than 1 KiB of fixed text; the preamble names the inputs once and the
+ * first provider three times (the guard) around less than 2 KiB.
+ */
+uint64_t header_size_bound(const struct program *prog, const struct strvec *inputs)
+{
+    uint64_t n = 4096;
+    for (size_t i = 0; i < inputs->n; i++)
+        n += strlen(path_basename(inputs->v[i])) + 1;
+    if (prog->nproviders)
+        n += 3 * (uint64_t)strlen(prog->providers[0]->name);
+    for (size_t i = 0; i < prog->nproviders; i++) {
+        const struct provider *pv = prog->providers[i];
+        uint64_t pvlen = strlen(pv->name);
+        for (size_t j = 0; j < pv->nprobes; j++) {
+            const struct probe *pr = pv->probes[j];
+            n += 1024 + 16 * (pvlen + strlen(pr->name));
+            for (int k = 0; k < pr->nargs; k++)
+                n += strlen(pr->args[k].text) + 2 * strlen(pr->args[k].ctype) + 16;
+        }
+    }
+    return n;
+}
+
 void emit_header(const struct program *prog, const struct strvec *inputs, struct buf *out)
 {
     struct buf guard = {0};

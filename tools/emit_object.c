@@ -146,6 +146,24 @@ static uint32_t gnu_property_type(unsigned machine)
     return 0;
 }
 
+/*
+ * Per probe at most one semaphore: two bytes of .probes, a symbol (24 bytes
+ * in ELF64) and its name, at most the provider's and the probe's names and
+ * "_semaphore"; around less than 1 KiB of headers, section headers,
+ * .note.gnu.property, .shstrtab and alignment.
+ */
+uint64_t object_size_bound(const struct program *prog)
+{
+    uint64_t n = 1024;
+    for (size_t i = 0; i < prog->nproviders; i++) {
+        const struct provider *pv = prog->providers[i];
+        uint64_t pvlen = strlen(pv->name);
+        for (size_t j = 0; j < pv->nprobes; j++)
+            n += 2 + 24 + pvlen + strlen(pv->probes[j]->name) + 12;
+    }
+    return n;
+}
+
 void emit_object(const struct program *prog, const struct target *t,
                  enum semaphore_style style, struct buf *out)
 {

@@ -1,7 +1,7 @@
 /*
  * main.c: dtrace -h / dtrace -G, command line to result.
  *
- *   argv -> struct options -> each -s file: source -> parse -> checks
+ *   argv -> struct options -> each -s file: source -> parse -> output size, checks
  *        -> -h: emit_header | -G: objects_scan, target, emit_object
  *        -> output_write (only once everything above succeeded)
  *
@@ -280,6 +280,17 @@ static int build_object(const struct options *o, const struct program *prog, str
     return rc;
 }
 
+/* Before anything builds the names the output repeats for each probe. */
+static int check_output_size(const struct options *o, const struct program *prog)
+{
+    uint64_t bound = o->header ? header_size_bound(prog, &o->inputs) : object_size_bound(prog);
+    if (bound <= MAX_OUTPUT_SIZE)
+        return 0;
+    error("the %s for these %zu probes would be larger than %zu MiB",
+          o->header ? "header" : "object", prog->nprobes, MAX_OUTPUT_SIZE >> 20);
+    return -1;
+}
+
 static int run(const struct options *o)
 {
     struct program prog;
@@ -300,6 +311,8 @@ static int run(const struct options *o)
                  prog.nproviders == 1 ? "" : "s", o->cpp.enabled ? ", preprocessed" : "");
         buf_free(&text);
     }
+    if (rc == 0)
+        rc = check_output_size(o, &prog);
     if (rc == 0)
         rc = program_check(&prog);
 

@@ -17,6 +17,9 @@
  *
  * Syntax errors stop the parse at the first one, pointing at the offending
  * token; semantic errors (duplicates, too many arguments) are all reported.
+ * Nothing recurses, and the limits of dtrace.h (bracket nesting, tokens in
+ * a declaration, probes and providers) stop a hostile file with an error
+ * before it needs memory out of proportion to a real one.
  */
 #include "dtrace.h"
 
@@ -86,6 +89,10 @@ static struct provider *provider_for(struct program *prog, const char *name, siz
     struct provider *pv = strmap_get(&prog->provider_index, name, len);
     if (pv)
         return pv;
+    if (prog->nproviders >= MAX_PROBES) {
+        error_at(loc, "more than %d providers", MAX_PROBES);
+        return NULL;
+    }
     pv = arena_alloc(&prog->arena, sizeof *pv);
     pv->name = arena_strndup(&prog->arena, name, len);
     pv->loc = *loc;
@@ -98,18 +105,25 @@ static struct provider *provider_for(struct program *prog, const char *name, siz
     return pv;
 }
 
+/* A probe's key in probe_index: its provider's address, then its name.  Not
+ * the provider's name: a long one would be copied for every probe. */
+static void probe_key(struct buf *key, const struct provider *pv, const char *name, size_t len)
+{
+    key->len = 0;
+    buf_add(key, &pv, sizeof pv);
+    buf_add(key, name, len);
+}
+
 struct probe *program_find_probe(const struct program *prog, const char *provider,
                                  const char *name)
 {
-    char small[256];
-    size_t lp = strlen(provider), ln = strlen(name);
-    char *key = lp + ln + 1 <= sizeof small ? small : xmalloc(lp + ln + 1);
-    memcpy(key, provider, lp);
-    key[lp] = '\0';
-    memcpy(key + lp + 1, name, ln);
-    struct probe *pr = strmap_get(&prog->probe_index, key, lp + ln + 1);
-    if (key != small)
-        free(key);
+    const struct provider *pv = strmap_get(&prog->provider_index, provider, strlen(provider));
+    if (!pv)
+        return NULL;
+    struct buf key = {0};
+    probe_key(&key, pv, name, strlen(name));
+    struct probe *pr = strmap_get(&prog->probe_index, key.data, key.len);
+    buf_free(&key);
     return pr;
 }
 
@@ -459,6 +473,11 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
             return -1;
         }
         if (is_punct(&t, '(') || is_punct(&t, '[')) {
+            if (nest->n == MAX_NESTING) {
+                error_at(&t.loc, "brackets nested more than %d deep in probe '%s'", MAX_NESTING,
+                         probe);
+                return -1;
+            }
             toklist_push(nest, &t);
         } else if (is_punct(&t, ')') || is_punct(&t, ']')) {
             if (nest->n == 0) {
@@ -474,6 +493,11 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
             }
             nest->n--;
         }
+        if (cur->n == MAX_ARG_TOKENS) {
+            error_at(&cur->v[0].loc, "an argument declaration of probe '%s' has more than %d tokens",
+                     probe, MAX_ARG_TOKENS);
+            return -1;
+        }
         toklist_push(cur, &t);
     }
     /* "(void)" declares no arguments, as in C. */
@@ -486,10 +510,14 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
 
 /* ---- probes and providers ---- */
 
-static void add_probe(struct parser *ps, struct provider *pv, const struct token *name,
-                      const struct arglist *args)
+static int add_probe(struct parser *ps, struct provider *pv, const struct token *name,
+                     const struct arglist *args)
 {
     struct program *prog = ps->prog;
+    if (prog->nprobes >= MAX_PROBES) {
+        error_at(&name->loc, "more than %d probes", MAX_PROBES);
+        return -1;
+    }
     struct probe *pr = arena_alloc(&prog->arena, sizeof *pr);
     pr->name = arena_strndup(&prog->arena, name->text, name->len);
     pr->loc = name->loc;
@@ -507,17 +535,14 @@ static void add_probe(struct parser *ps, struct provider *pv, const struct token
         ps->failed = true;
     }
 
-    /* The key "provider\0probe" (the arena keeps the probe if unused). */
-    ps->text.len = 0;
-    buf_adds(&ps->text, pv->name);
-    buf_add(&ps->text, "", 1);
-    buf_adds(&ps->text, pr->name);
+    /* (The arena keeps the probe if it is a duplicate.) */
+    probe_key(&ps->text, pv, name->text, name->len);
     struct probe *old = strmap_put(&prog->probe_index, ps->text.data, ps->text.len, pr);
     if (old) {
         error_at(&pr->loc, "duplicate probe '%s' in provider '%s'", pr->name, pv->name);
         note_at(&old->loc, "'%s' was first declared here", pr->name);
         ps->failed = true;
-        return;
+        return 0;
     }
     if (pv->nprobes == pv->cap) {
         pv->cap = pv->cap ? pv->cap * 2 : 8;
@@ -525,6 +550,7 @@ static void add_probe(struct parser *ps, struct provider *pv, const struct token
     }
     pv->probes[pv->nprobes++] = pr;
     prog->nprobes++;
+    return 0;
 }
 
 static int parse_probe(struct parser *ps, struct provider *pv)
@@ -572,8 +598,7 @@ static int parse_probe(struct parser *ps, struct provider *pv)
                  describe(&t, d, sizeof d));
         return -1;
     }
-    add_probe(ps, pv, &name, &ps->args);
-    return 0;
+    return add_probe(ps, pv, &name, &ps->args);
 }
 
 static int parse_provider(struct parser *ps)
@@ -590,6 +615,8 @@ static int parse_provider(struct parser *ps)
         return -1;
     }
     struct provider *pv = provider_for(ps->prog, name.text, name.len, &name.loc);
+    if (!pv)
+        return -1;
 
     for (;;) {
         if (next(ps, &t) != 0)
@@ -668,6 +695,10 @@ int parse_buffer(struct program *prog, const char *name, const char *text, size_
             }
         }
         if (is_open(&t)) {
+            if (nest.n == MAX_NESTING) {
+                error_at(&t.loc, "brackets nested more than %d deep", MAX_NESTING);
+                goto done;
+            }
             toklist_push(&nest, &t);
         } else if (is_close(&t)) {
             if (nest.n == 0) {
