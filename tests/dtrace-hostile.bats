@@ -17,6 +17,10 @@ load dtrace-helpers
 setup_file() {
     cc -O2 -o "$BATS_FILE_TMPDIR/mkobj" "$BATS_TEST_DIRNAME/hostile/mkobj.c"
     cc -O2 -o "$BATS_FILE_TMPDIR/killmid" "$BATS_TEST_DIRNAME/hostile/killmid.c"
+    # an 80 MB header takes long enough to write that a signal lands in it
+    awk 'BEGIN { print "provider big {"
+        for (i = 0; i < 100000; i++) printf "    probe p%d(int a, const char *s, struct conn *c);\n", i
+        print "};" }' >"$BATS_FILE_TMPDIR/big.d"
 }
 
 # Each test works in T, a directory of its own: bats keeps files of its own
@@ -27,6 +31,7 @@ setup() {
     cd "$T"
     TIMES="$BATS_FILE_TMPDIR/time-$BATS_TEST_NUMBER"
     MKOBJ="$BATS_FILE_TMPDIR/mkobj"
+    KILLMID="$BATS_FILE_TMPDIR/killmid"
 }
 
 teardown() {
@@ -213,9 +218,7 @@ prov() {
 # ---- the provider language ----------------------------------------------------
 
 @test "100,000 probes give a correct header and object in bounded time and memory" {
-    awk 'BEGIN { print "provider big {"
-        for (i = 0; i < 100000; i++) printf "    probe p%d(int a, const char *s, struct conn *c);\n", i
-        print "};" }' >big.d
+    cp "$BATS_FILE_TMPDIR/big.d" .
     measure 30 "$DTRACE" -h -s big.d -o big.h
     [ "$status" -eq 0 ] && [ -z "$stderr" ]
     [ "$(grep -c '^DTRACE_PROBE3 (big, p[0-9]*, arg1, arg2, arg3)$' big.h)" -eq 100000 ]
@@ -413,4 +416,178 @@ prov() {
     run --separate-stderr unprivileged "$DTRACE" -G -s prov.d -o out.o secret.o
     clean_error "dtrace: error: cannot open 'secret.o': Permission denied"
     [ "$(listing .)" = "$(printf 'prov.d\nsecret.o')" ]
+}
+
+# ---- the output -------------------------------------------------------------
+
+# kill_writing [-i] SIGNAL: dtrace -h writing an 80 MB out/big.h over an
+# old one, signalled once its temporary file exists; sets KILLED to what
+# killmid saw, retrying while dtrace finished first.
+kill_writing() {
+    local try
+    for try in 1 2 3 4 5; do
+        echo old >out/big.h
+        KILLED=$("$KILLMID" "$@" out .big.h "$DTRACE" -h -s "$BATS_FILE_TMPDIR/big.d" -o out/big.h)
+        [ "$KILLED" = finished ] || return 0
+    done
+}
+
+@test "SIGTERM, SIGINT or SIGHUP during the write leaves the old output and no temporary file" {
+    mkdir out
+    for sig in 15 2 1; do
+        kill_writing "$sig"
+        [ "$KILLED" = killed ] || { echo "signal $sig: $KILLED"; return 1; }
+        [ "$(cat out/big.h)" = old ]
+        [ "$(listing out)" = big.h ]
+    done
+}
+
+@test "a signal ignored when dtrace starts (nohup) stays ignored while it writes" {
+    mkdir out
+    kill_writing -i 1
+    [ "$KILLED" = "survived 0" ]
+    [ "$(grep -c '^DTRACE_PROBE3 (big, ' out/big.h)" -eq 100000 ]
+    [ "$(listing out)" = big.h ]
+}
+
+@test "-o naming an object given to -G: the objects are read first, then replaced" {
+    need_sdt_header
+    prov
+    printf '#include <sys/sdt.h>\nvoid f(void) { DTRACE_PROBE(p, y); }\n' >use.c
+    gcc -I"$SDT_INC" -c use.c -o use.o
+    run --separate-stderr "$DTRACE" -v -G -s prov.d -o use.o use.o
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"use.o: 1 probe site"* ]]
+    readelf -sW use.o | grep -q ' p_y_semaphore$'
+    ! readelf -sW use.o | grep -q ' f$'
+    [ "$(listing .)" = "$(printf 'prov.d\nuse.c\nuse.o')" ]
+}
+
+@test "-o in a directory the user may not write to is a clean error" {
+    need_unprivileged
+    cd "$U"
+    echo 'provider p { probe x(); };' >prov.d
+    mkdir ro
+    echo old >ro/out.h
+    chmod 555 ro
+    run --separate-stderr unprivileged "$DTRACE" -h -s prov.d -o ro/out.h
+    clean_error "dtrace: error: cannot create 'ro/out.h': cannot make a temporary file in 'ro': Permission denied"
+    run --separate-stderr unprivileged "$DTRACE" -G -s prov.d -o ro/new.o
+    clean_error "dtrace: error: cannot create 'ro/new.o': cannot make a temporary file in 'ro': Permission denied"
+    [ "$(cat ro/out.h)" = old ]
+    [ "$(listing ro)" = out.h ]
+}
+
+@test "-o naming a symbolic link loop is a clean error" {
+    prov
+    ln -s loop loop
+    ln -s b a
+    ln -s a b
+    run --separate-stderr "$DTRACE" -h -s prov.d -o loop
+    clean_error "dtrace: error: cannot write 'loop': Too many levels of symbolic links"
+    run --separate-stderr "$DTRACE" -G -s prov.d -o a
+    clean_error "dtrace: error: cannot write 'a': Too many levels of symbolic links"
+    [ "$(listing .)" = "$(printf 'a\nb\nloop\nprov.d')" ]
+}
+
+@test "a full file system during -G, or one without a free inode, keeps the old output" {
+    cp "$BATS_FILE_TMPDIR/big.d" .
+    mkdir small
+    mount -t tmpfs -o size=1m,nr_inodes=4 none small 2>/dev/null || skip "cannot mount a small tmpfs"
+    MOUNTED="$T/small"
+    echo old >small/big.o
+    # a 4.7 MB object on a 1 MB file system
+    run --separate-stderr "$DTRACE" -G -s big.d -o small/big.o
+    clean_error "dtrace: error: cannot write 'small/big.o': No space left on device"
+    [ "$(cat small/big.o)" = old ]
+    [ "$(listing small)" = big.o ]
+    # use up the inodes: the temporary file cannot even be made
+    touch small/a small/b 2>/dev/null || true
+    run --separate-stderr "$DTRACE" -h -s big.d -o small/big.o
+    clean_error "dtrace: error: cannot create 'small/big.o': cannot make a temporary file in 'small': No space left on device"
+    [ "$(cat small/big.o)" = old ]
+}
+
+# ---- no shell anywhere ------------------------------------------------------
+
+# recorder NAME: an executable NAME that writes its argv, one word per line,
+# to $RECORD, then runs the real tool ($REAL) with them -- or, when REAL is
+# "cat", prints its last argument's file (a preprocessor that changes
+# nothing, and minds no odd -D).
+recorder() {
+    cat >"$1" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$RECORD"
+if [ "$REAL" = cat ]; then
+    for last in "$@"; do :; done
+    exec cat -- "$last"
+fi
+exec "$REAL" "$@"
+EOF
+    chmod +x "$1"
+}
+
+@test "\$CC and \$CFLAGS reach the compiler word for word: quotes, spaces, ;, \$(...) and backticks" {
+    prov
+    mkdir "my tools"
+    recorder "my tools/the cc"
+    RECORD="$T/args" REAL=gcc \
+        CC="'$T/my tools/the cc' -DSQ='a b' \"-DDQ=c d\" -DSEMI=';' -DSUB='\$(touch pwned)' -DBT='\`touch pwned\`'" \
+        CFLAGS="-O2 -DCF='x; y' \"-DCB=\\\`touch pwned\\\`\" -DAND='&&' -DPIPE='|' -DGT='>pwned'" \
+        run --separate-stderr "$DTRACE" -G -s prov.d -o out.o
+    [ "$status" -eq 0 ]
+    diff - args <<'EOF'
+-DSQ=a b
+-DDQ=c d
+-DSEMI=;
+-DSUB=$(touch pwned)
+-DBT=`touch pwned`
+-O2
+-DCF=x; y
+-DCB=`touch pwned`
+-DAND=&&
+-DPIPE=|
+-DGT=>pwned
+-E
+-dM
+-x
+c
+/dev/null
+EOF
+    [ ! -e pwned ]
+}
+
+@test "-D, -I and -U values reach \$CPP word for word: backticks, \$(...), ;, quotes, globs" {
+    prov
+    recorder record-cpp
+    RECORD="$T/args" REAL=cat CPP="$T/record-cpp" run --separate-stderr "$DTRACE" -C -h -s prov.d -o out.h \
+        -D 'BT=`touch pwned`' -D 'SUB=$(touch pwned)' -I 'dir;touch pwned' -U '*' -D "Q='\"'" -D 'NL=a
+b'
+    [ "$status" -eq 0 ]
+    grep -q '^#define P_X(arg1, arg2) \\$' out.h
+    diff - args <<'EOF'
+-DBT=`touch pwned`
+-DSUB=$(touch pwned)
+-Idir;touch pwned
+-U*
+-DQ='"'
+-DNL=a
+b
+-x
+c
+prov.d
+EOF
+    [ ! -e pwned ]
+}
+
+@test "a \$CPP or \$CC script without #! is not handed to a shell" {
+    prov
+    printf 'touch pwned\n' >no-shebang
+    chmod +x no-shebang
+    run --separate-stderr env CPP="$T/no-shebang" "$DTRACE" -C -h -s prov.d -o out.h
+    clean_error "dtrace: error: prov.d: preprocessing with '$T/no-shebang': cannot run '$T/no-shebang': Exec format error"
+    run --separate-stderr env CC="$T/no-shebang" "$DTRACE" -G -s prov.d -o out.o
+    clean_error "dtrace: error: asking \$CC for its target: cannot run '$T/no-shebang': Exec format error"
+    [ ! -e pwned ]
+    [ "$(listing .)" = "$(printf 'no-shebang\nprov.d')" ]
 }

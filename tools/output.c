@@ -7,9 +7,10 @@
  * stays within one file system), is checked, closed, given the mode the
  * file had or 0666 & ~umask for a new one, and renamed over the output.
  * On any failure the temporary file is removed and the old output is left
- * as it was.  SIGINT, SIGTERM, SIGHUP and SIGPIPE remove it too;
- * SIGXFSZ is ignored while writing so a file-size limit is an ordinary
- * write error.
+ * as it was.  SIGINT, SIGTERM, SIGHUP and SIGPIPE remove it too (they are
+ * held back while it is created, so none slips in before the handler knows
+ * it; one that was ignored when we started stays ignored); SIGXFSZ is
+ * ignored while writing so a file-size limit is an ordinary write error.
  *
  * A symbolic link is followed: the file it points to is replaced, in that
  * file's directory, and the link stays a link (as if written through it).
@@ -28,17 +29,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The temporary file a signal handler must remove (one-shot CLI state). */
-static char pending_tmp[4096];
-static volatile sig_atomic_t pending_armed;
+/* The temporary file a signal handler must remove (one-shot CLI state): the
+ * path itself, which lives until disarm(), never a truncated copy. */
+static const char *volatile pending_tmp;
 
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 #define NSIGNALS (sizeof cleanup_signals / sizeof cleanup_signals[0])
 
 static void on_signal(int sig)
 {
-    if (pending_armed)
-        unlink(pending_tmp);
+    const char *tmp = pending_tmp;
+    if (tmp)
+        unlink(tmp);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -46,33 +48,53 @@ static void on_signal(int sig)
 struct saved_signals {
     struct sigaction old[NSIGNALS];
     struct sigaction old_xfsz;
+    sigset_t old_mask;
 };
 
+/* Hold the cleanup signals back from before the temporary file exists
+ * until arm() is ready to remove it: none can slip in between. */
+static void block(struct saved_signals *saved)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < NSIGNALS; i++)
+        sigaddset(&set, cleanup_signals[i]);
+    sigprocmask(SIG_BLOCK, &set, &saved->old_mask);
+}
+
+static void unblock(const struct saved_signals *saved)
+{
+    sigprocmask(SIG_SETMASK, &saved->old_mask, NULL);
+}
+
+/* Install the handlers that remove tmp, then let the held-back signals in.
+ * A signal we were started ignoring (nohup, a background job) stays
+ * ignored: it must not end us now. */
 static void arm(const char *tmp, struct saved_signals *saved)
 {
-    size_t n = strlen(tmp);
-    if (n >= sizeof pending_tmp)
-        n = sizeof pending_tmp - 1;
-    memcpy(pending_tmp, tmp, n);
-    pending_tmp[n] = '\0';
-    pending_armed = 1;
+    pending_tmp = tmp;
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < NSIGNALS; i++)
-        sigaction(cleanup_signals[i], &sa, &saved->old[i]);
+    for (size_t i = 0; i < NSIGNALS; i++) {
+        sigaction(cleanup_signals[i], NULL, &saved->old[i]);
+        if (saved->old[i].sa_handler != SIG_IGN)
+            sigaction(cleanup_signals[i], &sa, NULL);
+    }
     sa.sa_handler = SIG_IGN;
     sigaction(SIGXFSZ, &sa, &saved->old_xfsz);
+    unblock(saved);
 }
 
+/* After the temporary file is renamed or removed. */
 static void disarm(const struct saved_signals *saved)
 {
     for (size_t i = 0; i < NSIGNALS; i++)
         sigaction(cleanup_signals[i], &saved->old[i], NULL);
     sigaction(SIGXFSZ, &saved->old_xfsz, NULL);
-    pending_armed = 0;
+    pending_tmp = NULL;
 }
 
 static int write_all(int fd, const void *data, size_t len)
@@ -146,10 +168,13 @@ static int replace_atomically(const char *shown, const char *path, mode_t mode,
     int rc = -1;
 
     struct saved_signals saved;
+    block(&saved);
     int fd = mkstemp(tmp.data);
     if (fd < 0) {
+        int err = errno;
+        unblock(&saved);
         error("cannot create '%s': cannot make a temporary file in '%s': %s", shown, dir,
-              strerror(errno));
+              strerror(err));
         goto out;
     }
     arm(tmp.data, &saved);
