@@ -508,6 +508,31 @@ kill_writing() {
     [ "$(cat small/big.o)" = old ]
 }
 
+@test "-o naming a FIFO nobody reads is a clean error after 5 seconds, not a hang" {
+    prov
+    mkfifo out.h
+    measure 20 "$DTRACE" -h -s prov.d -o out.h
+    clean_error "dtrace: error: cannot write 'out.h': no process opened the FIFO for reading within 5 seconds"
+    [ "${ELAPSED%.*}" -ge 4 ]
+    [ -p out.h ]
+    [ "$(listing .)" = "$(printf 'out.h\nprov.d')" ]
+}
+
+@test "a FIFO reader that leaves early is a write error, not a silent death by SIGPIPE" {
+    cp "$BATS_FILE_TMPDIR/big.d" .
+    mkfifo out.h
+    head -c 100 out.h >/dev/null &
+    run --separate-stderr timeout 20 "$DTRACE" -h -s big.d -o out.h
+    wait
+    clean_error "dtrace: error: cannot write 'out.h': Broken pipe"
+    # and a late reader gets everything
+    (sleep 1; cat out.h >late.h) &
+    run timeout 20 "$DTRACE" -h -s big.d -o out.h
+    wait
+    [ "$status" -eq 0 ]
+    [ "$(grep -c '^DTRACE_PROBE3 (big, ' late.h)" -eq 100000 ]
+}
+
 # ---- no shell anywhere ------------------------------------------------------
 
 # recorder NAME: an executable NAME that writes its argv, one word per line,

@@ -149,6 +149,9 @@ char *path_join(const char *dir, const char *name);
 /* How long reading a FIFO waits for a process to open it for writing. */
 #define FIFO_WAIT_SECONDS 5
 
+/* open(), giving up with EINTR after FIFO_WAIT_SECONDS: only a FIFO blocks
+ * there, until a process opens its other end. */
+int open_waiting(const char *path, int flags);
 /* Read a provider file: a regular file, a pipe or FIFO (waiting at most
  * FIFO_WAIT_SECONDS for a writer), a character device; at most
  * MAX_TEXT_SIZE bytes, NUL-terminated.  0 or -1 (reported). */

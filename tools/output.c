@@ -15,7 +15,8 @@
  * A symbolic link is followed: the file it points to is replaced, in that
  * file's directory, and the link stays a link (as if written through it).
  * Anything that is not a regular file -- /dev/null, a terminal, a FIFO --
- * is opened and written directly: there is nothing to rename onto.
+ * is opened and written directly: there is nothing to rename onto (a FIFO
+ * nobody opens for reading within FIFO_WAIT_SECONDS is an error).
  */
 #include "dtrace.h"
 
@@ -140,23 +141,37 @@ static char *follow_links(const char *path)
     return NULL;
 }
 
+/* A FIFO, pipe, terminal or device: waiting at most FIFO_WAIT_SECONDS for
+ * a FIFO's reader, and with SIGPIPE ignored, so a reader that goes away is
+ * a write error (EPIPE), not a silent death. */
 static int write_direct(const char *path, const void *data, size_t len)
 {
-    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    int fd = open_waiting(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0 && errno == EINTR) {
+        error("cannot write '%s': no process opened the FIFO for reading within %d seconds",
+              path, FIFO_WAIT_SECONDS);
+        return -1;
+    }
     if (fd < 0) {
         error("cannot open '%s': %s", path, strerror(errno));
         return -1;
     }
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old);
+    int rc = 0;
     if (write_all(fd, data, len) != 0) {
         error("cannot write '%s': %s", path, strerror(errno));
         close(fd);
-        return -1;
-    }
-    if (close(fd) != 0) {
+        rc = -1;
+    } else if (close(fd) != 0) {
         error("cannot write '%s': %s", path, strerror(errno));
-        return -1;
+        rc = -1;
     }
-    return 0;
+    sigaction(SIGPIPE, &old, NULL);
+    return rc;
 }
 
 static int replace_atomically(const char *shown, const char *path, mode_t mode,

@@ -520,13 +520,12 @@ static int read_fd(int fd, const char *path, size_t max, struct buf *out)
 static void on_alarm(int sig) { (void)sig; }
 
 /*
- * open(path, O_RDONLY), giving up after FIFO_WAIT_SECONDS.  Only a FIFO
- * blocks there, until some process opens it for writing; once one has, the
- * reads wait for that writer as long as it takes, like any reader would.
- * The alarm interrupts open() with EINTR (the handler is installed without
- * SA_RESTART).
+ * Only a FIFO blocks in open(), until some process opens its other end; once
+ * one has, reads and writes wait for it as long as it takes, like any
+ * reader's or writer's would.  The alarm interrupts open() with EINTR (the
+ * handler is installed without SA_RESTART).
  */
-static int open_waiting(const char *path)
+int open_waiting(const char *path, int flags)
 {
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
@@ -534,7 +533,7 @@ static int open_waiting(const char *path)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGALRM, &sa, &old);
     alarm(FIFO_WAIT_SECONDS);
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    int fd = open(path, flags);
     int err = errno;
     alarm(0);
     sigaction(SIGALRM, &old, NULL);
@@ -544,7 +543,7 @@ static int open_waiting(const char *path)
 
 int read_text(const char *path, struct buf *out)
 {
-    int fd = open_waiting(path);
+    int fd = open_waiting(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0 && errno == EINTR) {
         error("cannot read '%s': no process opened the FIFO for writing within %d seconds",
               path, FIFO_WAIT_SECONDS);
