@@ -308,6 +308,25 @@ prov() {
     [ "$(listing .)" = "$(printf 'probes.d\nproviders.d')" ]
 }
 
+@test "line markers with huge numbers saturate at INT_MAX, also where long is 32 bits" {
+    printf '# 9999999999 "x.d"\nprovider p { probe x(int; };\n' >marker.d
+    run --separate-stderr "$DTRACE" -h -s marker.d -o out.h
+    clean_error "x.d:2147483647:25: error: expected ',' or ')' in the argument list of probe 'x', found ';'"
+    printf '#line 2147483646 "y.d"\n\n\n\nprovider p { probe x(int; };\n' >count.d
+    run --separate-stderr "$DTRACE" -h -s count.d -o out.h
+    clean_error "y.d:2147483647:25: error: *"
+    # an i686 dtrace that traps on any signed overflow (the number used to
+    # be accumulated in a long)
+    command -v i686-linux-gnu-gcc >/dev/null || skip "i686-linux-gnu-gcc is not installed"
+    local srcs=()
+    for f in "$ROOT"/tools/*.c; do [ "$f" = "$ROOT/tools/sdt-list.c" ] || srcs+=("$f"); done
+    i686-linux-gnu-gcc -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -static -fsanitize=signed-integer-overflow \
+        -fsanitize-undefined-trap-on-error -o dtrace32 "${srcs[@]}" 2>/dev/null || skip "cannot link for i686"
+    ./dtrace32 --version >/dev/null 2>&1 || skip "cannot run i686 programs"
+    run --separate-stderr ./dtrace32 -h -s marker.d -o out.h
+    clean_error "x.d:2147483647:25: error: *"
+}
+
 # ---- object files -----------------------------------------------------------
 
 @test "overlapping note sections do not make a small object read like a huge one" {

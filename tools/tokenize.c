@@ -15,6 +15,7 @@
 #include "dtrace.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 void lexer_init(struct lexer *lx, const char *name, const char *text, size_t len,
@@ -40,9 +41,8 @@ bool token_is(const struct token *tok, const char *s)
 
 static struct loc loc_at(const struct lexer *lx, const char *p)
 {
-    struct loc loc = {lx->file, lx->line, (int)(p - lx->line_start) + 1};
-    if (p - lx->line_start >= INT_MAX)
-        loc.col = INT_MAX;
+    ptrdiff_t col = p - lx->line_start; /* clamped before it is an int */
+    struct loc loc = {lx->file, lx->line, col >= INT_MAX ? INT_MAX : (int)col + 1};
     return loc;
 }
 
@@ -139,15 +139,15 @@ static bool marker_number(const struct lexer *lx, const char **pp, int *out)
     const char *p = *pp;
     if (p >= lx->end || !is_digit(*p))
         return false;
-    long n = 0;
+    int n = 0; /* saturates at INT_MAX, in int arithmetic (long may be 32 bits) */
     while (p < lx->end && is_digit(*p)) {
-        if (n < INT_MAX)
-            n = n * 10 + (*p - '0');
+        int d = *p - '0';
+        n = n > (INT_MAX - d) / 10 ? INT_MAX : n * 10 + d;
         p++;
     }
     if (p < lx->end && !is_hblank(*p) && *p != '\n')
         return false;
-    *out = n > INT_MAX ? INT_MAX : (int)n;
+    *out = n;
     *pp = p;
     return true;
 }
