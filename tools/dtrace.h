@@ -124,6 +124,8 @@ struct strmap {
     struct arena keys; /* the map's copies of its keys */
 };
 
+/* The same for the same bytes in every run (the header's include guard);
+ * the maps hash with a key of their own, drawn for each run. */
 uint32_t hash_bytes(const void *data, size_t len);
 void *strmap_get(const struct strmap *m, const char *key, size_t keylen);
 /* Insert key -> value.  Returns the existing value (and inserts nothing)
