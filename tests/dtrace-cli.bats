@@ -480,12 +480,17 @@ EOF
 
 @test "parallel runs in one directory do not collide" {
     small_provider
+    pids=()
     for i in $(seq 1 16); do
         "$DTRACE" -h -s prov.d -o "out$i.h" &
+        pids+=($!)
         "$DTRACE" -G -s prov.d -o same.o &
+        pids+=($!)
         "$DTRACE" -h -s prov.d -o same.h &
+        pids+=($!)
     done
-    wait
+    # each one's exit status (a bare wait would ignore a sanitizer abort)
+    for p in "${pids[@]}"; do wait "$p"; done
     "$DTRACE" -h -s prov.d -o ref.h
     for i in $(seq 1 16); do cmp ref.h "out$i.h"; done
     cmp ref.h same.h
