@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         struct strvec inputs = {0};
         strvec_push(&inputs, "one.d");
         struct buf header = {0};
-        emit_header(&prog, &inputs, &header);
+        (void)emit_header(&prog, &inputs, &header, NULL);
         if (header.len == 0 || strlen(header.data) != header.len)
             abort(); /* a header is text, never empty */
         if (header.len > header_size_bound(&prog, &inputs))

@@ -226,10 +226,16 @@ prov() {
     grep -qF '/* BIG_P99999 ( int a, const char *s, struct conn *c ) */' big.h
     # the header is about 80 MB
     mem_below 300
+    header_peak=$PEAK_MB
+    header_mb=$(( $(stat -c %s big.h) >> 20 ))
     measure 30 "$DTRACE" -G -s big.d -o big.o
     [ "$status" -eq 0 ] && [ -z "$stderr" ]
     [ "$(readelf -sW big.o | grep -c ' big_p[0-9]*_semaphore$')" -eq 100000 ]
     mem_below 200
+    # the header is written as it is made, never held whole: -h needs about
+    # what -G needs for the same probes, not that plus the header
+    [ "$header_peak" -lt $(( PEAK_MB + header_mb / 2 )) ] ||
+        { echo "-h peak $header_peak MB, -G peak $PEAK_MB MB, header $header_mb MB"; false; }
 }
 
 @test "10,000-character identifiers give a header that compiles and an object that links" {

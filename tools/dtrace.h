@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifndef SDTKIT_VERSION
 #define SDTKIT_VERSION "0.1.0"
@@ -78,8 +79,27 @@ struct buf {
 };
 
 void buf_reserve(struct buf *b, size_t extra);
-void buf_add(struct buf *b, const void *data, size_t len);
-void buf_addc(struct buf *b, char c);
+
+/* Inline: the header and object writers append to buffers hundreds of
+ * times per probe.  (len < cap whenever cap > 0: the NUL always fits.) */
+static inline void buf_add(struct buf *b, const void *data, size_t len)
+{
+    if (b->cap - b->len <= len)
+        buf_reserve(b, len);
+    if (len)
+        memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+}
+
+static inline void buf_addc(struct buf *b, char c)
+{
+    if (b->cap - b->len <= 1)
+        buf_reserve(b, 1);
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
+
 void buf_adds(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append the strings given, up to a NULL (cheaper than printf for the
@@ -223,7 +243,7 @@ struct arg {
     char *text;  /* the declaration as written, whitespace normalised */
     char *ctype; /* its C type for a prototype: no name, D string -> const char * */
     struct loc loc;
-};
+};  /* (text and ctype are NULL when the program was parsed with skip_text) */
 
 struct provider;
 
@@ -252,6 +272,8 @@ struct program {
     struct strmap probe_index;    /* provider address + probe name -> struct probe * */
     struct strmap names;          /* interned file names for locations */
     struct arena arena;           /* providers, probes, arguments, names */
+    bool skip_text;               /* set before parsing: no argument text
+                                     (-G needs only the argument counts) */
 };
 
 void program_init(struct program *prog);
@@ -271,7 +293,12 @@ struct probe *program_find_probe(const struct program *prog, const char *provide
 /* At least the size of the header emit_header() writes, computed without
  * writing it (fuzz/parse_fuzz.c checks that it is never less). */
 uint64_t header_size_bound(const struct program *prog, const struct strvec *inputs);
-void emit_header(const struct program *prog, const struct strvec *inputs, struct buf *out);
+/* The header, into out; with a sink, in pieces of about 1 MiB as it grows
+ * (out then keeps only the last piece, which the caller writes).  -1 when
+ * writing to the sink failed (reported), 0 otherwise. */
+struct output;
+int emit_header(const struct program *prog, const struct strvec *inputs, struct buf *out,
+                struct output *sink);
 
 /* ---- target.c ---- */
 
@@ -397,5 +424,15 @@ void emit_object(const struct program *prog, const struct target *t,
  * to a character device, FIFO or socket.  0, or -1 after reporting, with
  * any previous file left as it was and no temporary file left behind. */
 int output_write(const char *path, const void *data, size_t len);
+
+/* The same in pieces: output_open() (NULL after reporting), any number of
+ * output_append(), then output_close() to put the result in place (0, or
+ * -1 after reporting) or output_discard() to drop it.  Until then a regular
+ * file's old contents stay as they were. */
+struct output;
+struct output *output_open(const char *path);
+int output_append(struct output *o, const void *data, size_t len);
+int output_close(struct output *o);
+void output_discard(struct output *o);
 
 #endif

@@ -232,17 +232,28 @@ uint64_t header_size_bound(const struct program *prog, const struct strvec *inpu
     return n;
 }
 
-void emit_header(const struct program *prog, const struct strvec *inputs, struct buf *out)
+/* Pieces a sink is given: big enough to make write() calls rare, small
+ * enough that a header of 100,000 probes never sits whole in memory. */
+#define EMIT_CHUNK ((size_t)1 << 20)
+
+int emit_header(const struct program *prog, const struct strvec *inputs, struct buf *out,
+                struct output *sink)
 {
+    int rc = 0;
     struct buf guard = {0};
     emit_guard_name(prog, &guard);
     emit_preamble(prog, inputs, guard.data, out);
     emit_typecheck_preamble(prog, out);
     struct names nm = {{0}, {0}, {0}, {0}};
-    for (size_t i = 0; i < prog->nproviders; i++) {
+    for (size_t i = 0; i < prog->nproviders && rc == 0; i++) {
         const struct provider *pv = prog->providers[i];
-        for (size_t j = 0; j < pv->nprobes; j++)
+        for (size_t j = 0; j < pv->nprobes && rc == 0; j++) {
             emit_probe(pv->probes[j], &nm, out);
+            if (sink && out->len >= EMIT_CHUNK) {
+                rc = output_append(sink, out->data, out->len);
+                out->len = 0;
+            }
+        }
     }
     buf_free(&nm.macro);
     buf_free(&nm.sem);
@@ -250,4 +261,5 @@ void emit_header(const struct program *prog, const struct strvec *inputs, struct
     buf_free(&nm.types);
     buf_printf(out, "\n#endif /* %s */\n", guard.data);
     buf_free(&guard);
+    return rc;
 }

@@ -3,7 +3,8 @@
  *
  *   argv -> struct options -> each -s file: source -> parse -> output size, checks
  *        -> -h: emit_header | -G: objects_scan, target, emit_object
- *        -> output_write (only once everything above succeeded)
+ *        -> output_write, or for -h the output opened once everything above
+ *           succeeded and the header streamed into it
  *
  * Exit status: 0 success (warnings included), 1 error, 2 usage error.
  */
@@ -291,10 +292,33 @@ static int check_output_size(const struct options *o, const struct program *prog
     return -1;
 }
 
+/* The header goes to the output as it is made: a header for 100,000
+ * probes is over 100 MB, and never needs to be in memory whole. */
+static int write_header(const struct options *o, const struct program *prog, const char *path)
+{
+    struct output *sink = output_open(path);
+    if (!sink)
+        return -1;
+    struct buf last = {0};
+    int rc = emit_header(prog, &o->inputs, &last, sink);
+    if (rc == 0)
+        rc = output_append(sink, last.data ? last.data : "", last.len);
+    buf_free(&last);
+    if (rc != 0) {
+        output_discard(sink);
+        return -1;
+    }
+    rc = output_close(sink);
+    if (rc == 0 && o->verbose)
+        info("wrote %s", path);
+    return rc;
+}
+
 static int run(const struct options *o)
 {
     struct program prog;
     program_init(&prog);
+    prog.skip_text = !o->header;
     struct buf out = {0};
     int rc = 0;
 
@@ -316,23 +340,21 @@ static int run(const struct options *o)
     if (rc == 0)
         rc = program_check(&prog);
 
+    char *dflt = rc == 0 && !o->output ? default_output(o) : NULL;
+    const char *path = o->output ? o->output : dflt;
     if (rc == 0 && o->header) {
-        emit_header(&prog, &o->inputs, &out);
         if (o->verbose && o->objects.n)
             info("-h ignores the %zu object file%s given", o->objects.n,
                  o->objects.n == 1 ? "" : "s");
+        rc = write_header(o, &prog, path);
     } else if (rc == 0) {
         rc = build_object(o, &prog, &out);
-    }
-
-    if (rc == 0) {
-        char *dflt = o->output ? NULL : default_output(o);
-        const char *path = o->output ? o->output : dflt;
-        rc = output_write(path, out.data ? out.data : "", out.len);
+        if (rc == 0)
+            rc = output_write(path, out.data ? out.data : "", out.len);
         if (rc == 0 && o->verbose)
             info("wrote %s (%zu bytes)", path, out.len);
-        free(dflt);
     }
+    free(dflt);
     buf_free(&out);
     program_free(&prog);
     return rc == 0 ? 0 : 1;

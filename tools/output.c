@@ -141,114 +141,158 @@ static char *follow_links(const char *path)
     return NULL;
 }
 
+/* An output being written: a temporary file to rename over a regular
+ * file, or the FIFO, pipe, terminal or device itself. */
+struct output {
+    char *shown;     /* the name the user gave */
+    char *real;      /* the file written: symbolic links followed */
+    char *tmp;       /* the temporary file, or NULL when writing directly */
+    int fd;
+    bool failed;     /* a write failed (and was reported) */
+    struct saved_signals saved;   /* (temporary file) */
+    struct sigaction old_pipe;    /* (direct) */
+};
+
+static void output_free(struct output *o)
+{
+    free(o->shown);
+    free(o->real);
+    free(o->tmp);
+    free(o);
+}
+
 /* A FIFO, pipe, terminal or device: waiting at most FIFO_WAIT_SECONDS for
  * a FIFO's reader, and with SIGPIPE ignored, so a reader that goes away is
  * a write error (EPIPE), not a silent death. */
-static int write_direct(const char *path, const void *data, size_t len)
+static int open_direct(struct output *o)
 {
-    int fd = open_waiting(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0 && errno == EINTR) {
+    o->fd = open_waiting(o->real, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (o->fd < 0 && errno == EINTR) {
         error("cannot write '%s': no process opened the FIFO for reading within %d seconds",
-              path, FIFO_WAIT_SECONDS);
+              o->real, FIFO_WAIT_SECONDS);
         return -1;
     }
-    if (fd < 0) {
-        error("cannot open '%s': %s", path, strerror(errno));
+    if (o->fd < 0) {
+        error("cannot open '%s': %s", o->real, strerror(errno));
         return -1;
     }
-    struct sigaction ign, old;
+    struct sigaction ign;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
-    sigaction(SIGPIPE, &ign, &old);
-    int rc = 0;
-    if (write_all(fd, data, len) != 0) {
+    sigaction(SIGPIPE, &ign, &o->old_pipe);
+    return 0;
+}
+
+/* A temporary file next to the file it will replace, with the handlers
+ * that remove it armed before anything is written. */
+static int open_temporary(struct output *o, mode_t mode)
+{
+    char *dir = path_dirname(o->real);
+    struct buf tmp = {0};
+    buf_printf(&tmp, "%s/.%.64s.tmpXXXXXX", dir, path_basename(o->real));
+    block(&o->saved);
+    o->fd = mkstemp(tmp.data);
+    if (o->fd < 0) {
+        int err = errno;
+        unblock(&o->saved);
+        error("cannot create '%s': cannot make a temporary file in '%s': %s", o->shown, dir,
+              strerror(err));
+        buf_free(&tmp);
+        free(dir);
+        return -1;
+    }
+    free(dir);
+    o->tmp = tmp.data;
+    arm(o->tmp, &o->saved);
+    /* A file system without modes (vfat) may refuse; the file then keeps
+     * mkstemp's 0600, which errs on the safe side. */
+    (void)fchmod(o->fd, mode);
+    return 0;
+}
+
+struct output *output_open(const char *path)
+{
+    struct output *o = xcalloc(1, sizeof *o);
+    o->fd = -1;
+    o->shown = xstrdup(path);
+    o->real = follow_links(path);
+    if (!o->real)
+        goto fail;
+    struct stat st;
+    if (stat(o->real, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            error("cannot write '%s': %s", path, strerror(EISDIR));
+            goto fail;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            if (open_direct(o) != 0)
+                goto fail;
+            return o;
+        }
+        if (open_temporary(o, st.st_mode & 0777) != 0)
+            goto fail;
+        return o;
+    }
+    if (errno != ENOENT) {
         error("cannot write '%s': %s", path, strerror(errno));
-        close(fd);
-        rc = -1;
-    } else if (close(fd) != 0) {
-        error("cannot write '%s': %s", path, strerror(errno));
+        goto fail;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    if (open_temporary(o, 0666 & ~mask) != 0)
+        goto fail;
+    return o;
+fail:
+    output_free(o);
+    return NULL;
+}
+
+int output_append(struct output *o, const void *data, size_t len)
+{
+    if (o->failed)
+        return -1;
+    if (write_all(o->fd, data, len) != 0) {
+        error("cannot write '%s': %s", o->shown, strerror(errno));
+        o->failed = true;
+        return -1;
+    }
+    return 0;
+}
+
+int output_close(struct output *o)
+{
+    int rc = o->failed ? -1 : 0;
+    if (close(o->fd) != 0 && rc == 0) {
+        error("cannot write '%s': %s", o->shown, strerror(errno));
         rc = -1;
     }
-    sigaction(SIGPIPE, &old, NULL);
+    if (!o->tmp) {
+        sigaction(SIGPIPE, &o->old_pipe, NULL);
+    } else {
+        if (rc == 0 && rename(o->tmp, o->real) != 0) {
+            error("cannot create '%s': %s", o->shown, strerror(errno));
+            rc = -1;
+        }
+        if (rc != 0)
+            unlink(o->tmp);
+        disarm(&o->saved);
+    }
+    output_free(o);
     return rc;
 }
 
-static int replace_atomically(const char *shown, const char *path, mode_t mode,
-                              const void *data, size_t len)
+void output_discard(struct output *o)
 {
-    char *dir = path_dirname(path);
-    struct buf tmp = {0};
-    buf_printf(&tmp, "%s/.%.64s.tmpXXXXXX", dir, path_basename(path));
-    int rc = -1;
-
-    struct saved_signals saved;
-    block(&saved);
-    int fd = mkstemp(tmp.data);
-    if (fd < 0) {
-        int err = errno;
-        unblock(&saved);
-        error("cannot create '%s': cannot make a temporary file in '%s': %s", shown, dir,
-              strerror(err));
-        goto out;
-    }
-    arm(tmp.data, &saved);
-    /* A file system without modes (vfat) may refuse; the file then keeps
-     * mkstemp's 0600, which errs on the safe side. */
-    (void)fchmod(fd, mode);
-    if (write_all(fd, data, len) != 0) {
-        error("cannot write '%s': %s", shown, strerror(errno));
-        close(fd);
-        goto fail;
-    }
-    if (close(fd) != 0) {
-        error("cannot write '%s': %s", shown, strerror(errno));
-        goto fail;
-    }
-    if (rename(tmp.data, path) != 0) {
-        error("cannot create '%s': %s", shown, strerror(errno));
-        goto fail;
-    }
-    disarm(&saved);
-    rc = 0;
-    goto out;
-fail:
-    unlink(tmp.data);
-    disarm(&saved);
-out:
-    buf_free(&tmp);
-    free(dir);
-    return rc;
+    o->failed = true;
+    (void)output_close(o);
 }
 
 int output_write(const char *path, const void *data, size_t len)
 {
-    char *real = follow_links(path);
-    if (!real)
+    struct output *o = output_open(path);
+    if (!o)
         return -1;
-    int rc = -1;
-    struct stat st;
-    mode_t mode;
-    if (stat(real, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            error("cannot write '%s': %s", path, strerror(EISDIR));
-            goto out;
-        }
-        if (!S_ISREG(st.st_mode)) {
-            rc = write_direct(real, data, len);
-            goto out;
-        }
-        mode = st.st_mode & 0777;
-    } else if (errno == ENOENT) {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
-    } else {
-        error("cannot write '%s': %s", path, strerror(errno));
-        goto out;
-    }
-    rc = replace_atomically(path, real, mode, data, len);
-out:
-    free(real);
-    return rc;
+    (void)output_append(o, data, len);
+    return output_close(o);
 }

@@ -39,6 +39,7 @@ struct arglist {
     struct arg v[MAX_PROBE_ARGS + 1];
     int n;     /* kept in v */
     long total;
+    bool first_is_void; /* the first declaration is the single word void */
 };
 
 struct parser {
@@ -418,9 +419,13 @@ static void arglist_add(struct parser *ps, struct arglist *al, const struct tokl
         al->total++;
     if (al->n == MAX_PROBE_ARGS + 1)
         return;
+    if (al->n == 0)
+        al->first_is_void = tl->n == 1 && tok_eq(&tl->v[0], "void");
     struct arg *a = &al->v[al->n++];
-    a->text = join_tokens(ps, tl->v, tl->n);
-    a->ctype = join_ctype(ps, tl->v, tl->n, find_arg_name(tl->v, tl->n));
+    if (!ps->prog->skip_text) {
+        a->text = join_tokens(ps, tl->v, tl->n);
+        a->ctype = join_ctype(ps, tl->v, tl->n, find_arg_name(tl->v, tl->n));
+    }
     a->loc = tl->v[0].loc;
 }
 
@@ -443,6 +448,7 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
     cur->n = nest->n = 0;
     out->n = 0;
     out->total = 0;
+    out->first_is_void = false;
 
     for (;;) {
         struct token t;
@@ -501,7 +507,7 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
         toklist_push(cur, &t);
     }
     /* "(void)" declares no arguments, as in C. */
-    if (out->n == 1 && strcmp(out->v[0].text, "void") == 0) {
+    if (out->n == 1 && out->first_is_void) {
         out->n = 0;
         out->total = 0;
     }

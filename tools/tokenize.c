@@ -302,11 +302,14 @@ int lexer_next(struct lexer *lx, struct token *tok)
             continue;
         }
         if (is_hblank(c)) {
-            lx->p = p + 1;
+            do
+                p++;
+            while (p < lx->end && is_hblank(*p));
+            lx->p = p;
             lx->space = true;
             continue;
         }
-        size_t s = splice_len(lx, p);
+        size_t s = c == '\\' ? splice_len(lx, p) : 0;
         if (s) {
             lx->p = p + s;
             bool bol = lx->at_bol;

@@ -148,23 +148,6 @@ void buf_reserve(struct buf *b, size_t extra)
     b->cap = cap;
 }
 
-void buf_add(struct buf *b, const void *data, size_t len)
-{
-    buf_reserve(b, len);
-    if (len)
-        memcpy(b->data + b->len, data, len);
-    b->len += len;
-    b->data[b->len] = '\0';
-}
-
-void buf_addc(struct buf *b, char c)
-{
-    if (b->len + 1 >= b->cap)
-        buf_reserve(b, 1);
-    b->data[b->len++] = c;
-    b->data[b->len] = '\0';
-}
-
 void buf_adds(struct buf *b, const char *s) { buf_add(b, s, strlen(s)); }
 
 void buf_cat(struct buf *b, ...)
