@@ -143,6 +143,8 @@ static int peek(struct parser *ps, int k, struct token *out)
 
 static int next(struct parser *ps, struct token *out)
 {
+    if (ps->nahead == 0) /* the usual case: no lookahead to shift */
+        return lexer_next(&ps->lx, out);
     if (peek(ps, 0, out) != 0)
         return -1;
     memmove(&ps->ahead[0], &ps->ahead[1], (size_t)(ps->nahead - 1) * sizeof ps->ahead[0]);
@@ -330,6 +332,8 @@ static bool is_word(const struct token *t)
 /* Whether normalised text puts a space between prev and cur. */
 static bool space_between(const struct token *prev, const struct token *cur)
 {
+    if (is_word(prev) && is_word(cur)) /* "unsigned long" */
+        return true;
     if (is_punct(cur, ')') || is_punct(cur, ']') || is_punct(cur, ','))
         return false;
     if (is_punct(prev, '(') || is_punct(prev, '['))
