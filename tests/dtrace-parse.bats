@@ -355,6 +355,26 @@ EOF
     fails_at "many.d:3:119: error: probe 'thirteen' has 13 arguments; sys/sdt.h supports at most 12"
 }
 
+@test "a probe name without its argument list is an error at what follows the name" {
+    d noparen.d <<'EOF'
+provider p {
+    probe start;
+};
+EOF
+    h noparen.d
+    fails_at "noparen.d:2:16: error: expected '(' after probe name 'start', found ';'"
+}
+
+@test "translated arguments without their parenthesis are an error after the colon" {
+    d notrans.d <<'EOF'
+provider p {
+    probe op(int a) : int;
+};
+EOF
+    h notrans.d
+    fails_at "notrans.d:2:23: error: expected '(' after ':' in probe 'op', found 'int'"
+}
+
 @test "a duplicate probe is an error at the second one, with a note at the first" {
     d dup.d <<'EOF'
 provider p {

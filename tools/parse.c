@@ -563,6 +563,23 @@ static int add_probe(struct parser *ps, struct provider *pv, const struct token 
     return 0;
 }
 
+/* "(", then the declarations up to its ")".  after, a format naming the
+ * probe, says what the "(" should have followed. */
+static int parse_paren_args(struct parser *ps, const char *pname, const char *after,
+                            struct arglist *out)
+{
+    char d[64], what[192];
+    struct token t;
+    if (next(ps, &t) != 0)
+        return -1;
+    if (!is_punct(&t, '(')) {
+        snprintf(what, sizeof what, after, pname);
+        error_at(&t.loc, "expected '(' after %s, found %s", what, describe(&t, d, sizeof d));
+        return -1;
+    }
+    return parse_args(ps, &t, pname, out);
+}
+
 static int parse_probe(struct parser *ps, struct provider *pv)
 {
     char d[64];
@@ -572,14 +589,7 @@ static int parse_probe(struct parser *ps, struct provider *pv)
     char pname[128];
     snprintf(pname, sizeof pname, "%.*s", (int)name.len, name.text);
 
-    if (next(ps, &t) != 0)
-        return -1;
-    if (!is_punct(&t, '(')) {
-        error_at(&t.loc, "expected '(' after probe name '%s', found %s", pname,
-                 describe(&t, d, sizeof d));
-        return -1;
-    }
-    if (parse_args(ps, &t, pname, &ps->args) != 0)
+    if (parse_paren_args(ps, pname, "probe name '%s'", &ps->args) != 0)
         return -1;
 
     /* Translated arguments, "probe p(native) : (translated)". */
@@ -587,14 +597,7 @@ static int parse_probe(struct parser *ps, struct provider *pv)
         return -1;
     if (is_punct(&t, ':')) {
         next(ps, &t);
-        if (next(ps, &t) != 0)
-            return -1;
-        if (!is_punct(&t, '(')) {
-            error_at(&t.loc, "expected '(' after ':' in probe '%s', found %s", pname,
-                     describe(&t, d, sizeof d));
-            return -1;
-        }
-        if (parse_args(ps, &t, pname, &ps->translated) != 0)
+        if (parse_paren_args(ps, pname, "':' in probe '%s'", &ps->translated) != 0)
             return -1;
     }
 
