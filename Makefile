@@ -28,7 +28,7 @@ PROGRAMS    = $(patsubst tools/%.c,%,$(filter-out tools/main.c,$(wildcard $(TOOL
 TOOLS       = $(addprefix tools/,$(PROGRAMS))
 ASAN_TOOLS  = $(addprefix build/asan/,$(PROGRAMS))
 
-.PHONY: all tools examples demo check check-tools install uninstall clean bench fuzz fuzz-build
+.PHONY: all tools examples demo check install uninstall clean bench fuzz fuzz-build
 .DELETE_ON_ERROR:
 
 all: tools examples demo
@@ -67,13 +67,14 @@ fuzz-build: $(FUZZERS)
 fuzz: $(FUZZERS)
 	fuzz/run $(FUZZ_SECONDS) $(FUZZ_DIR) $(FUZZERS)
 
+# The examples are built with this tree's dtrace and header, never the system's.
+EXAMPLE_VARS = DTRACE=$(CURDIR)/tools/dtrace SDT_INCLUDE=$(CURDIR)/include
+
 examples: tools
-	@if [ -f provider-examples/Makefile ]; then \
-	    $(MAKE) -C provider-examples DTRACE=$(CURDIR)/tools/dtrace SDT_INCLUDE=$(CURDIR)/include; fi
+	$(MAKE) -C provider-examples $(EXAMPLE_VARS)
 
 demo: examples
-	@if [ -f provider-examples/Makefile ]; then \
-	    $(MAKE) -s -C provider-examples demo DTRACE=$(CURDIR)/tools/dtrace SDT_INCLUDE=$(CURDIR)/include; fi
+	@$(MAKE) -s -C provider-examples demo $(EXAMPLE_VARS)
 
 # All suites with the normal build, then the dtrace suites again with the
 # sanitizer build: any ASan/UBSan/LSan report aborts the tool (status 134,
@@ -106,4 +107,4 @@ bench: tools
 
 clean:
 	rm -rf build $(TOOLS)
-	@if [ -f provider-examples/Makefile ]; then $(MAKE) -s -C provider-examples clean; fi
+	@$(MAKE) -s -C provider-examples clean
