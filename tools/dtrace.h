@@ -151,6 +151,8 @@ void *strmap_get(const struct strmap *m, const char *key, size_t keylen);
 /* Insert key -> value.  Returns the existing value (and inserts nothing)
  * when the key is present, NULL otherwise. */
 void *strmap_put(struct strmap *m, const char *key, size_t keylen, void *value);
+/* Room for n keys in all without growing (a map sized once, not doubled). */
+void strmap_reserve(struct strmap *m, size_t n);
 /* The map's own copy of a key: interning. */
 const char *strmap_intern(struct strmap *m, const char *key, size_t keylen);
 void strmap_free(struct strmap *m);

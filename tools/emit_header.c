@@ -147,61 +147,123 @@ static void emit_typecheck_preamble(const struct program *prog, struct buf *out)
     strmap_free(&seen);
 }
 
+/*
+ * A probe's text, as templates read top to bottom like the header they
+ * make.  "$X" stands for the string in slot X (one capital letter):
+ *   $M PROV_NAME    $P provider    $N probe       $S prov_name_semaphore
+ *   $D " int x, char *s" (the declarations as written)
+ *   $A "arg1, arg2"  $T the prototype's parameter types  $C argument count
+ * Expanding a template copies runs of text whose lengths are known, which
+ * keeps -h fast on providers of a hundred thousand probes.
+ */
+static const char probe_head[] =
+    "\n/* $M ($D ) */\n"
+    "#if defined STAP_SDT_V1\n"
+    "#define $M_ENABLED() __builtin_expect ($N_semaphore, 0)\n"
+    "#define $S $N_semaphore\n"
+    "#else\n"
+    "#define $M_ENABLED() __builtin_expect ($S, 0)\n"
+    "#endif\n"
+    "__extension__ extern unsigned short $S __attribute__ ((unused)) "
+    "__attribute__ ((section (\".probes\"))) SDTKIT_SEMAPHORE_VISIBILITY;\n";
+
+static const char probe_no_args[] =
+    "#define $M() \\\n"
+    "DTRACE_PROBE ($P, $N)\n";
+
+static const char probe_args[] =
+    "#if defined SDTKIT_TYPECHECK\n"
+    "__extension__ extern int __sdtkit_typecheck_$P_$N ($T);\n"
+    "#define $M($A) \\\n"
+    "do { (void) sizeof (__sdtkit_typecheck_$P_$N ($A)); "
+    "DTRACE_PROBE$C ($P, $N, $A); } while (0)\n"
+    "#else\n"
+    "#define $M($A) \\\n"
+    "DTRACE_PROBE$C ($P, $N, $A)\n"
+    "#endif\n";
+
+struct text {
+    const char *s;
+    size_t len;
+};
+
+static void expand(struct buf *out, const char *t, size_t len, const struct text slot[26])
+{
+    const char *end = t + len;
+    while (t < end) {
+        const char *d = memchr(t, '$', (size_t)(end - t));
+        if (!d || d + 1 == end || d[1] < 'A' || d[1] > 'Z') {
+            buf_add(out, t, (size_t)((d ? d + 1 : end) - t)); /* no slot: literal */
+            t = d ? d + 1 : end;
+            continue;
+        }
+        buf_add(out, t, (size_t)(d - t));
+        buf_add(out, slot[d[1] - 'A'].s, slot[d[1] - 'A'].len);
+        t = d + 2;
+    }
+}
+
+#define EXPAND(out, tmpl, slot) expand(out, tmpl, sizeof tmpl - 1, slot)
+
 /* Scratch text reused from probe to probe. */
 struct names {
     struct buf macro;  /* PROV_NAME */
     struct buf sem;    /* prov_name_semaphore */
+    struct buf decl;   /* " int x, char *s" */
     struct buf params; /* arg1, arg2 */
     struct buf types;  /* the prototype's parameter types */
 };
 
+/* b's text without its first skip bytes (none when b is empty). */
+static struct text text_of(const struct buf *b, size_t skip)
+{
+    struct text t = {"", 0};
+    if (b->len >= skip && b->data) {
+        t.s = b->data + skip;
+        t.len = b->len - skip;
+    }
+    return t;
+}
+
+static struct text text_str(const char *s)
+{
+    struct text t = {s, strlen(s)};
+    return t;
+}
+
 static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out)
 {
-    const char *pv = pr->provider->name;
-    const char *name = pr->name;
     if (pr->nargs < 0 || pr->nargs > MAX_PROBE_ARGS)
         return; /* never: the parser fails such a program */
-    nm->macro.len = nm->sem.len = nm->params.len = nm->types.len = 0;
+    const char *pv = pr->provider->name, *name = pr->name;
+    nm->macro.len = nm->sem.len = nm->decl.len = nm->params.len = nm->types.len = 0;
     probe_macro_name(pr, &nm->macro);
     buf_cat(&nm->sem, pv, "_", name, "_semaphore", (char *)NULL);
-    const char *macro = nm->macro.data, *sem = nm->sem.data;
-
-    buf_cat(out, "\n/* ", macro, " (", (char *)NULL);
-    for (int i = 0; i < pr->nargs; i++)
-        buf_cat(out, i ? ", " : " ", pr->args[i].text, (char *)NULL);
-    buf_cat(out, " ) */\n"
-             "#if defined STAP_SDT_V1\n"
-             "#define ", macro, "_ENABLED() __builtin_expect (", name, "_semaphore, 0)\n"
-             "#define ", sem, " ", name, "_semaphore\n"
-             "#else\n"
-             "#define ", macro, "_ENABLED() __builtin_expect (", sem, ", 0)\n"
-             "#endif\n"
-             "__extension__ extern unsigned short ", sem, " __attribute__ ((unused)) "
-             "__attribute__ ((section (\".probes\"))) SDTKIT_SEMAPHORE_VISIBILITY;\n",
-        (char *)NULL);
-
-    if (pr->nargs == 0) {
-        buf_cat(out, "#define ", macro, "() \\\nDTRACE_PROBE (", pv, ", ", name, ")\n",
-            (char *)NULL);
-        return;
-    }
-
     for (int i = 0; i < pr->nargs; i++) {
-        buf_cat(&nm->params, i ? ", " : "", arg_name[i + 1], (char *)NULL);
-        buf_cat(&nm->types, i ? ", " : "", pr->args[i].ctype, (char *)NULL);
+        buf_add(&nm->decl, ", ", 2);
+        buf_adds(&nm->decl, pr->args[i].text);
+        buf_add(&nm->params, ", ", 2);
+        buf_adds(&nm->params, arg_name[i + 1]);
+        buf_add(&nm->types, ", ", 2);
+        buf_adds(&nm->types, pr->args[i].ctype);
     }
-    const char *params = nm->params.data;
-    const char *n = arg_count[pr->nargs];
-    buf_cat(out, "#if defined SDTKIT_TYPECHECK\n"
-             "__extension__ extern int __sdtkit_typecheck_", pv, "_", name, " (", nm->types.data, ");\n"
-             "#define ", macro, "(", params, ") \\\n"
-             "do { (void) sizeof (__sdtkit_typecheck_", pv, "_", name, " (", params, ")); "
-             "DTRACE_PROBE", n, " (", pv, ", ", name, ", ", params, "); } while (0)\n"
-             "#else\n"
-             "#define ", macro, "(", params, ") \\\n"
-             "DTRACE_PROBE", n, " (", pv, ", ", name, ", ", params, ")\n"
-             "#endif\n",
-        (char *)NULL);
+
+    struct text slot[26] = {{0}};
+    slot['M' - 'A'] = text_of(&nm->macro, 0);
+    slot['P' - 'A'] = text_str(pv);
+    slot['N' - 'A'] = text_str(name);
+    slot['S' - 'A'] = text_of(&nm->sem, 0);
+    /* Each list was built with a ", " in front: " int x" keeps its blank. */
+    slot['D' - 'A'] = text_of(&nm->decl, 1);
+    slot['A' - 'A'] = text_of(&nm->params, 2);
+    slot['T' - 'A'] = text_of(&nm->types, 2);
+    slot['C' - 'A'] = text_str(arg_count[pr->nargs]);
+
+    EXPAND(out, probe_head, slot);
+    if (pr->nargs == 0)
+        EXPAND(out, probe_no_args, slot);
+    else
+        EXPAND(out, probe_args, slot);
 }
 
 /*
@@ -244,7 +306,7 @@ int emit_header(const struct program *prog, const struct strvec *inputs, struct 
     emit_guard_name(prog, &guard);
     emit_preamble(prog, inputs, guard.data, out);
     emit_typecheck_preamble(prog, out);
-    struct names nm = {{0}, {0}, {0}, {0}};
+    struct names nm = {{0}, {0}, {0}, {0}, {0}};
     for (size_t i = 0; i < prog->nproviders && rc == 0; i++) {
         const struct provider *pv = prog->providers[i];
         for (size_t j = 0; j < pv->nprobes && rc == 0; j++) {
@@ -257,6 +319,7 @@ int emit_header(const struct program *prog, const struct strvec *inputs, struct 
     }
     buf_free(&nm.macro);
     buf_free(&nm.sem);
+    buf_free(&nm.decl);
     buf_free(&nm.params);
     buf_free(&nm.types);
     buf_printf(out, "\n#endif /* %s */\n", guard.data);

@@ -74,6 +74,7 @@ static size_t collect_semaphores(const struct program *prog, enum semaphore_styl
                                  struct strvec *names)
 {
     struct strmap seen = {0};
+    strmap_reserve(&seen, prog->nprobes);
     for (size_t i = 0; i < prog->nproviders; i++) {
         const struct provider *pv = prog->providers[i];
         for (size_t j = 0; j < pv->nprobes; j++) {

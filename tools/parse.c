@@ -251,7 +251,7 @@ static bool in_words(const struct token *t, const struct word *w)
     if (t->kind != TK_IDENT)
         return false;
     for (; w->s; w++)
-        if (t->len == w->len && memcmp(t->text, w->s, w->len) == 0)
+        if (t->len == w->len && t->text[0] == w->s[0] && memcmp(t->text, w->s, w->len) == 0)
             return true;
     return false;
 }
@@ -586,8 +586,10 @@ static int parse_probe(struct parser *ps, struct provider *pv)
     struct token name, t;
     if (expect_name(ps, "probe", &name) != 0)
         return -1;
-    char pname[128];
-    snprintf(pname, sizeof pname, "%.*s", (int)name.len, name.text);
+    char pname[128]; /* for messages; names are rarely this long */
+    size_t plen = name.len < sizeof pname ? name.len : sizeof pname - 1;
+    memcpy(pname, name.text, plen);
+    pname[plen] = '\0';
 
     if (parse_paren_args(ps, pname, "probe name '%s'", &ps->args) != 0)
         return -1;
@@ -777,6 +779,8 @@ int program_check(const struct program *prog)
     struct strmap macros = {0}, semaphores = {0};
     struct buf name = {0};
     int rc = 0;
+    strmap_reserve(&macros, prog->nprobes);
+    strmap_reserve(&semaphores, prog->nprobes);
     for (size_t i = 0; i < prog->nproviders; i++) {
         const struct provider *pv = prog->providers[i];
         for (size_t j = 0; j < pv->nprobes; j++) {

@@ -209,7 +209,9 @@ void *arena_alloc(struct arena *a, size_t size)
     if (n < size)
         out_of_memory();
     struct arena_chunk *c = a->head;
-    if (!c || c->cap - c->used < n) {
+    /* Strings (arena_strndup) leave used unaligned; cap is a multiple of 16. */
+    size_t start = c ? (c->used + 15) & ~(size_t)15 : 0;
+    if (!c || start > c->cap || c->cap - start < n) {
         size_t cap = c && c->cap < (1u << 20) ? c->cap * 2 : 1u << 16;
         if (cap < n)
             cap = n;
@@ -220,9 +222,10 @@ void *arena_alloc(struct arena *a, size_t size)
         c->used = 0;
         c->cap = cap;
         a->head = c;
+        start = 0;
     }
-    void *p = (char *)c->data + c->used;
-    c->used += n;
+    void *p = (char *)c->data + start;
+    c->used = start + n;
     memset(p, 0, size);
     return p;
 }
@@ -231,7 +234,16 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
     if (n == SIZE_MAX)
         out_of_memory();
-    char *p = arena_alloc(a, n + 1);
+    /* Strings need no alignment: a string that fits the chunk's tail goes
+     * there unrounded (names and types are mostly a few bytes). */
+    struct arena_chunk *c = a->head;
+    char *p;
+    if (c && c->cap - c->used > n) {
+        p = (char *)c->data + c->used;
+        c->used += n + 1;
+    } else {
+        p = arena_alloc(a, n + 1);
+    }
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
@@ -347,6 +359,14 @@ static void strmap_grow(struct strmap *m)
             *strmap_find(m, s->key, s->keylen, s->hash) = *s;
     }
     free(old.slots);
+}
+
+void strmap_reserve(struct strmap *m, size_t n)
+{
+    if (n > SIZE_MAX / 8 / sizeof *m->slots)
+        out_of_memory();
+    while (n * 4 > m->cap * 3)
+        strmap_grow(m);
 }
 
 void *strmap_get(const struct strmap *m, const char *key, size_t keylen)
