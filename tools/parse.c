@@ -746,14 +746,20 @@ done:
 
 void probe_macro_name(const struct probe *pr, struct buf *b)
 {
-    for (const char *p = pr->provider->name; *p; p++)
-        buf_addc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p);
-    buf_addc(b, '_');
-    for (const char *p = pr->name; *p; p++) {
-        if (p[0] == '_' && p[1] == '_')
-            p++;
-        buf_addc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p);
+    const char *pv = pr->provider->name, *name = pr->name;
+    size_t pvlen = strlen(pv), namelen = strlen(name);
+    buf_reserve(b, pvlen + 1 + namelen); /* room for it all: one check, not one per byte */
+    char *out = b->data + b->len;
+    for (size_t i = 0; i < pvlen; i++)
+        *out++ = (pv[i] >= 'a' && pv[i] <= 'z') ? (char)(pv[i] - 'a' + 'A') : pv[i];
+    *out++ = '_';
+    for (size_t i = 0; i < namelen; i++) {
+        if (name[i] == '_' && name[i + 1] == '_')
+            i++;
+        *out++ = (name[i] >= 'a' && name[i] <= 'z') ? (char)(name[i] - 'a' + 'A') : name[i];
     }
+    *out = '\0';
+    b->len = (size_t)(out - b->data);
 }
 
 static int claim(struct strmap *m, const struct buf *name, const struct probe *pr,

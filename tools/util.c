@@ -348,10 +348,10 @@ static struct strmap_slot *strmap_find(const struct strmap *m, const char *key,
     }
 }
 
-static void strmap_grow(struct strmap *m)
+static void strmap_resize(struct strmap *m, size_t cap)
 {
     struct strmap old = *m;
-    m->cap = old.cap ? old.cap * 2 : 64;
+    m->cap = cap;
     m->slots = xcalloc(m->cap, sizeof *m->slots);
     for (size_t i = 0; i < old.cap; i++) {
         struct strmap_slot *s = &old.slots[i];
@@ -361,12 +361,17 @@ static void strmap_grow(struct strmap *m)
     free(old.slots);
 }
 
+static void strmap_grow(struct strmap *m) { strmap_resize(m, m->cap ? m->cap * 2 : 64); }
+
 void strmap_reserve(struct strmap *m, size_t n)
 {
     if (n > SIZE_MAX / 8 / sizeof *m->slots)
         out_of_memory();
-    while (n * 4 > m->cap * 3)
-        strmap_grow(m);
+    size_t cap = m->cap ? m->cap : 64;
+    while (n * 4 > cap * 3)
+        cap *= 2;
+    if (cap != m->cap)
+        strmap_resize(m, cap);
 }
 
 void *strmap_get(const struct strmap *m, const char *key, size_t keylen)
