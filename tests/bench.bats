@@ -66,3 +66,38 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     [ "$status" -eq 2 ]
     [[ "$output" == *usage* ]]
 }
+
+@test "timeit_rounds runs the commands in turn and gives each one's median, in order" {
+    WORK=$PWD RUNS=3
+    . "$ROOT/bench/lib.sh"
+    mapfile -t t < <(timeit_rounds . "sleep 0.2" "sleep 0.05")
+    [ "${#t[@]}" -eq 2 ]
+    # medians of real sleeps: never below what was slept, the longer one first
+    awk -v a="${t[0]}" -v b="${t[1]}" 'BEGIN { exit !(a >= 0.2 && b >= 0.05 && a > b) }'
+    # three kept rounds (the warm-up round is dropped), each running both
+    [ "$(cut -d' ' -f2 rounds | tr -d '\n')" = 010101 ]
+    [ "$(cut -d' ' -f1 rounds | tr -d '\n')" = 112233 ]
+}
+
+@test "round_ratio takes each round's own ratio, then their median" {
+    WORK=$PWD
+    . "$ROOT/bench/lib.sh"
+    # round 1: (30-10)/(50-10) = 0.5; round 2, all twice as slow: 0.5 again;
+    # round 3: (20-10)/(110-10) = 0.1.  Medians of the times would say 0.22.
+    printf '%s\n' '1 0 10' '1 1 30' '1 2 10' '1 3 50' \
+                   '2 0 20' '2 1 60' '2 2 20' '2 3 100' \
+                   '3 0 10' '3 1 20' '3 2 10' '3 3 110' > rounds
+    [ "$(round_ratio 0 1 2 3)" = 0.50 ]
+    printf '%s\n' '1 0 10' '1 1 30' '1 2 10' '1 3 10' > rounds
+    [ "$(round_ratio 0 1 2 3)" = - ]
+}
+
+@test "timeit_rounds gives empty medians and fails when a command fails" {
+    WORK=$PWD RUNS=2
+    . "$ROOT/bench/lib.sh"
+    run timeit_rounds . "true" "false"
+    [ "$status" -eq 1 ]
+    [ "${#lines[@]}" -eq 0 ] || [ -z "$(printf '%s' "$output" | tr -d '\n')" ]
+    run timeit_rounds . "true" "sh -c exit"
+    [ "$status" -eq 0 ]
+}
