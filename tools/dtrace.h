@@ -287,6 +287,8 @@ int parse_buffer(struct program *prog, const char *name, const char *text, size_
 int program_check(const struct program *prog);
 /* Append PROVIDER_PROBE with "__" -> "_", upper case (the macro name). */
 void probe_macro_name(const struct probe *pr, struct buf *out);
+/* Append provider_probe_semaphore (the default semaphore name). */
+void probe_semaphore_name(const struct probe *pr, struct buf *out);
 struct probe *program_find_probe(const struct program *prog, const char *provider,
                                  const char *name);
 

@@ -238,7 +238,7 @@ static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out
     const char *pv = pr->provider->name, *name = pr->name;
     nm->macro.len = nm->sem.len = nm->decl.len = nm->params.len = nm->types.len = 0;
     probe_macro_name(pr, &nm->macro);
-    buf_cat(&nm->sem, pv, "_", name, "_semaphore", (char *)NULL);
+    probe_semaphore_name(pr, &nm->sem);
     for (int i = 0; i < pr->nargs; i++) {
         buf_add(&nm->decl, ", ", 2);
         buf_adds(&nm->decl, pr->args[i].text);

@@ -74,20 +74,21 @@ static size_t collect_semaphores(const struct program *prog, enum semaphore_styl
                                  struct strvec *names)
 {
     struct strmap seen = {0};
+    struct buf name = {0};
     strmap_reserve(&seen, prog->nprobes);
     for (size_t i = 0; i < prog->nproviders; i++) {
         const struct provider *pv = prog->providers[i];
         for (size_t j = 0; j < pv->nprobes; j++) {
-            struct buf name = {0};
+            name.len = 0;
             if (style == SEM_V1)
                 buf_cat(&name, pv->probes[j]->name, "_semaphore", (char *)NULL);
             else
-                buf_cat(&name, pv->name, "_", pv->probes[j]->name, "_semaphore", (char *)NULL);
+                probe_semaphore_name(pv->probes[j], &name);
             if (!strmap_put(&seen, name.data, name.len, names))
                 strvec_push(names, name.data);
-            buf_free(&name);
         }
     }
+    buf_free(&name);
     strmap_free(&seen);
     return names->n;
 }

@@ -762,6 +762,11 @@ void probe_macro_name(const struct probe *pr, struct buf *b)
     b->len = (size_t)(out - b->data);
 }
 
+void probe_semaphore_name(const struct probe *pr, struct buf *b)
+{
+    buf_cat(b, pr->provider->name, "_", pr->name, "_semaphore", (char *)NULL);
+}
+
 static int claim(struct strmap *m, const struct buf *name, const struct probe *pr,
                  const char *kind)
 {
@@ -798,7 +803,7 @@ int program_check(const struct program *prog)
                 continue;
             }
             name.len = 0;
-            buf_cat(&name, pv->name, "_", pr->name, "_semaphore", (char *)NULL);
+            probe_semaphore_name(pr, &name);
             if (claim(&semaphores, &name, pr, "semaphore") != 0)
                 rc = -1;
         }

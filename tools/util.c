@@ -203,47 +203,41 @@ struct arena_chunk {
     max_align_t data[];
 };
 
-void *arena_alloc(struct arena *a, size_t size)
+/* size bytes at an offset that is a multiple of align (1 or 16) in the
+ * newest chunk, or in a new one when they do not fit. */
+static inline void *arena_place(struct arena *a, size_t size, size_t align)
 {
-    size_t n = (size + 15) & ~(size_t)15;
-    if (n < size)
-        out_of_memory();
     struct arena_chunk *c = a->head;
-    /* Strings (arena_strndup) leave used unaligned; cap is a multiple of 16. */
-    size_t start = c ? (c->used + 15) & ~(size_t)15 : 0;
-    if (!c || start > c->cap || c->cap - start < n) {
+    size_t start = c ? (c->used + align - 1) & ~(align - 1) : 0;
+    if (!c || start > c->cap || c->cap - start < size) {
         size_t cap = c && c->cap < (1u << 20) ? c->cap * 2 : 1u << 16;
-        if (cap < n)
-            cap = n;
+        if (cap < size)
+            cap = size;
         if (cap > SIZE_MAX - sizeof *c)
             out_of_memory();
         c = xmalloc(sizeof *c + cap);
         c->next = a->head;
-        c->used = 0;
         c->cap = cap;
         a->head = c;
         start = 0;
     }
-    void *p = (char *)c->data + start;
-    c->used = start + n;
+    c->used = start + size;
+    return (char *)c->data + start;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+    void *p = arena_place(a, size, 16);
     memset(p, 0, size);
     return p;
 }
 
+/* Strings need no alignment: names and types are mostly a few bytes. */
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
     if (n == SIZE_MAX)
         out_of_memory();
-    /* Strings need no alignment: a string that fits the chunk's tail goes
-     * there unrounded (names and types are mostly a few bytes). */
-    struct arena_chunk *c = a->head;
-    char *p;
-    if (c && c->cap - c->used > n) {
-        p = (char *)c->data + c->used;
-        c->used += n + 1;
-    } else {
-        p = arena_alloc(a, n + 1);
-    }
+    char *p = arena_place(a, n + 1, 1);
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
