@@ -76,17 +76,11 @@ examples: tools
 demo: examples
 	@$(MAKE) -s -C provider-examples demo $(EXAMPLE_VARS)
 
-# All suites with the normal build, then the dtrace suites again with the
-# sanitizer build: any ASan/UBSan/LSan report aborts the tool (status 134,
-# never the 1 or 2 of a clean error: without abort_on_error a GCC-built
-# UBSan exits 1) and fails a test.
-SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-          UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1
-
+# tests/run: every suite with the normal build, then the dtrace suites again
+# with the sanitizer build, and one line for both: N passed, N failed, N
+# skipped.  SUITES=tests/x.bats runs only those.
 check: tools $(ASAN_TOOLS) examples
-	$(BATS) tests
-	SDTKIT_DTRACE=$(CURDIR)/build/asan/dtrace SDTKIT_SDT_LIST=$(CURDIR)/build/asan/sdt-list \
-	    $(SAN_ENV) $(BATS) $(wildcard tests/dtrace-*.bats)
+	BATS=$(BATS) tests/run $(SUITES)
 
 install: tools
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/sys $(DESTDIR)$(MANDIR)/man1

@@ -17,7 +17,7 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
 }
 
 @test "SystemTap's script parses the generated provider without falling back to its regex parser" {
-    skip_unless_stap_dtrace
+    need_stap_dtrace
     "$ROOT/bench/gen-provider.sh" 100 > p.d
     run /usr/bin/dtrace -h -s p.d -o s.h
     [ "$status" -eq 0 ]

@@ -7,7 +7,7 @@
 load dtrace-helpers
 
 setup() {
-    skip_unless_corpus
+    need_corpus
     T="$BATS_TEST_TMPDIR"
     cd "$T"
 }

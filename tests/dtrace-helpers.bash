@@ -14,7 +14,7 @@ need_sdt_header() {
     elif [ -n "$STAP_INCLUDE_DIR" ]; then
         SDT_INC="$STAP_INCLUDE_DIR"
     else
-        skip "no sys/sdt.h (neither ours nor SystemTap's)"
+        missing "no sys/sdt.h (neither ours nor SystemTap's)"
     fi
 }
 
@@ -26,19 +26,6 @@ d() {
 # listing DIR: every entry of DIR, hidden ones included, one per line.
 listing() {
     (cd "$1" && ls -A | LC_ALL=C sort)
-}
-
-# The cross compiler for one of our seven architectures.
-cross_cc() {
-    case "$1" in
-    x86_64) echo x86_64-linux-gnu-gcc ;;
-    i686) echo i686-linux-gnu-gcc ;;
-    aarch64) echo aarch64-linux-gnu-gcc ;;
-    armhf) echo arm-linux-gnueabihf-gcc ;;
-    ppc64el) echo powerpc64le-linux-gnu-gcc ;;
-    s390x) echo s390x-linux-gnu-gcc ;;
-    riscv64) echo riscv64-linux-gnu-gcc ;;
-    esac
 }
 
 # A small provider used by many tests.

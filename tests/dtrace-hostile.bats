@@ -57,7 +57,7 @@ fi
 measure() {
     local limit=$(($1 * SLOW))
     shift
-    [ -x /usr/bin/time ] || skip "GNU time is not installed"
+    [ -x /usr/bin/time ] || missing "GNU time is not installed (.ci/run installs time)"
     run --separate-stderr /usr/bin/time -o "$TIMES" -f '%e %M' \
         timeout "$limit" "$@"
     local peak_kb
@@ -98,8 +98,8 @@ unprivileged() {
 # directory everyone may use (removed by teardown).
 need_unprivileged() {
     if [ "$(id -u)" -eq 0 ]; then
-        command -v setpriv >/dev/null || skip "setpriv is not installed"
-        unprivileged "$DTRACE" --version >/dev/null 2>&1 || skip "nobody cannot run $DTRACE"
+        need_cmd setpriv
+        unprivileged "$DTRACE" --version >/dev/null 2>&1 || refused "user nobody cannot run $DTRACE (a checkout nobody cannot read)"
     fi
     U="$(mktemp -d /tmp/sdtkit-hostile.XXXXXX)"
     chmod 755 "$U"
@@ -336,12 +336,12 @@ prov() {
     clean_error "y.d:2147483647:25: error: *"
     # an i686 dtrace that traps on any signed overflow (the number used to
     # be accumulated in a long)
-    command -v i686-linux-gnu-gcc >/dev/null || skip "i686-linux-gnu-gcc is not installed"
+    need_arch i686
     local srcs=()
     for f in "$ROOT"/tools/*.c; do [ "$f" = "$ROOT/tools/sdt-list.c" ] || srcs+=("$f"); done
     i686-linux-gnu-gcc -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -static -fsanitize=signed-integer-overflow \
-        -fsanitize-undefined-trap-on-error -o dtrace32 "${srcs[@]}" 2>/dev/null || skip "cannot link for i686"
-    ./dtrace32 --version >/dev/null 2>&1 || skip "cannot run i686 programs"
+        -fsanitize-undefined-trap-on-error -o dtrace32 "${srcs[@]}"
+    ./dtrace32 --version >/dev/null
     run --separate-stderr ./dtrace32 -h -s marker.d -o out.h
     clean_error "x.d:2147483647:25: error: *"
 }
@@ -531,7 +531,7 @@ kill_writing() {
 @test "a full file system during -G, or one without a free inode, keeps the old output" {
     cp "$BATS_FILE_TMPDIR/big.d" .
     mkdir small
-    mount -t tmpfs -o size=1m,nr_inodes=4 none small 2>/dev/null || skip "cannot mount a small tmpfs"
+    mount -t tmpfs -o size=1m,nr_inodes=4 none small 2>/dev/null || refused "cannot mount a small tmpfs"
     MOUNTED="$T/small"
     echo old >small/big.o
     # a 4.7 MB object on a 1 MB file system

@@ -9,7 +9,7 @@
 load dtrace-helpers
 
 setup() {
-    skip_unless_stap_dtrace
+    need_stap_dtrace
     T="$BATS_TEST_TMPDIR"
     mkdir -p "$T/stap"
     cd "$T"
@@ -42,7 +42,7 @@ same_macros() {
 }
 
 @test "for every corpus file, our macros are SystemTap's after gcc -E -dM" {
-    skip_unless_corpus
+    need_corpus
     need_sdt_header
     fails="" n=0
     for path in "$CORPUS"/*; do
@@ -63,7 +63,7 @@ same_macros() {
 }
 
 @test "with -C, our macros are SystemTap's for the files builds preprocess" {
-    skip_unless_corpus
+    need_corpus
     need_sdt_header
     for f in postgresql-probes.d xorg-server-Xserver.d erlang-erlang_dtrace.d \
         systemtap-systemtap.base_dtrace.d php-zend_dtrace.d; do
@@ -98,7 +98,7 @@ semaphores() {
 }
 
 @test "-G defines the same semaphores as SystemTap's object: names, sizes, binding, visibility" {
-    skip_unless_corpus
+    need_corpus
     for f in postgresql-probes.d libdispatch-provider.d xorg-server-Xserver.d; do
         stap -G -s "$CORPUS/$f" -o "../stap/$f.o"
         "$DTRACE" -G -s "$CORPUS/$f" -o "ours-$f.o"

@@ -195,7 +195,7 @@ jobq:start [-4 8] sem" ]
 }
 
 @test "meson finds our dtrace with find_program, even when another dtrace comes first on PATH" {
-    skip_unless_cmd meson ninja
+    need_cmd meson ninja
     m="$EX/meson"
     grep -q "^Program dtrace found: YES" "$m/build/meson-logs/meson-log.txt"
     grep -q "^ COMMAND = $DTRACE -C -h -s ../probes.d -o probes.h$" "$m/build/build.ninja"

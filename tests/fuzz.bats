@@ -18,7 +18,7 @@ setup_file() {
 }
 
 need_harnesses() {
-    [ -x "$FUZZ_BUILD/parse_fuzz" ] || skip "clang with libFuzzer (libclang-rt-14-dev) is not installed"
+    [ -x "$FUZZ_BUILD/parse_fuzz" ] || missing "clang with libFuzzer is not installed (.ci/run installs libclang-rt-14-dev)"
 }
 
 HARNESSES="lex parse objread"
@@ -56,7 +56,7 @@ HARNESSES="lex parse objread"
 
 @test "the committed seeds are what their harnesses expect" {
     # the objread seeds cover both classes, both byte orders and the archive kinds
-    skip_unless_cmd file
+    need_cmd file
     cd "$ROOT/fuzz/corpus/objread"
     file -b x86_64.o | grep -q '^ELF 64-bit LSB relocatable'
     file -b i686.o | grep -q '^ELF 32-bit LSB relocatable'

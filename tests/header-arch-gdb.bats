@@ -7,16 +7,9 @@
 load helpers
 
 setup() {
-    skip_unless_cmd gdb-multiarch timeout
-    gdb-multiarch -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || skip "gdb-multiarch has no Python"
+    need_cmd gdb-multiarch timeout
+    gdb-multiarch -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb-multiarch has no Python"
     cd "$BATS_TEST_TMPDIR"
-}
-
-qemu_of() {
-    case $1 in
-        i686) echo qemu-i386 ;; aarch64) echo qemu-aarch64 ;; armhf) echo qemu-arm ;;
-        ppc64el) echo qemu-ppc64le ;; s390x) echo qemu-s390x ;; riscv64) echo qemu-riscv64 ;;
-    esac
 }
 
 # remote_decode ARCH COMPILER... : build gdbvals static with the COMPILER
@@ -25,10 +18,10 @@ qemu_of() {
 remote_decode() {
     local arch=$1 qemu port qpid py p
     shift
-    qemu=$(qemu_of "$arch")
-    command -v "$qemu" >/dev/null || skip "$qemu is not installed (qemu-user)"
-    "$@" -g -static -Wall -Wextra -Werror -I "$INCLUDE" "$ROOT/tests/header/gdbvals.c" -o prog ||
-        skip "cannot link a static $arch program with: $*"
+    qemu=$(arch_field "$arch" 4)
+    need_cmd "$qemu"
+    need_arch "$arch"
+    "$@" -g -static -Wall -Wextra -Werror -I "$INCLUDE" "$ROOT/tests/header/gdbvals.c" -o prog
     py=$PWD/probes.py
     cp "$ROOT/tests/gdb-probe-args.py" "$py"
     for p in t:params t:globals t:members t:constants t:pointers; do
@@ -54,7 +47,6 @@ decoded() {
 all_decoded() {
     local arch=$1 opt=$2 cc
     for cc in "$(arch_gcc "$arch")" "clang --target=$(arch_triple "$arch")"; do
-        command -v ${cc%% *} >/dev/null || continue
         remote_decode "$arch" $cc $opt
         [ "$(decoded)" = 51/51 ] || { echo "$arch $cc $opt: $(decoded)"; diff w g; false; }
     done
@@ -94,7 +86,6 @@ all_decoded() {
 
 @test "riscv64: gdb stops at every probe (gdb 13 cannot read riscv probe arguments)" {
     for cc in "$(arch_gcc riscv64)" "clang --target=riscv64-linux-gnu"; do
-        command -v ${cc%% *} >/dev/null || continue
         remote_decode riscv64 $cc -O2
         [ "$(grep -c ' hit$' got.txt)" -eq 5 ]
     done

@@ -51,7 +51,7 @@ operand_re() {
 check_arch() {
     local a=$1 gcc re cc opt arg
     gcc=$(arch_gcc "$a")
-    command -v "$gcc" >/dev/null || skip "$gcc is not installed"
+    need_arch "$a"
     re="^-?[1248]@$(operand_re "$a")\$"
     for cc in "$gcc" "clang --target=$(arch_triple "$a")"; do
         for opt in -O0 -O2; do
@@ -73,12 +73,12 @@ check_arch() {
 @test "riscv64: sizes and signs match the ABI and every operand is readable (clang does not crash)" { check_arch riscv64; }
 
 @test "sizes and signs are the same as SystemTap's header gives on every architecture" {
-    skip_unless_stap_header
+    need_stap_header
     inc=$(stap_include)
     compared=0
     for a in $ARCHES; do
+        need_arch "$a"
         gcc=$(arch_gcc "$a")
-        command -v "$gcc" >/dev/null || continue
         for opt in -O0 -O2; do
             $gcc $opt -w -c -I "$inc" "$SRC" -o s.o
             $gcc $opt -w -c -I "$INCLUDE" "$SRC" -o o.o
@@ -104,8 +104,8 @@ void f (long long a, long long b, double d, unsigned long long u) {
 }
 EOF
     for a in i686 armhf; do
+        need_arch "$a"
         gcc=$(arch_gcc "$a")
-        command -v "$gcc" >/dev/null || continue
         for cc in "$gcc" "clang --target=$(arch_triple "$a")"; do
             for opt in -O0 -O2; do
                 $cc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" w.c -o w.o
@@ -123,8 +123,8 @@ EOF
 
 @test "the strict build is warning-free for every architecture, gcc and clang" {
     for a in $ARCHES; do
+        need_arch "$a"
         gcc=$(arch_gcc "$a")
-        command -v "$gcc" >/dev/null || continue
         $gcc -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
         clang --target=$(arch_triple "$a") -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
     done

@@ -8,8 +8,8 @@ load helpers
 PROBES="t:params t:globals t:members t:constants t:pointers"
 
 setup() {
-    skip_unless_cmd gdb
-    gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || skip "gdb has no Python"
+    need_cmd gdb
+    gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb has no Python"
     cd "$BATS_TEST_TMPDIR"
 }
 
@@ -42,7 +42,7 @@ all_decoded() {
 
 @test "gdb decodes every integer argument with -flto, gcc and clang" {
     all_decoded gcc -O2 -flto
-    skip_unless_cmd ld.lld
+    need_cmd ld.lld
     all_decoded clang -O2 -flto -fuse-ld=lld
 }
 
@@ -59,7 +59,7 @@ all_decoded() {
 }
 
 @test "side by side: how many arguments gdb decodes with SystemTap's header" {
-    skip_unless_stap_header
+    need_stap_header
     HDR=$(stap_include)
     for cc in gcc clang; do
         for opt in -O0 -O2 -Os; do

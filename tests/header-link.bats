@@ -11,9 +11,11 @@ setup() {
     CXXSRC="$ROOT/tests/header/cxx"
 }
 
-# linker_ok LD: whether the compiler can link with -fuse-ld=LD here.
-linker_ok() {
-    echo 'int main(void){return 0;}' | gcc -x c - -fuse-ld="$1" -o /dev/null 2>/dev/null
+# need_linker LD: gcc links with -fuse-ld=LD here (.ci/run installs
+# binutils for bfd and gold, lld and mold).
+need_linker() {
+    echo 'int main(void){return 0;}' | gcc -x c - -fuse-ld="$1" -o /dev/null 2>/dev/null ||
+        missing "gcc cannot link with -fuse-ld=$1 (.ci/run installs binutils, lld, mold)"
 }
 
 # every_location_is_a_nop BIN: each probe's location holds the x86 nop.
@@ -39,7 +41,7 @@ base_matches() {
 
 @test "C++ inline functions and templates used from two translation units link with bfd, gold, lld and mold" {
     for ld in bfd gold lld mold; do
-        linker_ok $ld || { echo "# $ld is not installed" >&3; continue; }
+        need_linker $ld
         for cxx in g++ clang++; do
             for opt in -O0 -O2; do
                 $cxx $opt -fuse-ld=$ld -I "$INCLUDE" "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o prog
@@ -59,7 +61,7 @@ base_matches() {
 
 @test ".stapsdt.base survives --gc-sections with every linker, so gdb still lists the probes" {
     for ld in bfd gold lld mold; do
-        linker_ok $ld || continue
+        need_linker $ld
         g++ -O2 -ffunction-sections -fdata-sections -Wl,--gc-sections -fuse-ld=$ld \
             -I "$INCLUDE" "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o prog
         base_matches prog
@@ -69,11 +71,11 @@ base_matches() {
 }
 
 @test "side by side: SystemTap's .stapsdt.base is dropped by gold and mold under --gc-sections" {
-    skip_unless_stap_header
+    need_stap_header
     inc=$(stap_include)
     dropped=""
     for ld in bfd gold lld mold; do
-        linker_ok $ld || continue
+        need_linker $ld
         g++ -O2 -ffunction-sections -Wl,--gc-sections -fuse-ld=$ld -I "$inc" \
             "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o prog
         readelf -SW prog | grep -q '\.stapsdt\.base' || dropped="$dropped $ld"
@@ -90,7 +92,7 @@ __extension__ unsigned short lib_always_semaphore __attribute__ ((section (".pro
 int lib_call (int x) { if (lib_call_semaphore) STAP_PROBE1 (lib, call, x); STAP_PROBE2 (lib, always, x, &x); return x + 1; }
 EOF
     for ld in bfd gold lld mold; do
-        linker_ok $ld || continue
+        need_linker $ld
         for cc in gcc clang; do
             $cc -O2 -fPIC -shared -fuse-ld=$ld -I "$INCLUDE" lib.c -o libp.so
             every_location_is_a_nop libp.so
@@ -110,10 +112,9 @@ EOF
     g++ -O2 -flto -I "$INCLUDE" "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o lto
     every_location_is_a_nop lto; base_matches lto
     [ "$(note_probes lto | cut -f1 | sort -u | tr '\n' ' ')" = "cxx:inline_fn cxx:member cxx:tmpl " ]
-    if linker_ok lld; then
-        clang++ -O2 -flto -fuse-ld=lld -I "$INCLUDE" "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o clto
-        every_location_is_a_nop clto; base_matches clto
-    fi
+    need_linker lld
+    clang++ -O2 -flto -fuse-ld=lld -I "$INCLUDE" "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o clto
+    every_location_is_a_nop clto; base_matches clto
 }
 
 @test "a semaphore defined in C survives LTO because the probe references it" {

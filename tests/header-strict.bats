@@ -34,7 +34,7 @@ strict() {
 }
 
 @test "the strict test source is not trivially clean: SystemTap's header fails it" {
-    skip_unless_stap_header
+    need_stap_header
     inc=$(stap_include)
     passed=0
     for cc in gcc clang; do

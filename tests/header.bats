@@ -199,7 +199,7 @@ EOF
 }
 
 @test "SystemTap's header cannot compile bit-field arguments (why the test above matters)" {
-    skip_unless_stap_header
+    need_stap_header
     run gcc -c -I "$(stap_include)" "$SRC/bitfields.c" -o /dev/null
     [ "$status" -ne 0 ]
     [[ "$output" == *bit-field* ]]

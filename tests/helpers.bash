@@ -15,28 +15,70 @@ for d in /usr/include/x86_64-linux-gnu /usr/include; do
     fi
 done
 
-# skip_unless_cmd CMD...: skip the test with a reason when a tool is missing.
-skip_unless_cmd() {
+# ---- What a test needs -------------------------------------------------
+#
+# .ci/run installs every package the suites use.  When one is missing, a
+# test fails under CI (CI=true) naming the package, so a CI run cannot pass
+# by skipping; on a developer's machine it skips with the same message, so
+# a partial machine still runs the rest.  Only what the machine itself
+# refuses (not root, a kernel without uprobes, no tmpfs mounts) is a skip
+# everywhere: refused says why.
+
+# missing MESSAGE: fail under CI, skip elsewhere.
+missing() {
+    if [ "${CI:-}" = true ]; then
+        echo "missing under CI: $1" >&2
+        return 1
+    fi
+    skip "$1"
+}
+
+# refused MESSAGE: the machine refuses something the test needs; skip,
+# saying so, under CI as anywhere.
+refused() {
+    skip "the machine refuses: $1"
+}
+
+# package_of CMD: the Debian package .ci/run installs CMD from.
+package_of() {
+    case $1 in
+        x86_64-linux-gnu-gcc) echo gcc ;; x86_64-linux-gnu-g++) echo g++ ;;
+        *-linux-gnu*-gcc) echo "gcc-${1%-gcc}" ;; *-linux-gnu*-g++) echo "g++-${1%-g++}" ;;
+        bats) echo bats ;; gdb) echo gdb ;; gdb-multiarch) echo gdb-multiarch ;;
+        clang | clang++) echo clang ;; ld.lld) echo lld ;; mold) echo mold ;;
+        ld.gold) echo binutils ;; perf) echo linux-perf ;; bpftrace) echo bpftrace ;;
+        meson) echo meson ;; ninja) echo ninja-build ;; hyperfine) echo hyperfine ;;
+        valgrind) echo valgrind ;; cmake) echo cmake ;; pkg-config) echo pkgconf ;;
+        qemu-*) echo qemu-user ;; setpriv | flock) echo util-linux ;;
+        timeout) echo coreutils ;; file) echo file ;;
+        *) echo "$1" ;;
+    esac
+}
+
+# need_cmd CMD...: every CMD is on PATH, or the test is missing its package.
+need_cmd() {
     local c
     for c in "$@"; do
-        command -v "$c" >/dev/null 2>&1 || skip "$c is not installed"
+        command -v "$c" >/dev/null 2>&1 ||
+            missing "$c is not installed (.ci/run installs it from package $(package_of "$c"))"
     done
 }
 
-# skip_unless_corpus: skip when ../shared/corpus is not next to the checkout.
-skip_unless_corpus() {
-    [ -d "$CORPUS" ] || skip "no provider corpus at $CORPUS"
+# need_corpus: ../shared/corpus is next to the checkout (CI always has it).
+need_corpus() {
+    [ -d "$CORPUS" ] || missing "no provider corpus at $CORPUS (../shared beside the checkout)"
 }
 
-# skip_unless_stap_header: skip when systemtap-sdt-dev is not installed.
-skip_unless_stap_header() {
-    [ -n "$STAP_INCLUDE_DIR" ] || skip "systemtap-sdt-dev is not installed"
+# need_stap_header: SystemTap's sys/sdt.h is installed.
+need_stap_header() {
+    [ -n "$STAP_INCLUDE_DIR" ] ||
+        missing "SystemTap's sys/sdt.h is not installed (.ci/run installs systemtap-sdt-dev)"
 }
 
-# skip_unless_stap_dtrace: skip when SystemTap's dtrace script is not installed.
-skip_unless_stap_dtrace() {
+# need_stap_dtrace: SystemTap's dtrace script is installed.
+need_stap_dtrace() {
     [ -x /usr/bin/dtrace ] && head -1 /usr/bin/dtrace | grep -q python ||
-        skip "SystemTap's dtrace script is not installed"
+        missing "SystemTap's dtrace script is not installed (.ci/run installs systemtap-sdt-dev)"
 }
 
 # ---- Reading .note.stapsdt notes (with binutils' readelf) -------------
@@ -94,23 +136,58 @@ gdb_probe_args() {
 
 # ---- Cross compilers --------------------------------------------------
 
-# The seven architectures the project supports: name, GCC, clang target.
+# Every architecture Debian builds, one row each:
+#   name  GNU triplet  C library package (.ci/run installs it by name:
+#   --no-install-recommends leaves it out of gcc-TRIPLET)  qemu-user binary
+ARCH_TABLE="
+x86_64   x86_64-linux-gnu         libc6-dev             -
+i686     i686-linux-gnu           libc6-dev-i386-cross  qemu-i386
+aarch64  aarch64-linux-gnu        libc6-dev-arm64-cross qemu-aarch64
+armhf    arm-linux-gnueabihf      libc6-dev-armhf-cross qemu-arm
+armel    arm-linux-gnueabi        libc6-dev-armel-cross qemu-arm
+ppc64el  powerpc64le-linux-gnu    libc6-dev-ppc64el-cross qemu-ppc64le
+ppc64    powerpc64-linux-gnu      libc6-dev-ppc64-cross qemu-ppc64
+powerpc  powerpc-linux-gnu        libc6-dev-powerpc-cross qemu-ppc
+s390x    s390x-linux-gnu          libc6-dev-s390x-cross qemu-s390x
+mips64el mips64el-linux-gnuabi64  libc6-dev-mips64el-cross qemu-mips64el
+mipsel   mipsel-linux-gnu         libc6-dev-mipsel-cross qemu-mipsel
+riscv64  riscv64-linux-gnu        libc6-dev-riscv64-cross qemu-riscv64
+sparc64  sparc64-linux-gnu        libc6-dev-sparc64-cross qemu-sparc64
+x32      x86_64-linux-gnux32      libc6-dev-x32-cross   -
+m68k     m68k-linux-gnu           libc6-dev-m68k-cross  qemu-m68k
+hppa     hppa-linux-gnu           libc6-dev-hppa-cross  qemu-hppa
+alpha    alpha-linux-gnu          libc6.1-dev-alpha-cross qemu-alpha
+sh4      sh4-linux-gnu            libc6-dev-sh4-cross   qemu-sh4
+"
+
+# The architectures the suites test.
 ARCHES="x86_64 i686 aarch64 armhf ppc64el s390x riscv64"
-arch_gcc() {
-    case $1 in
-        x86_64) echo gcc ;; i686) echo i686-linux-gnu-gcc ;;
-        aarch64) echo aarch64-linux-gnu-gcc ;; armhf) echo arm-linux-gnueabihf-gcc ;;
-        ppc64el) echo powerpc64le-linux-gnu-gcc ;; s390x) echo s390x-linux-gnu-gcc ;;
-        riscv64) echo riscv64-linux-gnu-gcc ;;
-    esac
+
+# arch_field ARCH N: field N (2 triplet, 3 C library, 4 qemu) of ARCH's row.
+arch_field() {
+    awk -v a="$1" -v n="$2" '$1 == a { print $n }' <<< "$ARCH_TABLE"
 }
-arch_triple() {
-    case $1 in
-        x86_64) echo x86_64-linux-gnu ;; i686) echo i686-linux-gnu ;;
-        aarch64) echo aarch64-linux-gnu ;; armhf) echo arm-linux-gnueabihf ;;
-        ppc64el) echo powerpc64le-linux-gnu ;; s390x) echo s390x-linux-gnu ;;
-        riscv64) echo riscv64-linux-gnu ;;
-    esac
+arch_triple() { arch_field "$1" 2; }
+arch_gcc() {
+    if [ "$1" = x86_64 ]; then echo gcc; else echo "$(arch_triple "$1")-gcc"; fi
+}
+
+# need_arch ARCH: ARCH's cross compiler and its C library are installed
+# (a compiler without its C library cannot build a program or include
+# <stdint.h>, and was the cause of a CI run that failed on a new machine).
+need_arch() {
+    local gcc pkg probe
+    gcc=$(arch_gcc "$1")
+    pkg=$(arch_field "$1" 3)
+    need_cmd "$gcc"
+    probe=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/need-arch.XXXXXX")
+    printf '#include <stdio.h>\nint main(void) { return puts(""); }\n' |
+        "$gcc" -static -x c - -o "$probe" 2>/dev/null || {
+        rm -f "$probe"
+        missing "$gcc cannot link a program: its C library is missing (.ci/run installs $pkg)"
+        return
+    }
+    rm -f "$probe"
 }
 
 # stap_include: a directory holding only SystemTap's sys/sdt.h, usable by

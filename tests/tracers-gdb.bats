@@ -119,7 +119,7 @@ transaction__commit 701"
 }
 
 @test "gdb reads the meson-built jobq's probes" {
-    [ -x "$EX/meson/build/jobq" ] || skip "meson is not installed: jobq was not built"
+    [ -x "$EX/meson/build/jobq" ] || missing "jobq was not built: meson or ninja is not installed (.ci/run installs meson, ninja-build)"
     run gdb_probe_hits "$EX/meson/build/jobq" 2 ">$PWD/out" -- jobq:start jobq:done
     name=$(hex2dec "$(seq_of out '1s/^job 1 name=\(0x[0-9a-f]*\) .*/\1/p')")
     r1=$(seq_of out 's/^job 1 .* result=\([0-9]*\)$/\1/p')

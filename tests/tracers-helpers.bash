@@ -94,21 +94,21 @@ stop() {
 # need_tracefs: skip unless root with tracefs and uprobe events (mounting
 # tracefs when it is not yet mounted).
 need_tracefs() {
-    [ "$(id -u)" -eq 0 ] || skip "not root: uprobes need root"
+    [ "$(id -u)" -eq 0 ] || refused "not root: uprobes need root"
     if [ ! -e "$TRACEFS/uprobe_events" ]; then
         mount -t tracefs nodev "$TRACEFS" 2>/dev/null ||
-            skip "tracefs is not mounted at $TRACEFS and cannot be mounted"
+            refused "tracefs is not mounted at $TRACEFS and cannot be mounted"
     fi
     [ -e "$TRACEFS/uprobe_events" ] ||
-        skip "the kernel has no uprobe events ($TRACEFS/uprobe_events)"
+        refused "the kernel has no uprobe events ($TRACEFS/uprobe_events)"
 }
 
 # need_bpftrace: skip unless bpftrace is installed and can load a program.
 need_bpftrace() {
     need_tracefs
-    skip_unless_cmd bpftrace timeout
+    need_cmd bpftrace timeout
     timeout 20 bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1 ||
-        skip "bpftrace cannot load BPF programs on this kernel"
+        refused "bpftrace cannot load BPF programs on this kernel"
 }
 
 # bpftrace_run SCRIPT CMD: run CMD under bpftrace (-c), with a timeout;
@@ -263,8 +263,8 @@ gdb_sites() {
 
 # need_gdb: skip unless gdb with Python is installed.
 need_gdb() {
-    skip_unless_cmd gdb timeout
-    gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || skip "gdb has no Python"
+    need_cmd gdb timeout
+    gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb has no Python"
 }
 
 # hex2dec HEX: a 0x... number in decimal, as gdb_probe_args prints pointers.

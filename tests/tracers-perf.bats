@@ -19,9 +19,9 @@ setup_file() {
 }
 
 setup() {
-    skip_unless_cmd perf timeout
+    need_cmd perf timeout
     # Debian's perf wrapper prints this when no perf matches the kernel
-    perf version >/dev/null 2>&1 || skip "perf does not run here: $(perf version 2>&1 | head -1)"
+    perf version >/dev/null 2>&1 || refused "perf does not run here: $(perf version 2>&1 | head -1)"
     cd "$BATS_TEST_TMPDIR"
     export HOME="$BATS_TEST_TMPDIR/home"
     mkdir -p "$HOME"
@@ -42,7 +42,7 @@ teardown() {
 perf_lock() {
     need_tracefs
     exec 9> "$PERF_LOCK"
-    flock -w 300 9 || skip "another run holds $PERF_LOCK"
+    flock -w 300 9 || { echo "another run holds $PERF_LOCK for 300 s"; false; }
 }
 
 # perf_add_probes EVENT...: perf probe each sdt_PROVIDER:NAME, deleted in
