@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# How the suites behave on a machine that lacks something: under CI a test
+# fails naming the package .ci/run installs, elsewhere it skips with the
+# same message; what the machine refuses skips everywhere, saying why.  And
+# tests/run: both passes always run, and one line sums them up.
+
+load helpers
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+}
+
+# fresh CMD...: CMD without the outer bats' variables and its libexec
+# directory on PATH, which would send a nested bats to the wrong place.
+fresh() {
+    local unset=() v path
+    for v in $(compgen -v BATS_); do unset+=(-u "$v"); done
+    path=$(tr : '\n' <<< "$PATH" | grep -v /libexec/bats-core | paste -sd:)
+    env "${unset[@]}" PATH="$path" "$@"
+}
+
+# inner NAME BODY: a one-test suite NAME.bats that loads our helpers.
+inner() {
+    printf 'load %s/tests/helpers\n@test "inner" {\n%s\n}\n' "$ROOT" "$2" > "$1.bats"
+}
+
+@test "a missing command fails under CI, naming its package, and skips elsewhere" {
+    inner t 'need_cmd no-such-tool-xyz aarch64-linux-gnu-gcc'
+    run fresh env CI=true bats --tap t.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"not ok 1 inner"* ]]
+    [[ "$output" == *"missing under CI: no-such-tool-xyz is not installed (.ci/run installs it from package no-such-tool-xyz)"* ]]
+    run fresh env -u CI bats --tap t.bats
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"ok 1 inner # skip no-such-tool-xyz is not installed"* ]]
+}
+
+@test "a cross compiler is named with its Debian package" {
+    [ "$(package_of aarch64-linux-gnu-gcc)" = gcc-aarch64-linux-gnu ]
+    [ "$(package_of mips64el-linux-gnuabi64-g++)" = g++-mips64el-linux-gnuabi64 ]
+    [ "$(package_of ninja)" = ninja-build ]
+    [ "$(arch_field alpha 3)" = libc6.1-dev-alpha-cross ]
+    [ "$(arch_gcc armel)" = arm-linux-gnueabi-gcc ]
+}
+
+@test "a cross compiler without its C library is missing its libc6-dev package" {
+    # a fake gcc that compiles nothing, as one without its C library
+    mkdir bin
+    printf '#!/bin/sh\necho "fatal error: stdio.h: No such file or directory" >&2\nexit 1\n' > bin/aarch64-linux-gnu-gcc
+    chmod +x bin/aarch64-linux-gnu-gcc
+    inner t 'need_arch aarch64'
+    run fresh env CI=true PATH="$PWD/bin:$PATH" bats --tap t.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"aarch64-linux-gnu-gcc cannot link a program: its C library is missing (.ci/run installs libc6-dev-arm64-cross)"* ]]
+}
+
+@test "what the machine refuses skips under CI too, and says so" {
+    inner t 'refused "no uprobes in this kernel"'
+    run fresh env CI=true bats --tap t.bats
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"ok 1 inner # skip the machine refuses: no uprobes in this kernel"* ]]
+}
+
+@test "under CI the provider corpus and SystemTap's header are required too" {
+    inner t 'CORPUS=/nonexistent; need_corpus'
+    run fresh env CI=true bats --tap t.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"no provider corpus at /nonexistent"* ]]
+    inner t 'STAP_INCLUDE_DIR=; need_stap_header'
+    run fresh env CI=true bats --tap t.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"installs systemtap-sdt-dev"* ]]
+}
+
+@test "tests/run sums both passes in one last line, lists skips and failures, and runs the sanitizer pass after a failure" {
+    printf '@test "a" { true; }\n@test "b" { skip "why not"; }\n@test "c" { false; }\n' > plain.bats
+    printf '@test "d" { true; }\n@test "e" { [ -n "$SDTKIT_DTRACE" ]; }\n' > dtrace-x.bats
+    run fresh "$ROOT/tests/run" "$PWD/plain.bats" "$PWD/dtrace-x.bats"
+    [ "$status" -eq 1 ]
+    # d passes twice, e once (only the sanitizer pass sets SDTKIT_DTRACE)
+    [ "${lines[${#lines[@]}-1]}" = "4 passed, 2 failed, 1 skipped" ]
+    [[ "$output" == *"== sanitizer pass:"* ]]
+    [[ "$output" == *"normal: b -- why not"* ]]
+    [[ "$output" == *"normal: c"* ]]
+    [[ "$output" == *"normal: e"* ]]
+    # a clean run exits 0
+    run fresh "$ROOT/tests/run" "$PWD/dtrace-x.bats"
+    [ "${lines[${#lines[@]}-1]}" = "3 passed, 1 failed, 0 skipped" ]
+    printf '@test "d" { true; }\n' > dtrace-y.bats
+    run fresh "$ROOT/tests/run" "$PWD/dtrace-y.bats"
+    [ "$status" -eq 0 ]
+    [ "${lines[${#lines[@]}-1]}" = "2 passed, 0 failed, 0 skipped" ]
+}
+
+@test "a suite bats cannot run counts as failed, not as nothing" {
+    printf '@test "a" { true; }\n@test "b" {\n' > broken.bats
+    run fresh "$ROOT/tests/run" "$PWD/broken.bats"
+    [ "$status" -ne 0 ]
+    [[ "${lines[${#lines[@]}-1]}" =~ ^0\ passed,\ [1-9][0-9]*\ failed ]]
+}
