@@ -131,3 +131,16 @@ types:consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372
     run libbpf "$PWD/m" app:stap app:mixed -- ./m
     [ "$(echo "$output" | tr '\n' ,)" = "app:stap 5,app:mixed 5," ]
 }
+
+@test "usdt-jobs: libbpf on jobs:stats turns on the shared jobs_debug semaphore for jobs:queue too, and decodes both" {
+    b="$EX/usdt-jobs/usdt-jobs"
+    run libbpf "$b" jobs:stats jobs:queue jobs:submit -- "$b" 2 0
+    [ "$status" -eq 0 ] || { cat err; false; }
+    [ "$(echo "$output" | grep '^job ' | tr '\n' ,)" = "job 1: done untraced, debug traced,job 2: done untraced, debug traced," ]
+    [ "$(echo "$output" | grep '^jobs:' | sed 's/^jobs:queue 1 [0-9]*$/jobs:queue 1 NAMES/' | tr '\n' ,)" = \
+        "jobs:submit 1 10,jobs:queue 1 NAMES,jobs:stats 1 30,jobs:submit 2 20,jobs:queue 1 NAMES,jobs:stats 2 90," ]
+    run libbpf "$b" jobs:done -- "$b" 1 0
+    [ "$(echo "$output" | grep '^job\|^jobs:' | tr '\n' ,)" = "job 1: done traced, debug untraced,jobs:done 1 30,jobs:done -1 30," ]
+    run "$b" 1 0
+    [ "$output" = "job 1: done untraced, debug untraced" ]
+}
