@@ -177,6 +177,45 @@ sym_row() {
     done
 }
 
+@test "<usdt.h> compiles warning-free with an implicit weak hidden semaphore for all 18 architectures" {
+    n=0
+    for a in $(awk 'NF == 4 { print $1 }' <<< "$ARCH_TABLE"); do
+        need_arch $a
+        cc=$(arch_gcc $a)
+        $cc -O2 -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" -c "$SRC/other.c" -o other.$a.o
+        # (probes.c's 8-byte constant does not build on m68k, hppa and sh4
+        # with either header: the shared operand machinery, not <usdt.h>)
+        printf '#include <usdt.h>\nUSDT_DEFINE_SEMA (shared);\nvoid f (long x) { USDT_WITH_EXPLICIT_SEMA (shared, app, exp1, x); }\n' > def.c
+        $cc -O2 -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" -c def.c -o probes.$a.o
+        [ "$(sym_row other.$a.o __usdt_sema_app__imp)" = "OBJECT WEAK HIDDEN 2 .probes" ] || { echo "$a"; false; }
+        [ "$(sym_row probes.$a.o __usdt_sema_shared)" = "OBJECT GLOBAL HIDDEN 2 .probes" ] || { echo "$a"; false; }
+        [ "$(note_probes other.$a.o | cut -f1 | tr '\n' ' ')" = "app:imp app:exp2 " ] || { echo "$a"; false; }
+        n=$((n + 1))
+    done
+    [ "$n" = 18 ]
+}
+
+@test "gdb reads every argument of every type as passed with both headers: gcc and clang, -O0 and -O2" {
+    need_cmd gdb
+    for def in "" -DUSE_USDT_H; do
+        for cc in gcc clang; do
+            for o in -O0 -O2; do
+                $cc $o $def -std=gnu11 -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" \
+                    "$ROOT/tests/libbpf/alltypes.c" -o at
+                run gdb_probe_args ./at ">$PWD/out" -- types:small types:wide types:misc types:consts
+                p=$(sed -n 's/^p=\([0-9]*\) .*/\1/p' out)
+                str=$(sed -n 's/.* str=\([0-9]*\)$/\1/p' out)
+                got=$(echo "$output" | awk '{ l[$1] = l[$1] " " $3 } END { print "small" l["small"]; print "wide" l["wide"]; print "misc" l["misc"]; print "consts" l["consts"] }')
+                want="small 65 -100 250 -30000 65000 -2000000000
+wide 4000000000 -9000000000000000000 18000000000000000000 -5 18446744073709551600 1
+misc -2 31 -8 $p $str 0
+consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854775807 -9223372036854775808 0"
+                [ "$got" = "$want" ] || { echo "${def:-sys/sdt.h} $cc $o:"; echo "$output"; echo "$got"; false; }
+            done
+        done
+    done
+}
+
 # ---- Real tracers ---------------------------------------------------------
 
 @test "gdb stops at every <usdt.h> probe and decodes its arguments: gcc and clang, -O0 and -O2" {
@@ -242,4 +281,29 @@ sym_row() {
     echo "-:$ev/imp" >> "$TRACEFS/uprobe_events"
     [ "$output" = "round 0 imp=1 shared=0" ]
     [ "$hits" = 1 ]   # the uprobe sits on one of the two app:imp sites
+}
+
+@test "bpftrace reads the first six arguments of every type as passed with both headers: gcc and clang, -O0 and -O2" {
+    need_bpftrace
+    for def in "" -DUSE_USDT_H; do
+        for cc in gcc clang; do
+            for o in -O0 -O2; do
+                $cc $o $def -std=gnu11 -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" \
+                    "$ROOT/tests/libbpf/alltypes.c" -o at
+                script=""
+                for p in small wide misc consts; do
+                    script="$script usdt:$PWD/at:types:$p { printf(\"BT $p %ld %ld %ld %ld %ld %ld\\n\", arg0, arg1, arg2, arg3, arg4, arg5); }"
+                done
+                run bpftrace_run "$script" "$PWD/at"
+                [ "$status" -eq 0 ]
+                p=$(echo "$output" | sed -n 's/^p=\([0-9]*\) .*/\1/p')
+                str=$(echo "$output" | sed -n 's/.* str=\([0-9]*\)$/\1/p')
+                want="BT small 65 -100 250 -30000 65000 -2000000000
+BT wide 4000000000 -9000000000000000000 -446744073709551616 -5 -16 1
+BT misc -2 31 -8 $p $str 0
+BT consts 1 -1 120 255 -32768 65535"
+                [ "$(echo "$output" | grep '^BT ')" = "$want" ] || { echo "${def:-sys/sdt.h} $cc $o:"; echo "$output"; false; }
+            done
+        done
+    done
 }
