@@ -85,12 +85,14 @@ check: tools $(ASAN_TOOLS) examples
 install: tools
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/sys $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
-	install -m 644 include/sys/sdt.h include/sys/sdt-config.h $(DESTDIR)$(INCLUDEDIR)/sys/
+	install -m 644 include/sys/sdt.h include/sys/sdt-config.h include/sys/sdt-operands.h $(DESTDIR)$(INCLUDEDIR)/sys/
+	install -m 644 include/usdt.h $(DESTDIR)$(INCLUDEDIR)/usdt.h
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
-	rm -f $(DESTDIR)$(INCLUDEDIR)/sys/sdt.h $(DESTDIR)$(INCLUDEDIR)/sys/sdt-config.h
+	rm -f $(DESTDIR)$(INCLUDEDIR)/sys/sdt.h $(DESTDIR)$(INCLUDEDIR)/sys/sdt-config.h $(DESTDIR)$(INCLUDEDIR)/sys/sdt-operands.h
+	rm -f $(DESTDIR)$(INCLUDEDIR)/usdt.h
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/sys 2>/dev/null
 

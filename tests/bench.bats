@@ -101,3 +101,14 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     run timeit_rounds . "true" "sh -c exit"
     [ "$status" -eq 0 ]
 }
+
+@test "the benchmark loop builds with SDT_NOP10: same checksum, the probe a nop + nop10 pair" {
+    "$DTRACE" -h -s "$ROOT/bench/loop.d" -o loop_probes.h
+    "$DTRACE" -G -s "$ROOT/bench/loop.d" -o loop_probes.o
+    gcc -O2 -DARGS=REGS -I . -I "$INCLUDE" "$ROOT/bench/loop.c" loop_probes.o -o one
+    gcc -O2 -DARGS=REGS -DSDT_NOP10 -I . -I "$INCLUDE" "$ROOT/bench/loop.c" loop_probes.o -o ten
+    [ "$(./one 1000)" = "$(./ten 1000)" ]
+    loc=$(note_field ten loop:hot Location)
+    objdump -d --start-address=$((loc)) --stop-address=$((loc + 11)) ten | grep -qE ':\s+66 2e 0f 1f 84 00 00\s+cs nopw'
+    grep -q '^nop10_cost$' "$ROOT/bench/run"
+}

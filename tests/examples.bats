@@ -46,7 +46,8 @@ in_section() {
 @test "make builds every example from a clean copy with -Wall -Wextra -Werror, with our dtrace and header" {
     for f in hello-usdt/hello-usdt tick/tick hello-semaphore-usdt/hello-semaphore-usdt \
              probe-test/probe-test shared-lib/libgreet.so shared-lib/greet-linked \
-             shared-lib/greet-dlopen cxx-templates/cxx-ring postgres-style/minipg; do
+             shared-lib/greet-dlopen cxx-templates/cxx-ring postgres-style/minipg \
+             usdt-jobs/usdt-jobs; do
         [ -x "$EX/$f" ] || { echo "$f was not built"; cat "$EX/build.log"; false; }
     done
     ! grep -i 'warning' "$EX/build.log"

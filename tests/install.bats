@@ -14,6 +14,8 @@ setup() {
     [ -x "$STAGE/opt/sdt/bin/dtrace" ]
     [ -f "$STAGE/opt/sdt/include/sys/sdt.h" ]
     [ -f "$STAGE/opt/sdt/include/sys/sdt-config.h" ]
+    cmp "$ROOT/include/sys/sdt-operands.h" "$STAGE/opt/sdt/include/sys/sdt-operands.h"
+    cmp "$ROOT/include/usdt.h" "$STAGE/opt/sdt/include/usdt.h"
     [ -f "$STAGE/opt/sdt/share/man/man1/dtrace.1" ]
     cmp "$ROOT/include/sys/sdt.h" "$STAGE/opt/sdt/include/sys/sdt.h"
     # the installed pieces work together through an ordinary include path
@@ -33,6 +35,8 @@ setup() {
     make -s -C "$ROOT" uninstall PREFIX=/usr/local DESTDIR="$STAGE" > /dev/null
     [ ! -e "$STAGE/usr/local/bin/dtrace" ]
     [ ! -e "$STAGE/usr/local/include/sys/sdt.h" ]
+    [ ! -e "$STAGE/usr/local/include/sys/sdt-operands.h" ]
+    [ ! -e "$STAGE/usr/local/include/usdt.h" ]
     [ ! -e "$STAGE/usr/local/share/man/man1/dtrace.1" ]
     [ -e "$STAGE/usr/local/bin/someone-elses-tool" ]
 }

@@ -42,8 +42,8 @@ bt_lines() {
         n=$((n + $(echo "$want" | wc -l)))
     done
     # hello-usdt 2, tick 2, hello-semaphore-usdt 2, probe-test 1, libgreet 2,
-    # cxx-ring 3, minipg 6, jobq 2 (when meson is installed)
-    if [ -x "$EX/meson/build/jobq" ]; then [ "$n" -eq 20 ]; else [ "$n" -eq 18 ]; fi
+    # cxx-ring 3, minipg 6, usdt-jobs 4, jobq 2 (when meson is installed)
+    if [ -x "$EX/meson/build/jobq" ]; then [ "$n" -eq 24 ]; else [ "$n" -eq 22 ]; fi
 }
 
 @test "bpftrace attached to a running tick turns TICK_LOOP2_ENABLED() on only while attached" {

@@ -276,6 +276,8 @@ struct program {
     struct arena arena;           /* providers, probes, arguments, names */
     bool skip_text;               /* set before parsing: no argument text
                                      (-G needs only the argument counts) */
+    bool define_semaphores;       /* -h --define-semaphores: the header
+                                     defines each semaphore (weak), no -G */
 };
 
 void program_init(struct program *prog);

@@ -167,6 +167,14 @@ static const char probe_head[] =
     "__extension__ extern unsigned short $S __attribute__ ((unused)) "
     "__attribute__ ((section (\".probes\"))) SDTKIT_SEMAPHORE_VISIBILITY;\n";
 
+/* --define-semaphores: the header defines the semaphore too.  Weak, so
+   every translation unit's copy folds into one per executable or shared
+   library (and a -G object's strong definition, if linked as well, wins
+   without a duplicate-symbol error); hidden like the declaration. */
+static const char probe_semaphore_definition[] =
+    "__extension__ unsigned short $S __attribute__ ((weak)) "
+    "__attribute__ ((section (\".probes\"))) SDTKIT_SEMAPHORE_VISIBILITY = 0;\n";
+
 static const char probe_no_args[] =
     "#define $M() \\\n"
     "DTRACE_PROBE ($P, $N)\n";
@@ -231,7 +239,8 @@ static struct text text_str(const char *s)
     return t;
 }
 
-static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out)
+static void emit_probe(const struct probe *pr, bool define_semaphore, struct names *nm,
+                       struct buf *out)
 {
     if (pr->nargs < 0 || pr->nargs > MAX_PROBE_ARGS)
         return; /* never: the parser fails such a program */
@@ -260,6 +269,8 @@ static void emit_probe(const struct probe *pr, struct names *nm, struct buf *out
     slot['C' - 'A'] = text_str(arg_count[pr->nargs]);
 
     EXPAND(out, probe_head, slot);
+    if (define_semaphore)
+        EXPAND(out, probe_semaphore_definition, slot);
     if (pr->nargs == 0)
         EXPAND(out, probe_no_args, slot);
     else
@@ -305,12 +316,16 @@ int emit_header(const struct program *prog, const struct strvec *inputs, struct 
     struct buf guard = {0};
     emit_guard_name(prog, &guard);
     emit_preamble(prog, inputs, guard.data, out);
+    if (prog->define_semaphores)
+        buf_adds(out, "\n/* Written with --define-semaphores: this header defines every semaphore\n"
+                      "   itself (weak, one per executable or shared library); no dtrace -G\n"
+                      "   object is needed, and linking one as well is harmless. */\n");
     emit_typecheck_preamble(prog, out);
     struct names nm = {{0}, {0}, {0}, {0}, {0}};
     for (size_t i = 0; i < prog->nproviders && rc == 0; i++) {
         const struct provider *pv = prog->providers[i];
         for (size_t j = 0; j < pv->nprobes && rc == 0; j++) {
-            emit_probe(pv->probes[j], &nm, out);
+            emit_probe(pv->probes[j], prog->define_semaphores, &nm, out);
             if (sink && out->len >= EMIT_CHUNK) {
                 rc = output_append(sink, out->data, out->len);
                 out->len = 0;

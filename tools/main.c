@@ -18,6 +18,7 @@ struct options {
     bool header;        /* -h */
     bool object;        /* -G */
     bool verbose;       /* -v */
+    bool define_semaphores; /* --define-semaphores (with -h) */
     int bits;           /* -32 / -64, or 0 */
     const char *output; /* -o */
     struct strvec inputs;  /* -s, in order */
@@ -43,6 +44,9 @@ static void help(void)
           "  -G          write an ELF object defining the probe semaphores (default output:\n"
           "              ./FILE.o); OBJECT files are checked against the provider and set\n"
           "              the ELF class and machine\n"
+          "  --define-semaphores\n"
+          "              with -h: the header defines the semaphores itself (weak, hidden),\n"
+          "              so no -G object is needed (linking one as well still works)\n"
           "  -s FILE     a provider file; may be repeated, all files are read\n"
           "  -o OUTPUT   the output file (replaced atomically)\n"
           "  -C          run the C preprocessor ($CPP, default cpp) on each input first\n"
@@ -110,6 +114,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         } else if (strcmp(a, "-fpic") == 0 || strcmp(a, "-fPIC") == 0 ||
                    strcmp(a, "--no-pyparsing") == 0 || strcmp(a, "--types") == 0) {
             /* accepted for compatibility */
+        } else if (strcmp(a, "--define-semaphores") == 0) {
+            o->define_semaphores = true;
         } else if (strcmp(a, "--help") == 0) {
             help();
             return -1;
@@ -145,6 +151,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         return usage_error("%s", "one of -h or -G is required");
     if (o->inputs.n == 0)
         return usage_error("%s", "no provider file: -s FILE.d is required");
+    if (o->define_semaphores && !o->header)
+        return usage_error("%s", "--define-semaphores goes with -h");
     return 0;
 }
 
@@ -319,6 +327,7 @@ static int run(const struct options *o)
     struct program prog;
     program_init(&prog);
     prog.skip_text = !o->header;
+    prog.define_semaphores = o->define_semaphores;
     struct buf out = {0};
     int rc = 0;
 

@@ -1,0 +1,542 @@
+/* <sys/sdt-operands.h> -- the per-target operand machinery shared by
+   <sys/sdt.h> and <usdt.h>.  sdtkit.  Internal: include one of those.
+
+   What it defines, for both headers: the target (address size, nop,
+   register width, note section flags) and, for C and C++, how each probe
+   argument becomes a `SIZE@OPERAND' pair: its classification, the
+   compile-time checks, the asm operands and the argument-string template
+   (_SDT_ARGUMENTS_n, _SDT_OPERANDS_n, _SDT_INPLACE_n, _SDT_ARGTEXT_n,
+   _SDT_ARGDIRS).  Each header writes its own note around them.  */
+
+#ifndef _SYS_SDT_OPERANDS_H
+#define _SYS_SDT_OPERANDS_H 1
+
+#include "sdt-config.h"
+
+#define _SDT_STR(x) #x
+#define _SDT_XSTR(x) _SDT_STR (x)           /* expand, then stringify */
+
+
+/* ---- The target: address size, nop, register width ----------------- */
+
+#if defined __SIZEOF_POINTER__
+# define _SDT_POINTER_BYTES __SIZEOF_POINTER__
+#elif defined __LP64__ || defined _LP64
+# define _SDT_POINTER_BYTES 8
+#else
+# define _SDT_POINTER_BYTES 4
+#endif
+
+#if _SDT_POINTER_BYTES == 8
+# define _SDT_ASM_ADDR .8byte
+#else
+# define _SDT_ASM_ADDR .4byte
+#endif
+
+/* s390's nop takes an operand (ia64's too). */
+#if defined __s390__ || defined __s390x__ || defined __ia64__
+# define _SDT_NOP nop 0
+#else
+# define _SDT_NOP nop
+#endif
+
+/* The width of a general register: what one argument operand can hold.
+   x32 has 4-byte pointers but 8-byte registers. */
+#if defined __x86_64__
+# define _SDT_REG_BYTES 8
+#elif defined __riscv_xlen
+# define _SDT_REG_BYTES (__riscv_xlen / 8)
+#else
+# define _SDT_REG_BYTES _SDT_POINTER_BYTES
+#endif
+
+/* Section flags: "?" joins the note to the group of the code around it
+   (C++ inline functions, templates), "R" keeps .stapsdt.base alive under
+   --gc-sections.  See sdt-config.h. */
+#if _SDT_ASM_SECTION_AUTOGROUP_SUPPORT
+# define _SDT_NOTE_FLAGS "?"
+#else
+# define _SDT_NOTE_FLAGS ""
+#endif
+#if _SDT_ASM_SECTION_RETAIN_SUPPORT
+# define _SDT_BASE_FLAGS "aGR"
+#else
+# define _SDT_BASE_FLAGS "aG"
+#endif
+
+
+#ifndef __ASSEMBLER__
+
+/* ---- Argument operands ----------------------------------------------
+
+   Each argument N is two asm operands: _SDT_SN, an immediate holding the
+   negated signed size (printed with %n, which negates again: "-4" for a
+   signed int), and _SDT_AN, the value itself.  The per-target template
+   prints the value operand the way the consumers expect:
+
+     x86-64   %q: full 64-bit register names (gdb cannot name %r10b)
+     i386     %k: 32-bit names (gcc.gnu.org/PR80115)
+     powerpc  %I prints "i" before an immediate; registers are bare numbers
+     others   as the compiler prints them (aarch64 and riscv registers are
+              always named in full) */
+
+# if defined __x86_64__
+#  define _SDT_OPND(n) "%q[_SDT_A" #n "]"
+# elif defined __i386__
+#  define _SDT_OPND(n) "%k[_SDT_A" #n "]"
+# elif defined __powerpc__ || defined __powerpc64__
+#  define _SDT_OPND(n) "%I[_SDT_A" #n "]%[_SDT_A" #n "]"
+# else
+#  define _SDT_OPND(n) "%[_SDT_A" #n "]"
+# endif
+
+/* The constraint.  "n" lets constants be immediates; the rest decides
+   between registers and memory:
+   - clang turns any memory alternative into a stack spill (extra stores
+     at every probe site) and crashes on riscv64 with "o": registers only,
+     except on 32-bit targets, where registers are few and 8-byte values
+     are boxed into memory.
+   - GCC on x86-64 with optimisation would pick `sym(%rip)' and indexed
+     addresses, which gdb, libbpf and perf cannot read: registers only.
+     Unoptimised GCC puts locals in frame slots (-20(%rbp)) and loads the
+     rest, all readable, so memory stays allowed there.
+   - Elsewhere GCC keeps SystemTap's proven choices. */
+# ifdef STAP_SDT_ARG_CONSTRAINT
+#  define _SDT_CONSTRAINT _SDT_XSTR (STAP_SDT_ARG_CONSTRAINT)
+# elif defined __arm__ && !defined __clang__
+#  define _SDT_CONSTRAINT "g"     /* with "nor", constants go to the literal
+                                     pool and read as `.L2+8' */
+# elif _SDT_REG_BYTES < 8
+#  define _SDT_CONSTRAINT "nor"
+# elif defined __clang__
+#  define _SDT_CONSTRAINT "nr"
+# elif defined __x86_64__ && defined __OPTIMIZE__
+#  define _SDT_CONSTRAINT "nr"
+# elif defined __powerpc__ || defined __powerpc64__
+#  define _SDT_CONSTRAINT "nZr"
+# elif defined __s390__ || defined __s390x__
+#  define _SDT_CONSTRAINT "nrQS"  /* memory without an index register: gdb
+                                     cannot read 8(%r9,%r11) */
+# else
+#  define _SDT_CONSTRAINT "nor"
+# endif
+
+/* Floating-point marker: the size immediate of a float argument is
+   offset by 1000 so that the assembler can tell it apart (.ifc) and
+   write "4f@" or "8f@". */
+# ifdef SDT_FLOAT_MARKER
+#  define _SDT_FLOAT_CODE 1000
+# else
+#  define _SDT_FLOAT_CODE 0
+# endif
+
+
+/* ---- Classifying an argument: one code per argument -----------------
+
+   Everything the note needs about an argument is folded into one integer
+   constant, computed once per argument and probe site:
+
+     code = 1024                        not a scalar (struct, union, ...)
+          | 256 * float + 64 + ssize    a scalar; ssize is the size in
+                                        bytes, negative when signed
+
+   Signedness follows C: plain char and wchar_t as the target defines them,
+   enums as their underlying type, bool unsigned.  Pointers, arrays and
+   functions are unsigned pointers; floats are unsigned, as in SystemTap's
+   header.  Inside a probe the code is an enumerator (_SDT_DECLARE), so the
+   argument expression is copied a handful of times rather than dozens: the
+   preprocessor is most of the compile time a probe site costs. */
+
+# define _SDT_SSIZE_OF(code)  ((code) % 256 - 64)
+# define _SDT_FLOAT_OF(code)  ((code) / 256 % 2)
+# define _SDT_SCALAR_OF(code) ((code) < 1024)
+# define _SDT_VALID(code) \
+  (_SDT_SCALAR_OF (code) && _SDT_SSIZE_OF (code) <= 8 && _SDT_SSIZE_OF (code) >= -8)
+
+# ifdef __cplusplus
+
+extern "C++" {
+
+/* The integer type behind an enum, so enums get their underlying type's
+   signedness (and `enum class' works). */
+template <typename _Tp, bool _IsEnum = __is_enum (_Tp)>
+struct __sdt_int_of { typedef _Tp __type; };
+template <typename _Tp>
+struct __sdt_int_of<_Tp, true> { typedef __underlying_type (_Tp) __type; };
+
+/* Integral types (the primary case), then the other scalars. */
+template <typename _Tp, bool _IsAggregate = __is_class (_Tp) || __is_union (_Tp)>
+struct __sdt_kind
+{
+  typedef typename __sdt_int_of<_Tp>::__type __int;
+  enum { __sdt_signed = __int (-1) < __int (1), __sdt_float = 0, __sdt_scalar = 1 };
+};
+template <typename _Tp>
+struct __sdt_kind<_Tp, true>
+{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 0 }; };
+template <typename _Tp>
+struct __sdt_kind<_Tp *, false>
+{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 1 }; };
+template <typename _Tp, typename _Cp>
+struct __sdt_kind<_Tp _Cp::*, false>
+{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 1 }; };
+template <> struct __sdt_kind<float, false>
+{ enum { __sdt_signed = 0, __sdt_float = 1, __sdt_scalar = 1 }; };
+template <> struct __sdt_kind<double, false>
+{ enum { __sdt_signed = 0, __sdt_float = 1, __sdt_scalar = 1 }; };
+template <> struct __sdt_kind<long double, false>
+{ enum { __sdt_signed = 0, __sdt_float = 1, __sdt_scalar = 1 }; };
+#  if __cplusplus >= 201103L
+template <> struct __sdt_kind<decltype (nullptr), false>
+{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 1 }; };
+#  endif
+
+/* The argument's type is deduced by value, which decays arrays and
+   functions and accepts bit-fields; the code comes back as an array size,
+   a constant in every C++ standard, and nothing is evaluated. */
+template <typename _Tp>
+char (&__sdt_code (_Tp))[__sdt_kind<_Tp>::__sdt_scalar
+                         ? 256 * __sdt_kind<_Tp>::__sdt_float + 64
+                           + (__sdt_kind<_Tp>::__sdt_signed ? -1 : 1)
+                             * int (sizeof (_Tp))
+                         : 1024];
+
+#  define _SDT_CODE(x) int (sizeof (__sdt_code (x)))
+#  define _SDT_DECLARE(n, x)                                                \
+  enum { __sdt_c##n = int (sizeof (__sdt_code (x))),                       \
+         __sdt_ok##n = _SDT_VALID (__sdt_c##n),                             \
+         __sdt_s##n = _SDT_SIZE_OPERAND (__sdt_c##n) };
+
+#  if _SDT_REG_BYTES < 8
+/* 32-bit targets: an 8-byte value would sit in a register pair, and the
+   note could name only half of it, or be an immediate, which gdb reads as
+   32 bits.  Boxed in a struct the compiler cannot keep in registers, it is
+   passed as a memory operand whose first 8 bytes are the value.
+   always_inline keeps -O0 from calling anything. */
+template <typename _Tp, bool _Wide = (sizeof (_Tp) > _SDT_REG_BYTES)>
+struct __sdt_slot
+{
+  typedef _Tp __type;
+  static __inline__ __attribute__ ((__always_inline__))
+  __type __put (_Tp __v) { return __v; }
+};
+template <typename _Tp>
+struct __sdt_slot<_Tp, true>
+{
+  struct __type { _Tp __v; char __pad; };
+  static __inline__ __attribute__ ((__always_inline__))
+  __type __put (_Tp __v) { __type __b; __b.__v = __v; __b.__pad = 0; return __b; }
+};
+template <typename _Tp>
+static __inline__ __attribute__ ((__always_inline__))
+typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
+{ return __sdt_slot<_Tp>::__put (__v); }
+#   define _SDT_VALUE(x) __sdt_value (x)
+#  else
+#   define _SDT_VALUE(x) (x)
+#  endif
+
+} /* extern "C++" */
+
+# else /* C */
+
+/* The argument as an rvalue: arrays and functions decay to pointers, and
+   a bit-field becomes a plain value that sizeof and __typeof__ accept
+   (SystemTap's header fails to compile bit-field arguments). */
+#  define _SDT_RV(x) ((void) 0, (x))
+
+/* GCC's type classes: 1..4 integer, char, enum, bool; 5 pointer; 8 real. */
+#  define _SDT_CLASS(x) __builtin_classify_type (_SDT_RV (x))
+#  define _SDT_INTEGRAL_CLASS(k) ((unsigned) (k) - 1u < 4u)
+#  define _SDT_SCALAR_CLASS(k) (_SDT_INTEGRAL_CLASS (k) || (k) == 5 || (k) == 8)
+
+/* The code from a class, a size and the argument's own type cast from -1
+   (unsigned int for anything not integral, so the cast is always valid). */
+#  define _SDT_ITYPE(k, x) \
+  __typeof__ (__builtin_choose_expr (_SDT_INTEGRAL_CLASS (k), _SDT_RV (x), 0U))
+#  define _SDT_CODE_FROM(k, size, itype)                                   \
+  (_SDT_SCALAR_CLASS (k)                                                  \
+   ? 256 * ((k) == 8) + 64 + ((itype) -1 < (itype) 1 ? -1 : 1) * (int) (size) \
+   : 1024)
+#  define _SDT_CODE(x) \
+  _SDT_CODE_FROM (_SDT_CLASS (x), sizeof (__typeof__ (_SDT_RV (x))), \
+                  _SDT_ITYPE (_SDT_CLASS (x), x))
+
+/* In a probe: the class as an enumerator, the integer type as a typedef,
+   then the signed size, whether the argument is valid, and the size
+   operand.  This is _SDT_CODE_FROM, _SDT_VALID and _SDT_SIZE_OPERAND
+   written out: four copies of the argument and few macro calls, because
+   the preprocessor is most of what a probe site costs to compile (built
+   from those macros it preprocesses 1.5 times slower). */
+#  define _SDT_DECLARE(n, x)                                                \
+  enum { __sdt_k##n = __builtin_classify_type (((void) 0, (x))) };          \
+  typedef __typeof__ (__builtin_choose_expr ((unsigned) __sdt_k##n - 1u < 4u, \
+                                             ((void) 0, (x)), 0U)) __sdt_i##n; \
+  enum { __sdt_z##n = ((__sdt_i##n) -1 < (__sdt_i##n) 1 ? -1 : 1)          \
+                      * (int) sizeof (__typeof__ (((void) 0, (x)))),        \
+         __sdt_ok##n = ((unsigned) __sdt_k##n - 1u < 4u || __sdt_k##n == 5  \
+                        || __sdt_k##n == 8)                                 \
+                       && __sdt_z##n <= 8 && __sdt_z##n >= -8,              \
+         __sdt_s##n = -(__sdt_z##n + (__sdt_k##n == 8) * _SDT_FLOAT_CODE) };
+
+#  if _SDT_REG_BYTES < 8
+/* 32-bit targets: see the C++ branch. */
+#   define _SDT_BOX(x) \
+  (__extension__ (struct { __typeof__ (_SDT_RV (x)) __v; char __pad; }) \
+                 { _SDT_RV (x), 0 })
+#   define _SDT_VALUE(x)                                                    \
+  __builtin_choose_expr (sizeof (__typeof__ (_SDT_RV (x))) > _SDT_REG_BYTES, \
+                         _SDT_BOX (x), _SDT_RV (x))
+#  else
+#   define _SDT_VALUE(x) _SDT_RV (x)
+#  endif
+
+# endif /* C */
+
+
+/* ---- Compile-time checks, one per argument ---------------------------
+
+   A non-scalar argument, or one wider than 8 bytes (__int128, long double:
+   no tracer can read it), stops the build with a message naming the
+   argument (static_assert where the language has
+   it, otherwise a negative array size whose name is the message). */
+
+# if defined __cplusplus && __cplusplus >= 201103L
+#  define _SDT_ASSERT(cond, tag, msg) static_assert (cond, msg);
+# elif !defined __cplusplus && defined __STDC_VERSION__ \
+       && __STDC_VERSION__ >= 201112L
+#  define _SDT_ASSERT(cond, tag, msg) _Static_assert (cond, msg);
+# else
+#  define _SDT_ASSERT(cond, tag, msg) \
+  typedef char tag[(cond) ? 1 : -1] __attribute__ ((__unused__));
+# endif
+
+# define _SDT_CHECK(n)                                                      \
+  _SDT_ASSERT (__sdt_ok##n,                                                 \
+               __sdt_probe_argument_##n##_is_not_a_scalar_of_8_bytes_or_less, \
+               "sdt probe argument " #n " must be an integer, enum, pointer " \
+               "or floating-point value of at most 8 bytes")
+
+/* Everything a probe declares about argument N: its code, then the checks. */
+# define _SDT_ARGUMENT(n, x) _SDT_DECLARE (n, x) _SDT_CHECK (n)
+
+
+/* ---- Operands ----------------------------------------------------------
+
+   The size operand is the negated signed size (printed with %n, which
+   negates again), offset by _SDT_FLOAT_CODE for floating-point values. */
+
+# define _SDT_SIZE_OPERAND(c) \
+  (-(_SDT_SSIZE_OF (c) + _SDT_FLOAT_OF (c) * _SDT_FLOAT_CODE))
+
+/* In a probe, from the code declared above. */
+# define _SDT_OPERAND(n, x)                                                 \
+  [_SDT_S##n] "n" (__sdt_s##n),                                             \
+  [_SDT_A##n] _SDT_CONSTRAINT (_SDT_VALUE (x))
+
+/* In the user's own asm statement (STAP_PROBE_ASM_OPERANDS), where nothing
+   could be declared, the code is computed in place. */
+# define _SDT_OPERAND_INPLACE(n, x)                                         \
+  [_SDT_S##n] "n" (_SDT_SIZE_OPERAND (_SDT_CODE (x))),                      \
+  [_SDT_A##n] _SDT_CONSTRAINT (_SDT_VALUE (x))
+
+
+/* ---- The tables, one flat row per argument count ---------------------- */
+
+# define _SDT_ARGUMENTS_0()
+# define _SDT_ARGUMENTS_1(a) _SDT_ARGUMENT (1, a)
+# define _SDT_ARGUMENTS_2(a, b) _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b)
+# define _SDT_ARGUMENTS_3(a, b, c) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c)
+# define _SDT_ARGUMENTS_4(a, b, c, d) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d)
+# define _SDT_ARGUMENTS_5(a, b, c, d, e) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e)
+# define _SDT_ARGUMENTS_6(a, b, c, d, e, f) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f)
+# define _SDT_ARGUMENTS_7(a, b, c, d, e, f, g) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g)
+# define _SDT_ARGUMENTS_8(a, b, c, d, e, f, g, h) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g) _SDT_ARGUMENT (8, h)
+# define _SDT_ARGUMENTS_9(a, b, c, d, e, f, g, h, i) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g) _SDT_ARGUMENT (8, h) _SDT_ARGUMENT (9, i)
+# define _SDT_ARGUMENTS_10(a, b, c, d, e, f, g, h, i, j) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g) _SDT_ARGUMENT (8, h) _SDT_ARGUMENT (9, i) \
+  _SDT_ARGUMENT (10, j)
+# define _SDT_ARGUMENTS_11(a, b, c, d, e, f, g, h, i, j, k) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g) _SDT_ARGUMENT (8, h) _SDT_ARGUMENT (9, i) \
+  _SDT_ARGUMENT (10, j) _SDT_ARGUMENT (11, k)
+# define _SDT_ARGUMENTS_12(a, b, c, d, e, f, g, h, i, j, k, l) \
+  _SDT_ARGUMENT (1, a) _SDT_ARGUMENT (2, b) _SDT_ARGUMENT (3, c) \
+  _SDT_ARGUMENT (4, d) _SDT_ARGUMENT (5, e) _SDT_ARGUMENT (6, f) \
+  _SDT_ARGUMENT (7, g) _SDT_ARGUMENT (8, h) _SDT_ARGUMENT (9, i) \
+  _SDT_ARGUMENT (10, j) _SDT_ARGUMENT (11, k) _SDT_ARGUMENT (12, l)
+
+/* With no argument the asm still gets an operand, so that it is always an
+   extended asm and the semaphore operand can follow after a comma. */
+# define _SDT_OPERANDS_0() [_SDT_NONE] "n" (0)
+# define _SDT_OPERANDS_1(a) _SDT_OPERAND (1, a)
+# define _SDT_OPERANDS_2(a, b) _SDT_OPERAND (1, a), _SDT_OPERAND (2, b)
+# define _SDT_OPERANDS_3(a, b, c) \
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c)
+# define _SDT_OPERANDS_4(a, b, c, d) \
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d)
+# define _SDT_OPERANDS_5(a, b, c, d, e) \
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e)
+# define _SDT_OPERANDS_6(a, b, c, d, e, f) \
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f)
+# define _SDT_OPERANDS_7(a, b, c, d, e, f, g) \
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g)
+# define _SDT_OPERANDS_8(a, b, c, d, e, f, g, h) \
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g), _SDT_OPERAND (8, h)
+# define _SDT_OPERANDS_9(a, b, c, d, e, f, g, h, i) \
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g), _SDT_OPERAND (8, h), _SDT_OPERAND (9, i)
+# define _SDT_OPERANDS_10(a, b, c, d, e, f, g, h, i, j) \
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g), _SDT_OPERAND (8, h), _SDT_OPERAND (9, i), \
+  _SDT_OPERAND (10, j)
+# define _SDT_OPERANDS_11(a, b, c, d, e, f, g, h, i, j, k) \
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g), _SDT_OPERAND (8, h), _SDT_OPERAND (9, i), \
+  _SDT_OPERAND (10, j), _SDT_OPERAND (11, k)
+# define _SDT_OPERANDS_12(a, b, c, d, e, f, g, h, i, j, k, l) \
+  _SDT_OPERAND (1, a), _SDT_OPERAND (2, b), _SDT_OPERAND (3, c), \
+  _SDT_OPERAND (4, d), _SDT_OPERAND (5, e), _SDT_OPERAND (6, f), \
+  _SDT_OPERAND (7, g), _SDT_OPERAND (8, h), _SDT_OPERAND (9, i), \
+  _SDT_OPERAND (10, j), _SDT_OPERAND (11, k), _SDT_OPERAND (12, l)
+
+/* The same operands for STAP_PROBE_ASM_OPERANDS, codes computed in place. */
+# define _SDT_INPLACE_0() _SDT_OPERANDS_0 ()
+# define _SDT_INPLACE_1(a) \
+  _SDT_OPERAND_INPLACE (1, a)
+# define _SDT_INPLACE_2(a, b) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b)
+# define _SDT_INPLACE_3(a, b, c) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c)
+# define _SDT_INPLACE_4(a, b, c, d) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d)
+# define _SDT_INPLACE_5(a, b, c, d, e) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e)
+# define _SDT_INPLACE_6(a, b, c, d, e, f) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f)
+# define _SDT_INPLACE_7(a, b, c, d, e, f, g) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g)
+# define _SDT_INPLACE_8(a, b, c, d, e, f, g, h) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g), _SDT_OPERAND_INPLACE (8, h)
+# define _SDT_INPLACE_9(a, b, c, d, e, f, g, h, i) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g), _SDT_OPERAND_INPLACE (8, h), \
+  _SDT_OPERAND_INPLACE (9, i)
+# define _SDT_INPLACE_10(a, b, c, d, e, f, g, h, i, j) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g), _SDT_OPERAND_INPLACE (8, h), \
+  _SDT_OPERAND_INPLACE (9, i), _SDT_OPERAND_INPLACE (10, j)
+# define _SDT_INPLACE_11(a, b, c, d, e, f, g, h, i, j, k) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g), _SDT_OPERAND_INPLACE (8, h), \
+  _SDT_OPERAND_INPLACE (9, i), _SDT_OPERAND_INPLACE (10, j), \
+  _SDT_OPERAND_INPLACE (11, k)
+# define _SDT_INPLACE_12(a, b, c, d, e, f, g, h, i, j, k, l) \
+  _SDT_OPERAND_INPLACE (1, a), _SDT_OPERAND_INPLACE (2, b), \
+  _SDT_OPERAND_INPLACE (3, c), _SDT_OPERAND_INPLACE (4, d), \
+  _SDT_OPERAND_INPLACE (5, e), _SDT_OPERAND_INPLACE (6, f), \
+  _SDT_OPERAND_INPLACE (7, g), _SDT_OPERAND_INPLACE (8, h), \
+  _SDT_OPERAND_INPLACE (9, i), _SDT_OPERAND_INPLACE (10, j), \
+  _SDT_OPERAND_INPLACE (11, k), _SDT_OPERAND_INPLACE (12, l)
+
+/* The argument string.  Normally one .asciz for all arguments.  Two
+   things need assembler directives per argument instead:
+   - SDT_FLOAT_MARKER: .ifc on the size immediate spells "4f"/"8f";
+   - ARM: GCC names r10, r11 and r12 sl, fp and ip, and both compilers
+     write sp and lr, but gdb reads only rN there: .ifc renames a register
+     operand.  (Inside [..] memory operands the names are read fine.) */
+# ifdef SDT_FLOAT_MARKER
+#  define _SDT_SIZE_DIRS(n)                                                 \
+  "\t.ifc %n[_SDT_S" #n "],1004\n\t.ascii \"4f\"\n"                         \
+  "\t.else\n\t.ifc %n[_SDT_S" #n "],1008\n\t.ascii \"8f\"\n"                \
+  "\t.else\n\t.ascii \"%n[_SDT_S" #n "]\"\n\t.endif\n\t.endif\n"
+# else
+#  define _SDT_SIZE_DIRS(n) "\t.ascii \"%n[_SDT_S" #n "]\"\n"
+# endif
+# ifdef __arm__
+#  define _SDT_ARM_ALIAS(n, alias, reg)                                     \
+  "\t.ifc \"%[_SDT_A" #n "]\",\"" alias "\"\n\t.ascii \"" reg "\"\n\t.else\n"
+#  define _SDT_OPND_DIRS(n)                                                 \
+  _SDT_ARM_ALIAS (n, "sl", "r10") _SDT_ARM_ALIAS (n, "fp", "r11")           \
+  _SDT_ARM_ALIAS (n, "ip", "r12") _SDT_ARM_ALIAS (n, "sp", "r13")           \
+  _SDT_ARM_ALIAS (n, "lr", "r14")                                           \
+  "\t.ascii \"" _SDT_OPND (n) "\"\n"                                        \
+  "\t.endif\n\t.endif\n\t.endif\n\t.endif\n\t.endif\n"
+# else
+#  define _SDT_OPND_DIRS(n) "\t.ascii \"" _SDT_OPND (n) "\"\n"
+# endif
+
+# if !defined SDT_FLOAT_MARKER && !defined __arm__
+#  define _SDT_ARG(n) "%n[_SDT_S" #n "]@" _SDT_OPND (n)
+#  define _SDT_SP " "
+#  define _SDT_ARGDIRS(text) "\t.asciz \"" text "\"\n"
+# else
+#  define _SDT_ARG(n) _SDT_SIZE_DIRS (n) "\t.ascii \"@\"\n" _SDT_OPND_DIRS (n)
+#  define _SDT_SP "\t.ascii \" \"\n"
+#  define _SDT_ARGDIRS(text) text "\t.byte 0\n"
+# endif
+
+# define _SDT_ARGTEXT_0 ""
+# define _SDT_ARGTEXT_1 _SDT_ARG (1)
+# define _SDT_ARGTEXT_2 _SDT_ARGTEXT_1 _SDT_SP _SDT_ARG (2)
+# define _SDT_ARGTEXT_3 _SDT_ARGTEXT_2 _SDT_SP _SDT_ARG (3)
+# define _SDT_ARGTEXT_4 _SDT_ARGTEXT_3 _SDT_SP _SDT_ARG (4)
+# define _SDT_ARGTEXT_5 _SDT_ARGTEXT_4 _SDT_SP _SDT_ARG (5)
+# define _SDT_ARGTEXT_6 _SDT_ARGTEXT_5 _SDT_SP _SDT_ARG (6)
+# define _SDT_ARGTEXT_7 _SDT_ARGTEXT_6 _SDT_SP _SDT_ARG (7)
+# define _SDT_ARGTEXT_8 _SDT_ARGTEXT_7 _SDT_SP _SDT_ARG (8)
+# define _SDT_ARGTEXT_9 _SDT_ARGTEXT_8 _SDT_SP _SDT_ARG (9)
+# define _SDT_ARGTEXT_10 _SDT_ARGTEXT_9 _SDT_SP _SDT_ARG (10)
+# define _SDT_ARGTEXT_11 _SDT_ARGTEXT_10 _SDT_SP _SDT_ARG (11)
+# define _SDT_ARGTEXT_12 _SDT_ARGTEXT_11 _SDT_SP _SDT_ARG (12)
+
+#endif /* !__ASSEMBLER__ */
+
+#endif /* sys/sdt-operands.h */
