@@ -13,8 +13,11 @@ DESTDIR    ?=
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
+# The one source of the version: VERSION (the tools and the .deb).
+VERSION    := $(shell cat $(dir $(lastword $(MAKEFILE_LIST)))VERSION)
 # Flags the project itself insists on; CFLAGS stays the user's to change.
-TOOL_CFLAGS = -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L
+TOOL_CFLAGS = -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L \
+              -DSDTKIT_VERSION=\"$(VERSION)\"
 SAN_FLAGS   = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer
 
@@ -35,18 +38,18 @@ all: tools examples demo
 
 tools: $(TOOLS)
 
-tools/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS)
+tools/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
 	$(CC) $(TOOL_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tools/main.c $(TOOL_COMMON)
 
-tools/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS)
+tools/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
 	$(CC) $(TOOL_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TOOL_COMMON)
 
 # The same programs under AddressSanitizer and UndefinedBehaviorSanitizer.
-build/asan/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS)
+build/asan/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(SAN_FLAGS) -o $@ tools/main.c $(TOOL_COMMON)
 
-build/asan/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS)
+build/asan/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(SAN_FLAGS) -o $@ $< $(TOOL_COMMON)
 
