@@ -105,3 +105,24 @@ bench: tools
 clean:
 	rm -rf build $(TOOLS)
 	@$(MAKE) -s -C provider-examples clean
+
+# The Debian package (debian/, debhelper), built from a copy of the tree
+# under build/deb so that nothing is written to the tree or its parent:
+# build/deb/sdtkit_$(VERSION)_$(DEB_ARCH).deb.  debian/changelog must name
+# the version in VERSION.  SOURCE_DATE_EPOCH comes from the changelog, so two
+# builds give the same bytes.
+DEB_ARCH = $(shell dpkg --print-architecture)
+DEB      = build/deb/sdtkit_$(VERSION)_$(DEB_ARCH).deb
+DEB_SRC  = build/deb/sdtkit-$(VERSION)
+
+.PHONY: deb
+deb:
+	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || \
+	    { echo "debian/changelog: version $$v, but VERSION says $(VERSION): add a changelog entry (dch -v $(VERSION))" >&2; exit 1; }
+	rm -rf build/deb
+	mkdir -p $(DEB_SRC)
+	tar -c --exclude=./build --exclude=./.git --exclude='./debian/sdtkit' . | tar -x -C $(DEB_SRC)
+	cd $(DEB_SRC) && DEB_BUILD_OPTIONS="nocheck $(DEB_BUILD_OPTIONS)" \
+	    dpkg-buildpackage -b -us -uc --no-sign > ../build.log 2>&1 || \
+	    { tail -n 30 ../build.log >&2; exit 1; }
+	@echo "$(DEB)"
