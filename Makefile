@@ -4,6 +4,7 @@
 #   make check            run every test suite (and the tools under ASan/UBSan)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make uninstall, make clean, make bench, make fuzz (FUZZ_SECONDS=60 each)
+#   make deb              the Debian package, build/deb/sdtkit_VERSION_ARCH.deb
 
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin

@@ -147,6 +147,7 @@ scratch_admindir() {
     copy_tree second
     make -s -C second deb >/dev/null 2>&1
     cmp "$DEBFILE" "second/build/deb/sdtkit_${VERSION}_$ARCH.deb"
+    cmp "$SRC/build/deb/sdtkit-dbgsym_${VERSION}_$ARCH.deb" "second/build/deb/sdtkit-dbgsym_${VERSION}_$ARCH.deb"
     # every file is dated from the changelog, not from the build
     local epoch
     epoch=$(cd "$ROOT" && dpkg-parsechangelog -S Timestamp)
@@ -207,7 +208,7 @@ EOF
     dpkg-checkbuilddeps --admindir="$BATS_TEST_TMPDIR/db/var/lib/dpkg"
 }
 
-@test "with sdtkit installed, apt has nothing to install for postgresql-15's systemtap-sdt-dev build dependency" {
+@test "with sdtkit installed, apt has nothing to install for systemtap-sdt-dev (nor postgresql-15), and going back removes sdtkit" {
     apt-cache show systemtap-sdt-dev >/dev/null 2>&1 ||
         missing "apt knows no systemtap-sdt-dev (run apt-get update)"
     scratch_admindir db
@@ -230,6 +231,12 @@ EOF
         [ "$status" -eq 0 ]
         ! grep -q '^Inst systemtap-sdt-dev' <<<"$output"
     fi
+    # going back: apt removes sdtkit to install systemtap-sdt-dev
+    run apt-get -s -o Dir::State::status="$PWD/db/admin/status" install systemtap-sdt-dev
+    echo "$output"
+    [ "$status" -eq 0 ]
+    grep -q "^Remv sdtkit \[$VERSION\]" <<<"$output"
+    grep -q '^Inst systemtap-sdt-dev ' <<<"$output"
 }
 
 # ---- the installed tree works ---------------------------------------------
