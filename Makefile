@@ -4,6 +4,7 @@
 #   make check            run every test suite (and the tools under ASan/UBSan)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make uninstall, make clean, make bench, make fuzz (FUZZ_SECONDS=60 each)
+#   make deb              the Debian package, build/deb/sdtkit_VERSION_ARCH.deb
 
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
@@ -13,8 +14,11 @@ DESTDIR    ?=
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
+# The one source of the version: VERSION (the tools and the .deb).
+VERSION    := $(shell cat $(dir $(lastword $(MAKEFILE_LIST)))VERSION)
 # Flags the project itself insists on; CFLAGS stays the user's to change.
-TOOL_CFLAGS = -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L
+TOOL_CFLAGS = -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L \
+              -DSDTKIT_VERSION=\"$(VERSION)\"
 SAN_FLAGS   = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer
 
@@ -35,18 +39,18 @@ all: tools examples demo
 
 tools: $(TOOLS)
 
-tools/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS)
+tools/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
 	$(CC) $(TOOL_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tools/main.c $(TOOL_COMMON)
 
-tools/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS)
+tools/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
 	$(CC) $(TOOL_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TOOL_COMMON)
 
 # The same programs under AddressSanitizer and UndefinedBehaviorSanitizer.
-build/asan/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS)
+build/asan/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(SAN_FLAGS) -o $@ tools/main.c $(TOOL_COMMON)
 
-build/asan/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS)
+build/asan/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(SAN_FLAGS) -o $@ $< $(TOOL_COMMON)
 
@@ -104,3 +108,24 @@ bench: tools
 clean:
 	rm -rf build $(TOOLS)
 	@$(MAKE) -s -C provider-examples clean
+
+# The Debian package (debian/, debhelper), built from a copy of the tree
+# under build/deb so that nothing is written to the tree or its parent:
+# build/deb/sdtkit_$(VERSION)_$(DEB_ARCH).deb.  debian/changelog must name
+# the version in VERSION.  SOURCE_DATE_EPOCH comes from the changelog, so two
+# builds give the same bytes.
+DEB_ARCH = $(shell dpkg --print-architecture)
+DEB      = build/deb/sdtkit_$(VERSION)_$(DEB_ARCH).deb
+DEB_SRC  = build/deb/sdtkit-$(VERSION)
+
+.PHONY: deb
+deb:
+	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || \
+	    { echo "debian/changelog: version $$v, but VERSION says $(VERSION): add a changelog entry (dch -v $(VERSION))" >&2; exit 1; }
+	rm -rf build/deb
+	mkdir -p $(DEB_SRC)
+	tar -c --exclude=./build --exclude=./.git --exclude='./debian/sdtkit' . | tar -x -C $(DEB_SRC)
+	cd $(DEB_SRC) && DEB_BUILD_OPTIONS="nocheck $(DEB_BUILD_OPTIONS)" \
+	    dpkg-buildpackage -b -us -uc --no-sign > ../build.log 2>&1 || \
+	    { tail -n 30 ../build.log >&2; exit 1; }
+	@echo "$(DEB)"

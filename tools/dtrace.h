@@ -25,8 +25,10 @@
 #include <stdint.h>
 #include <string.h>
 
+/* SDTKIT_VERSION (a string) comes from the top-level VERSION file: the Makefile
+   passes it as -DSDTKIT_VERSION=\"x.y.z\", the one place the version is kept. */
 #ifndef SDTKIT_VERSION
-#define SDTKIT_VERSION "0.1.0"
+#error "build with -DSDTKIT_VERSION=\"$(cat VERSION)\" (the Makefile does)"
 #endif
 
 /* sys/sdt.h has STAP_PROBE1 .. STAP_PROBE12 and nothing beyond. */
