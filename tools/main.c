@@ -375,5 +375,6 @@ int main(int argc, char **argv)
     strvec_free(&o.inputs);
     strvec_free(&o.objects);
     strvec_free(&o.cpp.args);
+    diag_finish();
     return rc;
 }

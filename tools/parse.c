@@ -23,6 +23,7 @@
  */
 #include "dtrace.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ struct parser {
     struct token ahead[3];
     int nahead;
     bool failed; /* a semantic error was reported; keep going */
+    struct token last; /* the token next() returned last */
     /* Scratch space reused from probe to probe. */
     struct toklist cur;          /* the tokens of one argument */
     struct toklist nest;         /* brackets open inside an argument list */
@@ -143,12 +145,17 @@ static int peek(struct parser *ps, int k, struct token *out)
 
 static int next(struct parser *ps, struct token *out)
 {
-    if (ps->nahead == 0) /* the usual case: no lookahead to shift */
-        return lexer_next(&ps->lx, out);
+    if (ps->nahead == 0) { /* the usual case: no lookahead to shift */
+        if (lexer_next(&ps->lx, out) != 0)
+            return -1;
+        ps->last = *out;
+        return 0;
+    }
     if (peek(ps, 0, out) != 0)
         return -1;
     memmove(&ps->ahead[0], &ps->ahead[1], (size_t)(ps->nahead - 1) * sizeof ps->ahead[0]);
     ps->nahead--;
+    ps->last = *out;
     return 0;
 }
 
@@ -603,12 +610,20 @@ static int parse_probe(struct parser *ps, struct provider *pv)
             return -1;
     }
 
-    /* The ';' may be missing before the next probe or the closing brace. */
+    /* The ';' may be missing before the next probe or the closing brace:
+     * SystemTap's script accepts that, DTrace does not.  Kept working,
+     * with a warning where the ';' belongs (just after the ')'). */
     if (peek(ps, 0, &t) != 0)
         return -1;
     if (is_punct(&t, ';')) {
         next(ps, &t);
-    } else if (!is_punct(&t, '}') && !tok_eq(&t, "probe")) {
+    } else if (is_punct(&t, '}') || tok_eq(&t, "probe")) {
+        struct loc at = ps->last.loc;
+        if (at.col < INT_MAX)
+            at.col++;
+        warning_at(&at, "missing ';' after the declaration of probe '%s' (accepted for "
+                   "compatibility; DTrace requires it)", pname);
+    } else {
         error_at(&t.loc, "expected ';' after the declaration of probe '%s', found %s", pname,
                  describe(&t, d, sizeof d));
         return -1;
