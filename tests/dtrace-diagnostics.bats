@@ -191,3 +191,74 @@ expect_stderr() {
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
 }
+
+@test "'prob' inside a provider: did you mean 'probe'?" {
+    printf 'provider p {\n    prob a();\n};\n' >h.d
+    h h.d
+    [ "$status" -eq 1 ]
+    expect_stderr \
+        "h.d:2:5: error: expected 'probe' or '}' in provider 'p', found 'prob'; did you mean 'probe'?" \
+        "    2 |     prob a();" \
+        "      |     ^"
+    [ ! -e out.h ]
+}
+
+@test "a word far from 'probe' gets no hint" {
+    printf 'provider p {\n    banana a();\n};\n' >h.d
+    h h.d
+    [ "$status" -eq 1 ]
+    [ "${stderr%%$'\n'*}" = "h.d:2:5: error: expected 'probe' or '}' in provider 'p', found 'banana'" ]
+}
+
+@test "'provder p {' is an error with a hint, not a file silently without probes" {
+    printf 'provder p {\n    probe a();\n};\n' >h.d
+    h h.d
+    [ "$status" -eq 1 ]
+    expect_stderr \
+        "h.d:1:1: error: unknown word 'provder' before 'p {'; did you mean 'provider'?" \
+        "    1 | provder p {" \
+        "      | ^"
+    [ ! -e out.h ]
+}
+
+@test "'struct provdier {' stays a C definition" {
+    printf 'struct provdier { int x; };\nprovider p { probe a(); };\n' >h.d
+    h h.d
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+}
+
+@test "a misspelt type keyword is a warning with a hint; names, tags and typedefs are not" {
+    printf 'provider p {\n    probe a(unsinged int x, cosnt char *s, itn y);\n    probe b(uint u, int lnog, struct conn *c, ulong v);\n};\n' >t.d
+    h t.d
+    [ "$status" -eq 0 ]
+    expect_stderr \
+        "t.d:2:13: warning: unknown type name 'unsinged'; did you mean 'unsigned'?" \
+        "    2 |     probe a(unsinged int x, cosnt char *s, itn y);" \
+        "      |             ^" \
+        "t.d:2:29: warning: unknown type name 'cosnt'; did you mean 'const'?" \
+        "    2 |     probe a(unsinged int x, cosnt char *s, itn y);" \
+        "      |                             ^" \
+        "t.d:2:44: warning: unknown type name 'itn'; did you mean 'int'?" \
+        "    2 |     probe a(unsinged int x, cosnt char *s, itn y);" \
+        "      |                                            ^"
+    [ -s out.h ]
+}
+
+@test "an option close to a known one: did you mean it?" {
+    run --separate-stderr "$DTRACE" --verison
+    [ "$status" -eq 2 ]
+    [ "${stderr%%$'\n'*}" = "dtrace: unknown option '--verison'; did you mean '--version'?" ]
+    run --separate-stderr "$DTRACE" -H -s x.d
+    [ "$status" -eq 2 ]
+    [ "${stderr%%$'\n'*}" = "dtrace: unknown option '-H'; did you mean '-h'?" ]
+    run --separate-stderr "$DTRACE" --no-pyprasing -h -s x.d
+    [ "$status" -eq 2 ]
+    [ "${stderr%%$'\n'*}" = "dtrace: unknown option '--no-pyprasing'; did you mean '--no-pyparsing'?" ]
+}
+
+@test "an option far from every known one gets no hint" {
+    run --separate-stderr "$DTRACE" --frobnicate
+    [ "$status" -eq 2 ]
+    [ "${stderr%%$'\n'*}" = "dtrace: unknown option '--frobnicate'" ]
+}

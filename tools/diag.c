@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -343,11 +344,17 @@ const char *diag_near(const char *s, size_t len, const char *const words[])
     int best_d = 0;
     if (len == 0 || len > NEAR_MAX)
         return NULL;
+    for (size_t i = 0; words[i]; i++) /* -H for -h: only the case differs */
+        if (strlen(words[i]) == len && strncasecmp(s, words[i], len) == 0 &&
+            memcmp(s, words[i], len) != 0)
+            return words[i];
     for (size_t i = 0; words[i]; i++) {
         size_t wl = strlen(words[i]);
         if (wl > NEAR_MAX || (wl == len && memcmp(s, words[i], len) == 0))
             continue;
         int limit = wl <= 4 ? 1 : 2;
+        if (wl > len + (size_t)limit || len > wl + (size_t)limit)
+            continue; /* too different in length: no need to count */
         int d = distance(s, len, words[i], wl);
         if (d <= limit && (!best || d < best_d)) {
             best = words[i];
