@@ -262,3 +262,18 @@ expect_stderr() {
     [ "$status" -eq 2 ]
     [ "${stderr%%$'\n'*}" = "dtrace: unknown option '--frobnicate'" ]
 }
+
+@test "the diagnostics README.md shows are what dtrace prints" {
+    printf 'provider jobq {\n    probe start(int id, const char *name);\n    prob done(int id, long result);\n};\n' >probes.d
+    h probes.d
+    [ "$status" -eq 1 ]
+    grep -qxF -- "$(sed -n 1p <<<"$stderr")" "$ROOT/README.md"
+    grep -qxF -- "$(sed -n 2p <<<"$stderr")" "$ROOT/README.md"
+    printf 'provider p {\n    probe start(int id, char *s)\n};\n' >old.d
+    h old.d
+    [ "$status" -eq 0 ]
+    local line
+    while IFS= read -r line; do
+        grep -qxF -- "$line" "$ROOT/README.md" || { echo "not in README.md: $line"; false; }
+    done <<<"$stderr"
+}
