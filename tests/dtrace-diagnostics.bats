@@ -277,3 +277,26 @@ expect_stderr() {
         grep -qxF -- "$line" "$ROOT/README.md" || { echo "not in README.md: $line"; false; }
     done <<<"$stderr"
 }
+
+@test "20,000 duplicates, each with a note pointing back: every line shown, no quadratic read" {
+    { echo 'provider p {'; for ((i = 0; i < 20000; i++)); do echo '    probe a(int x);'; done; echo '};'; } >dup.d
+    local start=$SECONDS
+    h dup.d
+    [ "$status" -eq 1 ]
+    [ $((SECONDS - start)) -lt 10 ]
+    [ "$(grep -c '^dup.d:[0-9]*:11: error: duplicate probe' <<<"$stderr")" -eq 19999 ]
+    [ "$(grep -c '^    2 |     probe a(int x);$' <<<"$stderr")" -eq 19999 ]
+    [[ "$stderr" == *$'dup.d:20001:11: error: duplicate probe \'a\' in provider \'p\'\n 20001 |     probe a(int x);\n       |           ^\n'* ]]
+}
+
+@test "200,000 duplicates on one 3 MB line: bounded reading, the messages all there" {
+    { printf 'provider p {'; for ((i = 0; i < 200000; i++)); do printf ' probe a(int x);'; done; printf '};\n'; } >dup.d
+    local start=$SECONDS
+    run --separate-stderr "$DTRACE" -h -s dup.d -o out.h
+    [ "$status" -eq 1 ]
+    [ $((SECONDS - start)) -lt 20 ]
+    [ "$(grep -c "^dup.d:1:[0-9]*: error: duplicate probe 'a'" <<<"$stderr")" -eq 199999 ]
+    # the first ones show their line; once 256 MB were read, the rest do not
+    [[ "$(sed -n 2p <<<"$stderr")" == "    1 | provider p { probe a(int x); probe a(int x);"*"..." ]]
+    [ "$(tail -1 <<<"$stderr")" = "dup.d:1:20: note: 'a' was first declared here" ]
+}

@@ -41,7 +41,29 @@ static struct {
     char *file;   /* its name, or NULL */
     FILE *fp;     /* NULL when the file cannot be shown */
     long line;    /* the line fp is at the start of */
+    long *marks;  /* marks[i]: where line i * MARK_EVERY + 1 starts */
+    size_t nmarks, capmarks;
 } cursor;
+
+/* Notes point back (a duplicate's first declaration), so going back must
+ * be cheap: the start of every MARK_EVERY-th line is kept (8 bytes per 256
+ * lines).  And whatever the diagnostics ask, no more than READ_BUDGET
+ * bytes are read to show lines in one run: after that, messages come
+ * without their line, so a million errors on one 100 MB line cannot
+ * become a quadratic read. */
+enum { MARK_EVERY = 256 };
+#define READ_BUDGET ((long long)256 << 20)
+static long long read_budget = READ_BUDGET;
+
+/* The next byte of the file being shown, or EOF (also once the budget is
+ * spent). */
+static int next_byte(void)
+{
+    if (read_budget <= 0)
+        return EOF;
+    read_budget--;
+    return getc_unlocked(cursor.fp);
+}
 
 void diag_set_program(const char *name) { program_name = name; }
 const char *diag_program(void) { return program_name; }
@@ -81,8 +103,8 @@ static void cursor_close(void)
     if (cursor.fp)
         fclose(cursor.fp);
     free(cursor.file);
-    cursor.file = NULL;
-    cursor.fp = NULL;
+    free(cursor.marks);
+    memset(&cursor, 0, sizeof cursor);
     cursor.line = 1;
 }
 
@@ -102,6 +124,21 @@ static FILE *open_regular(const char *path)
     return fp;
 }
 
+/* Note where line cursor.line starts, when it is the next mark. */
+static void mark_line(void)
+{
+    if ((cursor.line - 1) % MARK_EVERY != 0 || (size_t)((cursor.line - 1) / MARK_EVERY) != cursor.nmarks)
+        return;
+    long at = ftell(cursor.fp);
+    if (at < 0)
+        return;
+    if (cursor.nmarks == cursor.capmarks) {
+        cursor.capmarks = cursor.capmarks ? cursor.capmarks * 2 : 64;
+        cursor.marks = xreallocarray(cursor.marks, cursor.capmarks, sizeof *cursor.marks);
+    }
+    cursor.marks[cursor.nmarks++] = at;
+}
+
 /* Position the cursor at the start of line `line` of `file`; false when
  * the file cannot be read or has fewer lines. */
 static bool seek_line(const char *file, long line)
@@ -110,20 +147,27 @@ static bool seek_line(const char *file, long line)
         cursor_close();
         cursor.file = xstrdup(file);
         cursor.fp = open_regular(file);
+        if (cursor.fp)
+            mark_line(); /* line 1 at 0 */
     }
-    if (!cursor.fp)
+    if (!cursor.fp || read_budget <= 0)
         return false;
-    if (line < cursor.line) {
-        rewind(cursor.fp);
-        cursor.line = 1;
+    /* Back, or far ahead to a line seen before: from the nearest mark. */
+    size_t m = (size_t)((line - 1) / MARK_EVERY);
+    long mline = (long)m * MARK_EVERY + 1;
+    if (line < cursor.line || (m < cursor.nmarks && mline > cursor.line)) {
+        if (m >= cursor.nmarks || fseek(cursor.fp, cursor.marks[m], SEEK_SET) != 0)
+            return false;
+        cursor.line = mline;
     }
     while (cursor.line < line) {
         int c;
-        while ((c = getc(cursor.fp)) != EOF && c != '\n')
+        while ((c = next_byte()) != EOF && c != '\n')
             ;
         if (c == EOF)
             return false;
         cursor.line++;
+        mark_line();
     }
     return true;
 }
@@ -139,15 +183,17 @@ static size_t read_window(long from, char *win, bool *more)
     long i = 0;
     int c;
     *more = false;
-    while ((c = getc(cursor.fp)) != EOF && c != '\n') {
+    while ((c = next_byte()) != EOF && c != '\n') {
         if (i >= from && n < DIAG_WINDOW)
             win[n++] = (char)c;
         else if (i >= from)
             *more = true;
         i++;
     }
-    if (c == '\n')
+    if (c == '\n') {
         cursor.line++;
+        mark_line();
+    }
     /* CR LF files read as LF files; a CR at the end is not shown. */
     if (!*more && n > 0 && win[n - 1] == '\r')
         n--;
@@ -227,8 +273,12 @@ static void show_line(const struct loc *loc)
     if (more)
         buf_adds(&text, "...");
 
-    fprintf(stderr, " %4d | %s\n", loc->line, text.data ? text.data : "");
-    fprintf(stderr, "      | %*s", (int)caret_at, "");
+    /* The gutter is as wide as the line number, at least 4 (as gcc's). */
+    char num[16];
+    int w = snprintf(num, sizeof num, "%d", loc->line);
+    w = w < 4 ? 4 : w;
+    fprintf(stderr, " %*s | %s\n", w, num, text.data ? text.data : "");
+    fprintf(stderr, " %*s | %*s", w, "", (int)caret_at, "");
     paint("01;32");
     fputc('^', stderr);
     paint("");
