@@ -2,7 +2,7 @@
 #
 #   make                  build the tools and the provider examples, run the demo
 #   make check            run every test suite (and the tools under ASan/UBSan)
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   (also sdtkit.pc for pkg-config)
 #   make uninstall, make clean, make bench, make fuzz (FUZZ_SECONDS=60 each)
 #   make deb              the Debian package, build/deb/sdtkit_VERSION_ARCH.deb
 
@@ -10,6 +10,8 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
+# sdtkit.pc holds no architecture-dependent path: share/pkgconfig.
+PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
 DESTDIR    ?=
 
 CC      ?= cc
@@ -99,6 +101,30 @@ uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/usdt.h
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/sys 2>/dev/null
+
+# sdtkit.pc: `pkg-config --cflags sdtkit` finds the header and
+# `pkg-config --variable=dtrace sdtkit` the program, for any PREFIX.  Paths
+# under PREFIX are written relative to ${prefix} so --define-variable can
+# move them.  Version: from VERSION, as everywhere.
+pc_path = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+
+# Written at install time: the paths are those of this install.
+install-pc:
+	install -d $(DESTDIR)$(PKGCONFIGDIR)
+	printf '%s\n' 'prefix=$(PREFIX)' 'bindir=$(call pc_path,$(BINDIR))' \
+	  'includedir=$(call pc_path,$(INCLUDEDIR))' 'dtrace=$${bindir}/dtrace' '' \
+	  'Name: sdtkit' \
+	  'Description: USDT probes: <sys/sdt.h> and dtrace -h/-G, in C with libc only' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
+	  >$(DESTDIR)$(PKGCONFIGDIR)/sdtkit.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/sdtkit.pc
+
+uninstall-pc:
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/sdtkit.pc
+
+install: install-pc
+uninstall: uninstall-pc
+.PHONY: install-pc uninstall-pc
 
 # Performance figures, side by side with SystemTap (not part of make check);
 # the output is committed as BENCHMARKS.md.

@@ -43,7 +43,7 @@ example_bins() {
     local f
     for f in hello-usdt/hello-usdt tick/tick hello-semaphore-usdt/hello-semaphore-usdt \
              probe-test/probe-test shared-lib/libgreet.so cxx-templates/cxx-ring \
-             postgres-style/minipg meson/build/jobq usdt-jobs/usdt-jobs; do
+             postgres-style/minipg meson/build/jobq cmake/build/cmq usdt-jobs/usdt-jobs; do
         [ -e "$1/$f" ] && echo "$f"
     done
     return 0

@@ -15,7 +15,8 @@
  *   emit_object.c   providers -> the -G ELF relocatable object
  *   output.c        writing the result atomically
  *   spawn.c         running $CPP / $CC without a shell
- *   util.c          diagnostics, checked allocation, buffers, hash map, words
+ *   diag.c          diagnostics: message, source line and caret, colour, hints
+ *   util.c          checked allocation, buffers, hash map, words
  */
 #ifndef SDTKIT_TOOLS_DTRACE_H
 #define SDTKIT_TOOLS_DTRACE_H
@@ -45,7 +46,7 @@
  * make an 80 MB one. */
 #define MAX_OUTPUT_SIZE ((size_t)256 << 20)
 
-/* ---- util.c ---- */
+/* ---- diag.c, util.c ---- */
 
 /* A position in an input file, as the user knows it (after #line markers). */
 struct loc {
@@ -65,6 +66,10 @@ void warning_at(const struct loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void note_at(const struct loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The word of words[] (NULL-terminated) closest to s, if close enough to
+ * be a likely misspelling of it (and not s itself); else NULL. */
+const char *diag_near(const char *s, size_t len, const char *const words[]);
+void diag_finish(void);
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);

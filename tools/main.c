@@ -76,6 +76,20 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
+/* An unknown option, with the known one it is likely a misspelling of. */
+static int unknown_option(const char *a)
+{
+    static const char *const known[] = {
+        "-h", "-G", "-C", "-v", "-k", "-32", "-64", "-fpic", "-fPIC", "--no-pyparsing",
+        "--types", "--help", "--version", "-s", "-o", "-x", "-I", "-D", "-U", NULL};
+    const char *near = diag_near(a, strlen(a), known);
+    if (!near)
+        return usage_error("unknown option '%s'", a);
+    fprintf(stderr, "%s: unknown option '%s'; did you mean '%s'?\n", diag_program(), a, near);
+    usage(stderr);
+    return 2;
+}
+
 /* Options taking a value, either attached (-Ifoo) or in the next word.
  * Returns the value, or NULL when it is missing. */
 static const char *option_value(int argc, char **argv, int *i, size_t optlen)
@@ -142,7 +156,7 @@ static int parse_options(int argc, char **argv, struct options *o)
             strvec_push(&o->cpp.args, w.data);
             buf_free(&w);
         } else {
-            return usage_error("unknown option '%s'", a);
+            return unknown_option(a);
         }
     }
     if (o->header && o->object)
@@ -384,5 +398,6 @@ int main(int argc, char **argv)
     strvec_free(&o.inputs);
     strvec_free(&o.objects);
     strvec_free(&o.cpp.args);
+    diag_finish();
     return rc;
 }

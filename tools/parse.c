@@ -23,6 +23,7 @@
  */
 #include "dtrace.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ struct parser {
     struct token ahead[3];
     int nahead;
     bool failed; /* a semantic error was reported; keep going */
+    struct token last; /* the token next() returned last */
     /* Scratch space reused from probe to probe. */
     struct toklist cur;          /* the tokens of one argument */
     struct toklist nest;         /* brackets open inside an argument list */
@@ -143,12 +145,17 @@ static int peek(struct parser *ps, int k, struct token *out)
 
 static int next(struct parser *ps, struct token *out)
 {
-    if (ps->nahead == 0) /* the usual case: no lookahead to shift */
-        return lexer_next(&ps->lx, out);
+    if (ps->nahead == 0) { /* the usual case: no lookahead to shift */
+        if (lexer_next(&ps->lx, out) != 0)
+            return -1;
+        ps->last = *out;
+        return 0;
+    }
     if (peek(ps, 0, out) != 0)
         return -1;
     memmove(&ps->ahead[0], &ps->ahead[1], (size_t)(ps->nahead - 1) * sizeof ps->ahead[0]);
     ps->nahead--;
+    ps->last = *out;
     return 0;
 }
 
@@ -417,8 +424,51 @@ static char *join_ctype(struct parser *ps, const struct token *v, size_t n, long
     return arena_strndup(&ps->prog->arena, ps->text.data ? ps->text.data : "", ps->text.len);
 }
 
+/* ---- hints for near misses ---- */
+
+static const char *const probe_word[] = {"probe", NULL};
+static const char *const provider_word[] = {"provider", NULL};
+/* The C keywords of a type (and D's string) a misspelling is checked
+ * against. */
+static const char *const type_words[] = {
+    "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
+    "const", "volatile", "struct", "union", "enum", "string", NULL};
+
+/* The keyword t is likely a misspelling of, or NULL.  A word holding the
+ * keyword (uint, ulong, u_char, int_t ...) is a typedef's name, not a typo. */
+static const char *near_keyword(const struct token *t, const char *const words[])
+{
+    if (t->kind != TK_IDENT)
+        return NULL;
+    const char *w = diag_near(t->text, t->len, words);
+    size_t wl = w ? strlen(w) : 0;
+    for (size_t i = 0; w && i + wl <= t->len; i++)
+        if (memcmp(t->text + i, w, wl) == 0)
+            return NULL;
+    return w;
+}
+
+/* A word of an argument's type (never its name) close to a type keyword:
+ * the C compiler would stop on it later with a less direct message. */
+static void hint_types(const struct toklist *tl)
+{
+    long name = find_arg_name(tl->v, tl->n);
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct token *t = &tl->v[i];
+        if ((long)i == name || is_type_keyword(t))
+            continue;
+        if (i > 0 && (tok_eq(t - 1, "struct") || tok_eq(t - 1, "union") || tok_eq(t - 1, "enum")))
+            continue; /* a tag: "struct conn" names no keyword */
+        const char *w = near_keyword(t, type_words);
+        if (w)
+            warning_at(&t->loc, "unknown type name '%.*s'; did you mean '%s'?", (int)t->len,
+                       t->text, w);
+    }
+}
+
 static void arglist_add(struct parser *ps, struct arglist *al, const struct toklist *tl)
 {
+    hint_types(tl);
     if (al->total < 0x7fffffff)
         al->total++;
     if (al->n == MAX_PROBE_ARGS + 1)
@@ -603,12 +653,20 @@ static int parse_probe(struct parser *ps, struct provider *pv)
             return -1;
     }
 
-    /* The ';' may be missing before the next probe or the closing brace. */
+    /* The ';' may be missing before the next probe or the closing brace:
+     * SystemTap's script accepts that, DTrace does not.  Kept working,
+     * with a warning where the ';' belongs (just after the ')'). */
     if (peek(ps, 0, &t) != 0)
         return -1;
     if (is_punct(&t, ';')) {
         next(ps, &t);
-    } else if (!is_punct(&t, '}') && !tok_eq(&t, "probe")) {
+    } else if (is_punct(&t, '}') || tok_eq(&t, "probe")) {
+        struct loc at = ps->last.loc;
+        if (at.col < INT_MAX)
+            at.col++;
+        warning_at(&at, "missing ';' after the declaration of probe '%s' (accepted for "
+                   "compatibility; DTrace requires it)", pname);
+    } else {
         error_at(&t.loc, "expected ';' after the declaration of probe '%s', found %s", pname,
                  describe(&t, d, sizeof d));
         return -1;
@@ -646,8 +704,10 @@ static int parse_provider(struct parser *ps)
         if (is_punct(&t, ';'))
             continue;
         if (!tok_eq(&t, "probe")) {
-            error_at(&t.loc, "expected 'probe' or '}' in provider '%s', found %s", pv->name,
-                     describe(&t, d, sizeof d));
+            const char *w = near_keyword(&t, probe_word);
+            error_at(&t.loc, "expected 'probe' or '}' in provider '%s', found %s%s%s%s", pv->name,
+                     describe(&t, d, sizeof d), w ? "; did you mean '" : "", w ? w : "",
+                     w ? "'?" : "");
             return -1;
         }
         if (parse_probe(ps, pv) != 0)
@@ -698,6 +758,17 @@ int parse_buffer(struct program *prog, const char *name, const char *text, size_
                     goto done;
                 prev.kind = TK_EOF;
                 continue;
+            }
+        }
+        /* "provder p {": skipped as C, it would silently lose its probes. */
+        if (nest.n == 0 && near_keyword(&t, provider_word) && !tok_eq(&prev, "struct") &&
+            !tok_eq(&prev, "union") && !tok_eq(&prev, "enum")) {
+            if (peek(&ps, 0, &n1) != 0 || peek(&ps, 1, &n2) != 0)
+                goto done;
+            if (n1.kind == TK_IDENT && is_punct(&n2, '{')) {
+                error_at(&t.loc, "unknown word '%.*s' before '%.*s {'; did you mean 'provider'?",
+                         (int)t.len, t.text, (int)n1.len, n1.text);
+                goto done;
             }
         }
         if (nest.n == 0 && tok_eq(&t, "probe")) {

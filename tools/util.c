@@ -1,5 +1,5 @@
 /*
- * util.c: diagnostics, checked allocation, growable buffers, a string hash
+ * util.c: checked allocation, growable buffers, a string hash
  * map, shell-like word splitting and small path helpers.
  */
 #include "dtrace.h"
@@ -15,79 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- diagnostics ---- */
-
-/* The one piece of process-wide state: the name diagnostics start with. */
-static const char *program_name = "dtrace";
-
-void diag_set_program(const char *name) { program_name = name; }
-const char *diag_program(void) { return program_name; }
-
-static void vdiag(const struct loc *loc, const char *kind, const char *fmt, va_list ap)
-{
-    if (loc)
-        fprintf(stderr, "%s:%d:%d: %s: ", loc->file, loc->line, loc->col, kind);
-    else
-        fprintf(stderr, "%s: %s: ", program_name, kind);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-}
-
-void error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vdiag(NULL, "error", fmt, ap);
-    va_end(ap);
-}
-
-void warning(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vdiag(NULL, "warning", fmt, ap);
-    va_end(ap);
-}
-
-void info(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s: ", program_name);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-void error_at(const struct loc *loc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vdiag(loc, "error", fmt, ap);
-    va_end(ap);
-}
-
-void warning_at(const struct loc *loc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vdiag(loc, "warning", fmt, ap);
-    va_end(ap);
-}
-
-void note_at(const struct loc *loc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vdiag(loc, "note", fmt, ap);
-    va_end(ap);
-}
-
 /* ---- allocation: running out of memory ends a one-shot tool ---- */
 
 static void out_of_memory(void)
 {
-    fprintf(stderr, "%s: error: out of memory\n", program_name);
+    fprintf(stderr, "%s: error: out of memory\n", diag_program());
     exit(1);
 }
 

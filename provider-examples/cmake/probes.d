@@ -1,0 +1,5 @@
+/* probes.d: the provider of cmq. */
+provider cmq {
+    probe start(int id, const char *name);
+    probe done(int id, long result);   /* guarded by its semaphore */
+};

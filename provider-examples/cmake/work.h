@@ -1,0 +1,5 @@
+/* work.h */
+#ifndef WORK_H
+#define WORK_H
+long run_job (int id, const char *name);
+#endif
