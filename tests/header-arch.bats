@@ -129,3 +129,34 @@ EOF
         clang --target=$(arch_triple "$a") -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
     done
 }
+
+# m68k, hppa and sh4: GCC's old register allocator (reload) could not give
+# an 8-byte value to the probe's operand at -O1 and up ("cannot reload
+# integer constant operand in 'asm'"); every value is now passed in memory.
+@test "m68k, hppa and sh4: every scalar type compiles at -O0, -O2 and -Os, C and C++, sizes as SystemTap's" {
+    need_stap_header
+    inc=$(stap_include)
+    cat > w8.c <<'EOC'
+#include <sys/sdt.h>
+void f (long long x, double y, long long *p);
+void f (long long x, double y, long long *p) {
+  STAP_PROBE6 (t, w8, x, y, x + 1, *p, 1ULL << 40, 1.5);
+}
+EOC
+    for a in m68k hppa sh4; do
+        need_arch "$a"
+        gcc=$(arch_gcc "$a")
+        gxx=$(arch_triple "$a")-g++
+        need_cmd "$gxx"
+        for opt in -O0 -O2 -Os; do
+            $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o o.o
+            $gcc $opt -w -c -I "$inc" "$SRC" -o s.o
+            diff <(sizes_of s.o | sed -E 's/([0-9])f/\1/g') <(sizes_of o.o) || { echo "$a $opt: sizes differ from SystemTap's"; false; }
+            $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" w8.c -o w.o
+            [ "$(arg_sizes "$(note_args w.o t:w8)")" = "-8 8 -8 -8 8 8" ]
+            $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o x.o
+            [ -n "$(note_probes x.o)" ]
+            $gcc -std=c99 $opt -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
+        done
+    done
+}
