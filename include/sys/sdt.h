@@ -284,8 +284,8 @@
 #  define _SDT_CONSTRAINT "o"     /* m68k, hppa: every value boxed, passed as
                                      base register plus offset */
 # elif defined __powerpc__ && !defined __powerpc64__ && !defined __clang__
-#  define _SDT_CONSTRAINT "nZr"   /* 32-bit PowerPC: with "o", GCC -O2 names
-                                     a constant-pool slot, .LC1-.LCTOC1(30) */
+#  define _SDT_CONSTRAINT "nQr"   /* 32-bit PowerPC, base register only: "o"
+                                     gives .LC1-.LCTOC1(30), "Z" gives 31,27 */
 # elif _SDT_REG_BYTES < 8
 #  define _SDT_CONSTRAINT "nor"
 # elif defined __clang__
