@@ -124,6 +124,34 @@ EOF
     done
 }
 
+# Every Debian target (both byte orders, 32 and 64 bits): the notes of an
+# object and of a static program built with our header are listed with the
+# argument strings readelf shows, and pass --check.
+@test "every one of the 18 targets' objects and static programs are listed and pass --check" {
+    cat >probes.c <<'EOC'
+#include <sys/sdt.h>
+void f(int a, long b, char *s)
+{
+    DTRACE_PROBE(p, zero);
+    DTRACE_PROBE3(p, three, a, b, s);
+}
+int main(int argc, char **argv) { f(argc, 2, argv[0]); return 0; }
+EOC
+    for arch in $ALL_ARCHES; do need_arch "$arch"; done
+    for arch in $ALL_ARCHES; do
+        cc="$(arch_gcc "$arch")"
+        "$cc" -O2 -I "$INCLUDE" -c probes.c -o "p-$arch.o"
+        "$cc" -static "p-$arch.o" -o "p-$arch"
+        for f in "p-$arch.o" "p-$arch"; do
+            "$SDT_LIST" "$f" >list || { echo "$arch: $f not listed"; false; }
+            [ "$(cut -f2,3 list | tr '\t\n' ': ')" = "p:zero p:three " ] || { echo "$arch $f:"; cat list; false; }
+            want=$(readelf -n "$f" | sed -n 's/^ *Arguments: //p' | tail -1)
+            [ "$(tail -1 list | awk -F'\t' '{ print $NF }')" = "$want" ] || { echo "$arch $f: args differ from readelf: $want"; cat list; false; }
+            "$SDT_LIST" --check "$f" >/dev/null || { echo "$arch: --check rejects $f"; "$SDT_LIST" --check "$f"; false; }
+        done
+    done
+}
+
 @test "a file without probes prints nothing and exits 0" {
     echo 'int main(void) { return 0; }' >plain.c
     gcc plain.c -o plain

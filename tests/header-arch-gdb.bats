@@ -64,6 +64,21 @@ all_decoded() {
     all_decoded ppc64el -O0; all_decoded ppc64el -O2
 }
 
+# gdb's ARM and PowerPC probe-argument parsers (arm-linux-tdep.c,
+# ppc-linux-tdep.c) serve armel, big-endian ppc64 (ELFv1) and 32-bit powerpc
+# too.
+@test "armel: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
+    all_decoded armel -O0; all_decoded armel -O2
+}
+
+@test "ppc64 (big-endian): gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
+    all_decoded ppc64 -O0; all_decoded ppc64 -O2
+}
+
+@test "powerpc: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
+    all_decoded powerpc -O0; all_decoded powerpc -O2
+}
+
 @test "s390x: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
     all_decoded s390x -O0; all_decoded s390x -O2
 }

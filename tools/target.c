@@ -14,18 +14,25 @@
 
 enum {
     EM_386 = 3,
+    EM_68K = 4,
+    EM_MIPS = 8,
+    EM_PARISC = 15,
+    EM_SPARC32PLUS = 18,
     EM_PPC = 20,
     EM_PPC64 = 21,
     EM_S390 = 22,
     EM_ARM = 40,
     EM_X86_64 = 62,
+    EM_SPARC = 2,
+    EM_SH = 42,
+    EM_SPARCV9 = 43,
     EM_AARCH64 = 183,
     EM_RISCV = 243,
+    EM_ALPHA = 0x9026,
 };
 
 enum {
     EF_ARM_EABI_VER5 = 0x05000000,
-    EF_ARM_ABI_FLOAT_SOFT = 0x200,
     EF_ARM_ABI_FLOAT_HARD = 0x400,
     EF_RISCV_RVC = 0x1,
     EF_RISCV_FLOAT_ABI_SINGLE = 0x2,
@@ -33,6 +40,16 @@ enum {
     EF_RISCV_FLOAT_ABI_QUAD = 0x6,
     EF_RISCV_RVE = 0x8,
     EF_RISCV_TSO = 0x10,
+    EF_MIPS_PIC = 0x2,
+    EF_MIPS_CPIC = 0x4,
+    EF_MIPS_ABI2 = 0x20,          /* n32 */
+    EF_MIPS_FP64 = 0x200,
+    EF_MIPS_NAN2008 = 0x400,
+    EF_MIPS_ABI_O32 = 0x1000,
+    EF_SPARCV9_RMO = 0x2,
+    EF_PARISC_ARCH_1_1 = 0x210,
+    EF_SH1 = 0x1,
+    ELFOSABI_GNU = 3,
 };
 
 /* ---- predefined macros ---- */
@@ -107,6 +124,48 @@ static int byte_order(const struct macros *m)
     return 1;
 }
 
+/* _MIPS_SIM names the ABI: _ABIO32 (1), _ABIN32 (2) or _ABI64 (3). */
+static long mips_sim(const struct macros *m)
+{
+    const char *v = macro(m, "_MIPS_SIM");
+    if (v && strcmp(v, "_ABI64") == 0)
+        return 3;
+    if (v && strcmp(v, "_ABIN32") == 0)
+        return 2;
+    return v && strcmp(v, "_ABIO32") != 0 ? macro_num(m, "_MIPS_SIM", 1) : 1;
+}
+
+/* MIPS e_flags: ISA level (high nibble), ABI (o32; n32 is ABI2; n64 has no
+   bit), PIC/CPIC, NaN encoding and FP64, as GCC's assembler writes them. */
+static unsigned mips_flags(const struct macros *m)
+{
+    long isa = macro_num(m, "__mips", 1), rev = macro_num(m, "__mips_isa_rev", 0);
+    long sim = mips_sim(m);
+    unsigned f = 0, arch;
+    if (rev >= 6)
+        arch = isa == 64 ? 0xa : 0x9;
+    else if (rev >= 2)
+        arch = isa == 64 ? 0x8 : 0x7;
+    else if (isa == 64 || isa == 32)
+        arch = isa == 64 ? 0x6 : 0x5;
+    else
+        arch = isa >= 1 && isa <= 5 ? (unsigned)(isa - 1) : 0;
+    f |= arch << 28;
+    if (sim == 1)
+        f |= EF_MIPS_ABI_O32;
+    else if (sim == 2)
+        f |= EF_MIPS_ABI2;
+    if (defined(m, "__mips_abicalls") || defined(m, "__PIC__"))
+        f |= EF_MIPS_CPIC;
+    if (defined(m, "__PIC__"))
+        f |= EF_MIPS_PIC;
+    if (defined(m, "__mips_nan2008"))
+        f |= EF_MIPS_NAN2008;
+    if (sim == 1 && macro_num(m, "__mips_fpr", 32) == 64)
+        f |= EF_MIPS_FP64;
+    return f;
+}
+
 static int decide(const struct macros *m, struct target *t, const char **why)
 {
     bool ilp32 = defined(m, "__ILP32__") || defined(m, "_ILP32");
@@ -126,8 +185,8 @@ static int decide(const struct macros *m, struct target *t, const char **why)
         t->machine = EM_ARM;
         t->elfclass = 1;
         if (defined(m, "__ARM_EABI__"))
-            t->flags = EF_ARM_EABI_VER5 |
-                       (defined(m, "__ARM_PCS_VFP") ? EF_ARM_ABI_FLOAT_HARD : EF_ARM_ABI_FLOAT_SOFT);
+            /* soft-float (armel): GCC's assembler sets no float bit */
+            t->flags = EF_ARM_EABI_VER5 | (defined(m, "__ARM_PCS_VFP") ? EF_ARM_ABI_FLOAT_HARD : 0);
     } else if (defined(m, "__powerpc64__")) {
         t->machine = EM_PPC64;
         t->elfclass = 2;
@@ -156,9 +215,37 @@ static int decide(const struct macros *m, struct target *t, const char **why)
             t->flags |= EF_RISCV_RVE;
         if (defined(m, "__riscv_ztso"))
             t->flags |= EF_RISCV_TSO;
+    } else if (defined(m, "__mips__")) {
+        t->machine = EM_MIPS;
+        t->elfclass = mips_sim(m) == 3 ? 2 : 1;
+        t->flags = mips_flags(m);
+    } else if (defined(m, "__sparc__")) {
+        /* what GCC's assembler writes for a data-only object */
+        bool v9 = defined(m, "__arch64__");
+        t->machine = v9 ? EM_SPARCV9 : EM_SPARC;
+        t->elfclass = v9 ? 2 : 1;
+        t->flags = v9 ? EF_SPARCV9_RMO : 0;
+    } else if (defined(m, "__m68k__")) {
+        t->machine = EM_68K;
+        t->elfclass = 1;
+    } else if (defined(m, "__hppa__")) {
+        /* PA-RISC 1.1, the GNU OS ABI: what Linux's assembler writes */
+        t->machine = EM_PARISC;
+        t->elfclass = defined(m, "__LP64__") ? 2 : 1;
+        t->flags = EF_PARISC_ARCH_1_1;
+        t->osabi = ELFOSABI_GNU;
+    } else if (defined(m, "__alpha__")) {
+        t->machine = EM_ALPHA;
+        t->elfclass = 2;
+    } else if (defined(m, "__sh__")) {
+        /* a data-only object: the assembler marks it SH1, the base ISA */
+        t->machine = EM_SH;
+        t->elfclass = 1;
+        t->flags = EF_SH1;
     } else {
         *why = "unknown target architecture (supported: x86-64, x32, i386, aarch64, arm, "
-               "ppc64, ppc, s390x, s390, riscv64, riscv32); pass an object file to take it from";
+               "ppc64, ppc, s390x, s390, riscv64, riscv32, mips, mips64, sparc, sparc64, "
+               "m68k, hppa, alpha, sh); pass an object file to take it from";
         return -1;
     }
     return 0;

@@ -44,6 +44,13 @@
    x32 has 4-byte pointers but 8-byte registers. */
 #if defined __x86_64__
 # define _SDT_REG_BYTES 8
+#elif (defined __m68k__ || defined __hppa__ || defined __sh__) \
+      && !defined __clang__
+/* GCC on m68k, hppa and sh4 still allocates registers with the old
+   "reload" pass, which cannot give an 8-byte box (below) to a "nor"
+   operand at -O1 and up ("cannot reload integer constant operand").
+   0 boxes every value, and _SDT_CONSTRAINT passes it as memory. */
+# define _SDT_REG_BYTES 0
 #elif defined __riscv_xlen
 # define _SDT_REG_BYTES (__riscv_xlen / 8)
 #else
@@ -106,6 +113,15 @@
 # elif defined __arm__ && !defined __clang__
 #  define _SDT_CONSTRAINT "g"     /* with "nor", constants go to the literal
                                      pool and read as `.L2+8' */
+# elif _SDT_REG_BYTES == 0 && defined __sh__
+#  define _SDT_CONSTRAINT "m"     /* sh4: every value boxed; GCC has no "o"
+                                     here ("impossible constraint") */
+# elif _SDT_REG_BYTES == 0
+#  define _SDT_CONSTRAINT "o"     /* m68k, hppa: every value boxed, passed as
+                                     base register plus offset */
+# elif defined __powerpc__ && !defined __powerpc64__ && !defined __clang__
+#  define _SDT_CONSTRAINT "nQr"   /* 32-bit PowerPC, base register only: "o"
+                                     gives .LC1-.LCTOC1(30), "Z" gives 31,27 */
 # elif _SDT_REG_BYTES < 8
 #  define _SDT_CONSTRAINT "nor"
 # elif defined __clang__
