@@ -135,37 +135,10 @@ struct usdt_sema { volatile unsigned short active; };
 #define USDT_SEMA_IS_ACTIVE(sema) (USDT_SEMA (sema).active > 0)
 
 
-/* ---- The note --------------------------------------------------------
+/* ---- The note: sdt-operands.h's template, as <sys/sdt.h>'s ----------- */
 
-   As <sys/sdt.h>'s: .note.stapsdt, type 3, "stapsdt", the address of the
-   first probe instruction, of .stapsdt.base and of the semaphore (or 0),
-   group, name and the argument string. */
-
-#define _USDT_ASM_NOTE(group, name, semtext, argdirectives)                 \
-  "990:\t" _USDT_XSTR (USDT_NOP) "\n"                                       \
-  "\t.pushsection .note.stapsdt,\"" _SDT_NOTE_FLAGS "\",\"note\"\n"         \
-  "\t.balign 4\n"                                                           \
-  "\t.4byte 992f-991f,994f-993f,3\n"                                        \
-  "991:\t.asciz \"stapsdt\"\n"                                              \
-  "992:\t.balign 4\n"                                                       \
-  "993:\t" _SDT_XSTR (_SDT_ASM_ADDR) " 990b\n"                              \
-  "\t" _SDT_XSTR (_SDT_ASM_ADDR) " _.stapsdt.base\n"                        \
-  "\t" _SDT_XSTR (_SDT_ASM_ADDR) " " semtext "\n"                           \
-  "\t.asciz " _SDT_XSTR (_SDT_XSTR (group)) "\n"                           \
-  "\t.asciz " _SDT_XSTR (_SDT_XSTR (name)) "\n"                            \
-  argdirectives                                                             \
-  "994:\t.balign 4\n"                                                       \
-  "\t.popsection\n"                                                         \
-  ".ifndef _.stapsdt.base\n"                                                \
-  "\t.pushsection .stapsdt.base,\"" _SDT_BASE_FLAGS                         \
-    "\",\"progbits\",.stapsdt.base,comdat\n"                                \
-  "\t.weak _.stapsdt.base\n"                                                \
-  "\t.hidden _.stapsdt.base\n"                                              \
-  "_.stapsdt.base:\n"                                                       \
-  "\t.space 1\n"                                                            \
-  "\t.size _.stapsdt.base,1\n"                                              \
-  "\t.popsection\n"                                                         \
-  ".endif\n"
+#define _USDT_ASM_NOTE(group, name, semtext, argdirectives) \
+  _SDT_ASM_NOTE_TEXT (_USDT_XSTR (USDT_NOP), semtext, group, name, argdirectives)
 
 /* C only promises string literals of 4095 characters (clang says so under
    -Wpedantic); the asm goes inside an __extension__ statement expression. */

@@ -74,6 +74,48 @@
 
 #ifndef __ASSEMBLER__
 
+/* ---- The note, as inline-asm text -----------------------------------
+
+   One template for both headers: the probe instruction(s) NOP and the
+   semaphore SEM (a symbol, or 0) as strings, then provider (group), name
+   and the argument directives.  Local labels: 1770 the probe, 1771..1774
+   the note's name and descriptor.  The descriptor ends at the argument
+   string's NUL (gdb, bcc and systemtap check descsz); .balign pads after
+   it. */
+
+# define _SDT_ASM_NOTE_TEXT(nop, sem, provider, name, argdirectives)        \
+  "1770:\t" nop "\n"                                                        \
+  "\t.pushsection .note.stapsdt,\"" _SDT_NOTE_FLAGS "\",\"note\"\n"         \
+  "\t.balign 4\n"                                                           \
+  "\t.4byte 1772f-1771f,1774f-1773f,3\n"                                    \
+  "1771:\t.asciz \"stapsdt\"\n"                                             \
+  "1772:\t.balign 4\n"                                                      \
+  "1773:\t" _SDT_XSTR (_SDT_ASM_ADDR) " 1770b\n"                            \
+  "\t" _SDT_XSTR (_SDT_ASM_ADDR) " _.stapsdt.base\n"                        \
+  "\t" _SDT_XSTR (_SDT_ASM_ADDR) " " sem "\n"                               \
+  "\t.asciz " _SDT_XSTR (_SDT_XSTR (provider)) "\n"                        \
+  "\t.asciz " _SDT_XSTR (_SDT_XSTR (name)) "\n"                            \
+  argdirectives                                                             \
+  "1774:\t.balign 4\n"                                                      \
+  "\t.popsection\n"                                                         \
+  _SDT_ASM_BASE
+
+/* .stapsdt.base: one byte in a COMDAT group of its own, so a linked file
+   has exactly one; consumers compare its address with the note's to
+   detect prelinking.  Emitted once per assembly file. */
+# define _SDT_ASM_BASE                                                      \
+  ".ifndef _.stapsdt.base\n"                                                \
+  "\t.pushsection .stapsdt.base,\"" _SDT_BASE_FLAGS                         \
+    "\",\"progbits\",.stapsdt.base,comdat\n"                                \
+  "\t.weak _.stapsdt.base\n"                                                \
+  "\t.hidden _.stapsdt.base\n"                                              \
+  "_.stapsdt.base:\n"                                                       \
+  "\t.space 1\n"                                                            \
+  "\t.size _.stapsdt.base,1\n"                                              \
+  "\t.popsection\n"                                                         \
+  ".endif\n"
+
+
 /* ---- Argument operands ----------------------------------------------
 
    Each argument N is two asm operands: _SDT_SN, an immediate holding the

@@ -162,46 +162,13 @@
 
 #else /* C and C++ */
 
-/* ---- The note, as inline-asm text -----------------------------------
-
-   Local labels: 1770 the nop, 1771..1774 the note's name and descriptor.
-   The descriptor ends at the argument string's NUL (gdb, bcc and systemtap
-   check descsz); .balign pads after it. */
+/* ---- The note: sdt-operands.h's template, with this header's nop and
+   semaphore (STAP_PROBE_ASM uses it too). */
 
 # define _SDT_ASM_NOTE(provider, name, argdirectives)                       \
-  "1770:\t" _SDT_XSTR (_SDT_NOP) "\n"                                       \
-  "\t.pushsection .note.stapsdt,\"" _SDT_NOTE_FLAGS "\",\"note\"\n"         \
-  "\t.balign 4\n"                                                           \
-  "\t.4byte 1772f-1771f,1774f-1773f,3\n"                                    \
-  "1771:\t.asciz \"stapsdt\"\n"                                             \
-  "1772:\t.balign 4\n"                                                      \
-  "1773:\t" _SDT_XSTR (_SDT_ASM_ADDR) " 1770b\n"                            \
-  "\t" _SDT_XSTR (_SDT_ASM_ADDR) " _.stapsdt.base\n"                        \
-  "\t" _SDT_XSTR (_SDT_ASM_ADDR) " "                                        \
-    _SDT_XSTR (_SDT_SEMAPHORE (provider, name)) "\n"                        \
-  "\t.asciz " _SDT_XSTR (_SDT_XSTR (provider)) "\n"                        \
-  "\t.asciz " _SDT_XSTR (_SDT_XSTR (name)) "\n"                            \
-  argdirectives                                                             \
-  "1774:\t.balign 4\n"                                                      \
-  "\t.popsection\n"                                                         \
-  _SDT_ASM_BASE
-
-/* .stapsdt.base: one byte in a COMDAT group of its own, so a linked file
-   has exactly one; consumers compare its address with the note's to
-   detect prelinking.  Emitted once per assembly file. */
-# define _SDT_ASM_BASE                                                      \
-  ".ifndef _.stapsdt.base\n"                                                \
-  "\t.pushsection .stapsdt.base,\"" _SDT_BASE_FLAGS                         \
-    "\",\"progbits\",.stapsdt.base,comdat\n"                                \
-  "\t.weak _.stapsdt.base\n"                                                \
-  "\t.hidden _.stapsdt.base\n"                                              \
-  "_.stapsdt.base:\n"                                                       \
-  "\t.space 1\n"                                                            \
-  "\t.size _.stapsdt.base,1\n"                                              \
-  "\t.popsection\n"                                                         \
-  ".endif\n"
-
-
+  _SDT_ASM_NOTE_TEXT (_SDT_XSTR (_SDT_NOP),                                 \
+                      _SDT_XSTR (_SDT_SEMAPHORE (provider, name)),          \
+                      provider, name, argdirectives)
 
 /* The semaphore is also an "m" operand (never printed): a reference the
    compiler can see, so LTO keeps a semaphore defined in C.  Decided where
