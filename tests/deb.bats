@@ -208,7 +208,7 @@ EOF
     dpkg-checkbuilddeps --admindir="$BATS_TEST_TMPDIR/db/var/lib/dpkg"
 }
 
-@test "with sdtkit installed, apt has nothing to install for systemtap-sdt-dev (nor postgresql-15), and going back removes sdtkit" {
+@test "with sdtkit installed, apt has nothing to install for systemtap-sdt-dev, and going back removes sdtkit" {
     apt-cache show systemtap-sdt-dev >/dev/null 2>&1 ||
         missing "apt knows no systemtap-sdt-dev (run apt-get update)"
     scratch_admindir db
@@ -224,19 +224,52 @@ EOF
     echo "$output"
     [ "$status" -eq 0 ]
     ! grep -q '^Inst ' <<<"$output"
-    # postgresql-15 itself, where the machine has deb-src lists
-    if apt-cache showsrc postgresql-15 2>/dev/null | grep -q '^Build-Depends:.*systemtap-sdt-dev'; then
-        run apt-get -s -o Dir::State::status="$PWD/db/admin/status" build-dep postgresql-15
-        echo "$output"
-        [ "$status" -eq 0 ]
-        ! grep -q '^Inst systemtap-sdt-dev' <<<"$output"
-    fi
     # going back: apt removes sdtkit to install systemtap-sdt-dev
     run apt-get -s -o Dir::State::status="$PWD/db/admin/status" install systemtap-sdt-dev
     echo "$output"
     [ "$status" -eq 0 ]
     grep -q "^Remv sdtkit \[$VERSION\]" <<<"$output"
     grep -q '^Inst systemtap-sdt-dev ' <<<"$output"
+}
+
+# The fifteen Debian 12 source packages that build-depend on
+# systemtap-sdt-dev (none with a version: the unversioned Provides is enough).
+SDT_USERS="bpftrace ceph gcc-11 gcc-12 gearmand libguestfs libvirt mir openjdk-17
+  php8.2 postgresql-15 postgresql-rum python3.11 ruby3.1 sssd"
+
+@test "the build dependencies of all fifteen packages that use systemtap-sdt-dev are satisfied by sdtkit, unedited" {
+    apt-cache showsrc postgresql-15 >/dev/null 2>&1 ||
+        missing "apt has no deb-src lists (.ci/run adds them: sdtkit-deb-src.sources)"
+    scratch_admindir db
+    dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root --force-all \
+        --force-script-chrootless --purge systemtap-sdt-dev >/dev/null 2>&1 || true
+    # clause PKG: PKG's build dependency on systemtap-sdt-dev, as written
+    clause() {
+        apt-cache showsrc "$1" | grep -E '^Build-Depends' | grep -oE 'systemtap-sdt-dev[^,]*' | head -1
+    }
+    # satisfy CLAUSE: what apt would install for it, against the scratch database
+    satisfy() {
+        apt-get -s -o Dir::State::status="$PWD/db/admin/status" satisfy "$1" 2>&1
+    }
+    local p c out
+    for p in $SDT_USERS; do
+        c=$(clause "$p")
+        [ -n "$c" ] || { echo "$p does not build-depend on systemtap-sdt-dev"; false; }
+        # without sdtkit, apt would install SystemTap's package for it
+        satisfy "$c" | grep -q '^Inst systemtap-sdt-dev ' ||
+            { echo "$p ($c): apt would not install systemtap-sdt-dev without sdtkit"; false; }
+    done
+    dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
+        --force-script-chrootless -i "$DEBFILE" >/dev/null
+    for p in $SDT_USERS; do
+        c=$(clause "$p")
+        out=$(satisfy "$c") || { echo "$p ($c): $out"; false; }
+        ! grep -q '^Inst ' <<<"$out" || { echo "$p ($c) still needs: $out"; false; }
+    done
+    # and one whole build-dep, PostgreSQL's: everything but systemtap-sdt-dev
+    out=$(apt-get -s -o Dir::State::status="$PWD/db/admin/status" build-dep postgresql-15 2>&1) ||
+        { echo "$out"; false; }
+    ! grep -q '^Inst systemtap-sdt-dev' <<<"$out"
 }
 
 # ---- the installed tree works ---------------------------------------------
