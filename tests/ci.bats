@@ -8,6 +8,11 @@ load helpers
 
 setup() {
     cd "$BATS_TEST_TMPDIR"
+    HOLDERS=()
+}
+
+teardown() {
+    [ ${#HOLDERS[@]} -eq 0 ] || kill "${HOLDERS[@]}" 2>/dev/null || true
 }
 
 # fresh CMD...: CMD without the outer bats' variables and its libexec
@@ -97,4 +102,61 @@ inner() {
     run fresh "$ROOT/tests/run" "$PWD/broken.bats"
     [ "$status" -ne 0 ]
     [[ "${lines[${#lines[@]}-1]}" =~ ^0\ passed,\ [1-9][0-9]*\ failed ]]
+}
+
+# A CI run failed when qemu's gdb stub could not bind the random port it was
+# given ("could not open gdbserver on 37862").  qemu_gdb_start skips ports
+# something listens on and moves on when qemu's bind fails anyway (here a
+# socket only bound, which /proc/net/tcp does not list).
+@test "qemu's gdb stub moves to another port when the one tried is taken, listening or only bound" {
+    need_cmd qemu-x86_64 gdb timeout
+    cat > hold.c <<'C'
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    struct sockaddr_in a;
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((unsigned short)atoi(argv[1]));
+    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) != 0) return 1;
+    if (argc > 2 && listen(s, 1) != 0) return 1;
+    puts("ready");
+    fflush(stdout);
+    pause();
+    return 0;
+}
+C
+    gcc -o hold hold.c
+    echo 'int main(void) { return 7; }' | gcc -static -x c - -o prog
+    # hold a free port from FIRST on: listening (MODE listen) or bound
+    hold() {
+        local p
+        for p in $(seq "$1" $(($1 + 100))); do
+            [ -z "$(listen_inodes "$p")" ] || continue
+            ./hold "$p" $2 > "hold-$p.out" 2>&1 3>&- & HELD_PID=$!
+            HOLDERS+=("$HELD_PID")
+            sleep 0.1
+            grep -q ready "hold-$p.out" && { HELD=$p; return 0; }
+            kill "$HELD_PID" 2>/dev/null
+        done
+        return 1
+    }
+    hold 31000 listen; lp=$HELD l=$HELD_PID
+    hold 31200; bp=$HELD b=$HELD_PID
+    [ -n "$(listen_inodes "$lp")" ] && [ -z "$(listen_inodes "$bp")" ]
+    QEMU_GDB_PORTS="$lp $bp" qemu_gdb_start qemu-x86_64 ./prog 2>err.txt
+    kill "$l" "$b"
+    echo "gdb stub on $QEMU_PORT (taken: $lp listening, $bp bound)"
+    cat err.txt
+    grep -qx "qemu_gdb_start: port $bp is taken; trying another" err.txt
+    [ "$QEMU_PORT" != "$lp" ] && [ "$QEMU_PORT" != "$bp" ]
+    pid_listens "$QEMU_PID" "$QEMU_PORT"
+    run timeout 60 gdb -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" -ex continue
+    [[ "$output" == *"exited with code 07"* ]]
+    wait "$QEMU_PID" || [ $? = 7 ]
 }

@@ -335,14 +335,16 @@ prov() {
     run --separate-stderr "$DTRACE" -h -s count.d -o out.h
     clean_error "y.d:2147483647:25: error: *"
     # an i686 dtrace that traps on any signed overflow (the number used to
-    # be accumulated in a long)
+    # be accumulated in a long), run under qemu-i386: a kernel built without
+    # IA-32 emulation, as CI's was, cannot execute it ("Exec format error")
     need_arch i686
+    need_cmd qemu-i386
     local srcs=()
     for f in "$ROOT"/tools/*.c; do [ "$f" = "$ROOT/tools/sdt-list.c" ] || srcs+=("$f"); done
     i686-linux-gnu-gcc -std=c11 -D_POSIX_C_SOURCE=200809L -DSDTKIT_VERSION="\"$(cat "$ROOT/VERSION")\"" -O1 -static -fsanitize=signed-integer-overflow \
         -fsanitize-undefined-trap-on-error -o dtrace32 "${srcs[@]}"
-    ./dtrace32 --version >/dev/null
-    run --separate-stderr ./dtrace32 -h -s marker.d -o out.h
+    qemu-i386 ./dtrace32 --version >/dev/null
+    run --separate-stderr qemu-i386 ./dtrace32 -h -s marker.d -o out.h
     clean_error "x.d:2147483647:25: error: *"
 }
 

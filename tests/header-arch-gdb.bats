@@ -16,7 +16,7 @@ setup() {
 # command, run it under qemu, and leave gdb's lines in got.txt and the
 # program's in want.txt.
 remote_decode() {
-    local arch=$1 qemu port qpid py p
+    local arch=$1 qemu py p
     shift
     qemu=$(arch_field "$arch" 4)
     need_cmd "$qemu"
@@ -27,13 +27,11 @@ remote_decode() {
     for p in t:params t:globals t:members t:constants t:pointers; do
         echo "ProbeArgs('-probe-stap $p')" >> "$py"
     done
-    port=$(( 20000 + ($$ + RANDOM) % 20000 ))
-    "$qemu" -g "$port" ./prog "$PWD/want.txt" & qpid=$!
-    sleep 0.3
+    qemu_gdb_start "$qemu" ./prog "$PWD/want.txt"
     timeout 300 gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
-        -ex "target remote :$port" -ex "source $py" -ex continue 2>&1 |
+        -ex "target remote :$QEMU_PORT" -ex "source $py" -ex continue 2>&1 |
         grep -E '^[a-z]+ (hit|arg(c|[0-9]+) )' > got.txt
-    wait "$qpid" || true
+    wait "$QEMU_PID" || true
 }
 
 # decoded: "right/total" argument values.

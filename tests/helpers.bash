@@ -200,3 +200,62 @@ stap_include() {
     cp "$STAP_INCLUDE_DIR/sys/sdt.h" "$STAP_INCLUDE_DIR/sys/sdt-config.h" "$d/sys/"
     echo "$d"
 }
+
+# ---- qemu-user's gdb stub ----------------------------------------------
+#
+# `qemu -g PORT` listens on PORT for gdb.  A fixed or random port alone made
+# a CI run fail ("qemu: could not open gdbserver on 37862": the port was
+# taken), and a sleep before gdb connects is a race.  qemu_gdb_start picks
+# ports below the kernel's ephemeral range that nothing listens on, waits
+# until qemu itself listens (the socket's inode is among qemu's open files),
+# and tries another port when qemu could not bind the one it was given.
+
+# listen_inodes PORT: inodes of the TCP sockets listening on PORT.
+listen_inodes() {
+    awk -v p="$(printf ':%04X' "$1")" 'substr($2, length($2) - 4) == p && $4 == "0A" { print $10 }' \
+        /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# pid_listens PID PORT: process PID holds a socket listening on PORT.
+pid_listens() {
+    local ino
+    for ino in $(listen_inodes "$2"); do
+        find "/proc/$1/fd" -lname "socket:\[$ino\]" 2>/dev/null | grep -q . && return 0
+    done
+    return 1
+}
+
+# qemu_gdb_start QEMU PROGRAM ARGS...: start PROGRAM under QEMU stopped in
+# its gdb stub; sets QEMU_PID and QEMU_PORT.  QEMU_GDB_PORTS, when set,
+# lists the ports to try first (for tests of this helper).
+qemu_gdb_start() {
+    local qemu=$1 log port try i tries=()
+    shift
+    log=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/qemu-gdb.XXXXXX")
+    read -r -a tries <<<"${QEMU_GDB_PORTS:-}"
+    for try in $(seq 1 20); do
+        tries+=($((10000 + (RANDOM * 32768 + RANDOM) % 22000)))
+    done
+    for port in "${tries[@]}"; do
+        [ -z "$(listen_inodes "$port")" ] || continue
+        "$qemu" -g "$port" "$@" 2>"$log" &
+        QEMU_PID=$!
+        for i in $(seq 1 400); do
+            if pid_listens "$QEMU_PID" "$port"; then
+                QEMU_PORT=$port
+                rm -f "$log"
+                return 0
+            fi
+            kill -0 "$QEMU_PID" 2>/dev/null || break
+            sleep 0.025
+        done
+        kill "$QEMU_PID" 2>/dev/null || true
+        wait "$QEMU_PID" 2>/dev/null || true
+        grep -q 'could not open gdbserver' "$log" || break
+        echo "qemu_gdb_start: port $port is taken; trying another" >&2
+    done
+    echo "qemu_gdb_start: $qemu did not open its gdb stub:" >&2
+    cat "$log" >&2
+    rm -f "$log"
+    return 1
+}
