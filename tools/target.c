@@ -33,7 +33,6 @@ enum {
 
 enum {
     EF_ARM_EABI_VER5 = 0x05000000,
-    EF_ARM_ABI_FLOAT_HARD = 0x400,
     EF_RISCV_RVC = 0x1,
     EF_RISCV_FLOAT_ABI_SINGLE = 0x2,
     EF_RISCV_FLOAT_ABI_DOUBLE = 0x4,
@@ -46,6 +45,7 @@ enum {
     EF_MIPS_FP64 = 0x200,
     EF_MIPS_NAN2008 = 0x400,
     EF_MIPS_ABI_O32 = 0x1000,
+    EF_PPC_RELOCATABLE_LIB = 0x8000,
     EF_SPARCV9_RMO = 0x2,
     EF_PARISC_ARCH_1_1 = 0x210,
     EF_SH1 = 0x1,
@@ -184,16 +184,26 @@ static int decide(const struct macros *m, struct target *t, const char **why)
     } else if (defined(m, "__arm__")) {
         t->machine = EM_ARM;
         t->elfclass = 1;
+        /* hard- and soft-float alike: the assemblers (gas and clang's)
+         * record the float ABI in .ARM.attributes, not in a relocatable
+         * object's flags; ld sets the hard-float bit in the executable */
         if (defined(m, "__ARM_EABI__"))
-            /* soft-float (armel): GCC's assembler sets no float bit */
-            t->flags = EF_ARM_EABI_VER5 | (defined(m, "__ARM_PCS_VFP") ? EF_ARM_ABI_FLOAT_HARD : 0);
+            t->flags = EF_ARM_EABI_VER5;
     } else if (defined(m, "__powerpc64__")) {
         t->machine = EM_PPC64;
         t->elfclass = 2;
-        t->flags = (unsigned)macro_num(m, "_CALL_ELF", 0) & 3;
+        /* the assembler records the ABI only when the code names it:
+         * GCC says ".abiversion 2" for ELFv2 and nothing for ELFv1, so
+         * its ELFv1 objects carry 0, not 1 */
+        t->flags = macro_num(m, "_CALL_ELF", 0) == 2 ? 2 : 0;
     } else if (defined(m, "__powerpc__")) {
         t->machine = EM_PPC;
         t->elfclass = 1;
+        /* GCC passes "-K PIC" to gas for PIC and PIE code (Debian's
+         * default), which marks the object relocatable-lib; clang's own
+         * assembler does not */
+        if (defined(m, "__PIC__") && !defined(m, "__clang__"))
+            t->flags = EF_PPC_RELOCATABLE_LIB;
     } else if (defined(m, "__s390x__")) {
         t->machine = EM_S390;
         t->elfclass = 2;
@@ -351,12 +361,12 @@ int target_variant(struct target *t, int bits, const char **why)
         if (t->elfclass == want && (t->machine == EM_ARM) == (want == 1))
             return 0;
         t->machine = want == 2 ? EM_AARCH64 : EM_ARM;
-        t->flags = want == 2 ? 0 : EF_ARM_EABI_VER5 | EF_ARM_ABI_FLOAT_HARD;
+        t->flags = want == 2 ? 0 : EF_ARM_EABI_VER5;
         break;
     case EM_PPC64:
     case EM_PPC:
         t->machine = want == 2 ? EM_PPC64 : EM_PPC;
-        t->flags = want == 2 ? (t->data == 1 ? 2u : 1u) : 0u;
+        t->flags = want == 2 && t->data == 1 ? 2u : 0u; /* ELFv2 little-endian, ELFv1 0 */
         break;
     case EM_S390:
     case EM_RISCV:
