@@ -156,8 +156,10 @@
 #  define _SDT_CONSTRAINT "g"     /* with "nor", constants go to the literal
                                      pool and read as `.L2+8' */
 # elif _SDT_REG_BYTES == 0 && defined __sh__
-#  define _SDT_CONSTRAINT "m"     /* sh4: every value boxed; GCC has no "o"
-                                     here ("impossible constraint") */
+#  define _SDT_CONSTRAINT "SraSdd" /* sh4: every value boxed, as @rN or
+                                     @(disp,rN); "m" also allows the indexed
+                                     @(r0,rN) no tracer reads, and GCC has no
+                                     "o" here ("impossible constraint") */
 # elif _SDT_REG_BYTES == 0
 #  define _SDT_CONSTRAINT "o"     /* m68k, hppa: every value boxed, passed as
                                      base register plus offset */
