@@ -185,6 +185,27 @@ expect_stderr() {
     [ -s semi.o ]
 }
 
+@test "a provider's '}' without its ';' is a warning at its place, -h and -G; the build works" {
+    # DTrace's grammar ends a provider with "};"; sssd's file has "}" alone
+    printf 'provider p {\n\tprobe a();\n}\nprovider q { probe b(int); };\nprovider r { probe c(); }' >close.d
+    h close.d
+    [ "$status" -eq 0 ]
+    expect_stderr \
+        "close.d:3:2: warning: missing ';' after the closing '}' of provider 'p' (accepted for compatibility; DTrace requires it)" \
+        "    3 | }" \
+        "      |  ^" \
+        "close.d:5:26: warning: missing ';' after the closing '}' of provider 'r' (accepted for compatibility; DTrace requires it)" \
+        "    5 | provider r { probe c(); }" \
+        "      |                          ^"
+    grep -q 'define P_A()' out.h
+    grep -q 'define Q_B(' out.h
+    grep -q 'define R_C()' out.h
+    run --separate-stderr "$DTRACE" -G -s close.d -o close.o
+    [ "$status" -eq 0 ]
+    [ "$(grep -c "warning: missing ';' after the closing '}'" <<<"$stderr")" = 2 ]
+    [ -s close.o ]
+}
+
 @test "a well-formed file gives no diagnostic at all" {
     small_provider prov.d
     h prov.d

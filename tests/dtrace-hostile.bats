@@ -308,7 +308,7 @@ prov() {
     measure 30 "$DTRACE" -G -s probes.d -o out.o
     clean_error "probes.d:1000002:7: error: more than 1000000 probes"
     mem_below 600
-    awk 'BEGIN { for (i = 0; i <= 1000000; i++) printf "provider p%d {}\n", i }' >providers.d
+    awk 'BEGIN { for (i = 0; i <= 1000000; i++) printf "provider p%d {};\n", i }' >providers.d
     measure 30 "$DTRACE" -G -s providers.d -o out.o
     clean_error "providers.d:1000001:10: error: more than 1000000 providers"
     mem_below 600

@@ -713,10 +713,20 @@ static int parse_provider(struct parser *ps)
         if (parse_probe(ps, pv) != 0)
             return -1;
     }
+    /* DTrace's grammar ends a provider with "};"; SystemTap's script, and
+     * so real files (sssd's), take the '}' alone.  Kept working, with a
+     * warning where the ';' belongs. */
+    struct loc close = t.loc;
     if (peek(ps, 0, &t) != 0)
         return -1;
-    if (is_punct(&t, ';'))
+    if (is_punct(&t, ';')) {
         next(ps, &t);
+    } else {
+        if (close.col < INT_MAX)
+            close.col++;
+        warning_at(&close, "missing ';' after the closing '}' of provider '%s' (accepted for "
+                   "compatibility; DTrace requires it)", pv->name);
+    }
     return 0;
 }
 

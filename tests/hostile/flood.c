@@ -50,7 +50,7 @@ int main(int argc, char **argv)
             }
             if ((mix(g) & 0x3ffff) < 256) {
                 name[9] = '\0';
-                printf("provider %s {}\n", name);
+                printf("provider %s {};\n", name);
                 found++;
             }
         }
