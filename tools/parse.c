@@ -164,6 +164,16 @@ static bool is_punct(const struct token *t, char c)
     return t->kind == TK_PUNCT && t->text[0] == c;
 }
 
+/* Where a missing ';' belongs: the column just after a one-character
+ * token (')' or '}'). */
+static struct loc after_punct(const struct token *t)
+{
+    struct loc at = t->loc;
+    if (at.col < INT_MAX)
+        at.col++;
+    return at;
+}
+
 /* How a token reads in a message: 'x', or "end of file". */
 static const char *describe(const struct token *t, char *buf, size_t n)
 {
@@ -661,9 +671,7 @@ static int parse_probe(struct parser *ps, struct provider *pv)
     if (is_punct(&t, ';')) {
         next(ps, &t);
     } else if (is_punct(&t, '}') || tok_eq(&t, "probe")) {
-        struct loc at = ps->last.loc;
-        if (at.col < INT_MAX)
-            at.col++;
+        struct loc at = after_punct(&ps->last);
         warning_at(&at, "missing ';' after the declaration of probe '%s' (accepted for "
                    "compatibility; DTrace requires it)", pname);
     } else {
@@ -716,15 +724,13 @@ static int parse_provider(struct parser *ps)
     /* DTrace's grammar ends a provider with "};"; SystemTap's script, and
      * so real files (sssd's), take the '}' alone.  Kept working, with a
      * warning where the ';' belongs. */
-    struct loc close = t.loc;
+    struct loc at = after_punct(&t);
     if (peek(ps, 0, &t) != 0)
         return -1;
     if (is_punct(&t, ';')) {
         next(ps, &t);
     } else {
-        if (close.col < INT_MAX)
-            close.col++;
-        warning_at(&close, "missing ';' after the closing '}' of provider '%s' (accepted for "
+        warning_at(&at, "missing ';' after the closing '}' of provider '%s' (accepted for "
                    "compatibility; DTrace requires it)", pv->name);
     }
     return 0;
