@@ -306,7 +306,7 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
     # runs dynamic ones, so alpha's program is dynamic; this kernel has no
     # x32).
     case $a in sh4|x32) echo "$a ok (not run)"; return 0 ;; esac
-    local link=-static sysroot=() gdbroot=()
+    local link=-static sysroot=() gdbroot=() runner=()
     if [ "$a" = alpha ]; then
         link= sysroot=(-L "/usr/$(arch_triple "$a")") gdbroot=(-ex "set sysroot /usr/$(arch_triple "$a")")
     fi
@@ -319,18 +319,15 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
     "$DTRACE" -G -s prov.d -o fire-g.o fire.o
     "$cc" $link fire.o fire-g.o -o fire
     qemu=$(arch_field "$a" 4)
-    if [ "$qemu" = - ]; then
-        out=$(timeout 60 ./fire)
-    else
-        out=$(timeout 60 "$qemu" "${sysroot[@]}" ./fire)
-    fi
+    [ "$qemu" = - ] || runner=("$qemu" "${sysroot[@]}")
+    out=$(timeout 60 "${runner[@]}" ./fire)
     [ "$out" = "fired 0" ] || { echo "$a: alone: $out"; return 1; }
     set -- -batch -nx -ex 'set pagination off' -ex 'set breakpoint always-inserted on' -ex "file $PWD/fire"
     if [ "$qemu" = - ]; then
         gdb=gdb
         set -- "$@" -ex 'break -probe-stap p:x' -ex "run >$PWD/out.txt"
     else
-        qemu_gdb_start "$qemu" "${sysroot[@]}" ./fire >out.txt || return 1
+        qemu_gdb_start "${runner[@]}" ./fire >out.txt || return 1
         set -- "$@" "${gdbroot[@]}" -ex "target remote :$QEMU_PORT" -ex 'break -probe-stap p:x' -ex continue
     fi
     # breakpoints stay in while stopped: gdb lowers the semaphore when it

@@ -14,11 +14,17 @@ setup() {
 # Sizes and signs of the five probes of tests/header/types.c, per ABI:
 # char is unsigned on ARM, PowerPC, s390x and RISC-V; wchar_t is unsigned
 # on ARM; long and pointers are 4 bytes on the 32-bit ABIs and x32.
+abi_word() {
+    case $1 in i686|armhf|armel|powerpc|mipsel|x32|m68k|hppa|sh4) echo 4 ;; *) echo 8 ;; esac
+}
+abi_wchar() {
+    case $1 in aarch64|armhf|armel) echo 4 ;; *) echo -4 ;; esac
+}
+
 expected() {
-    local a=$1 c=-1 word=8 wchar=-4
+    local a=$1 c=-1 word wchar
     case $a in aarch64|armhf|armel|ppc64el|ppc64|powerpc|s390x|riscv64) c=1 ;; esac
-    case $a in i686|armhf|armel|powerpc|mipsel|x32|m68k|hppa|sh4) word=4 ;; esac
-    case $a in aarch64|armhf|armel) wchar=4 ;; esac
+    word=$(abi_word "$a") wchar=$(abi_wchar "$a")
     echo "t:ints $c -1 1 -2 2 -4 4 -$word $word -8 8 1"
     echo "t:more $wchar 4 -4 $word $word $word -$word -$word 4 8 $word $word"
     echo "t:misc $word -4 -4 $c 2 -4 -$word"
@@ -83,7 +89,7 @@ check_arch() {
             check_operands "$a $cc $opt" "$re" t.o
         done
     done
-    gxx=${gcc%gcc}g++
+    gxx=$(arch_gxx "$a")
     need_cmd "$gxx"
     for opt in -O0 -O2 -Os; do
         $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o x.o
@@ -144,9 +150,8 @@ check_operands() {
 # expected_cxx ARCH: tests/header/types.cc's sizes and signs on ARCH, as
 # the C++ ABI gives them (scoped enums take their underlying type's sign).
 expected_cxx() {
-    local a=$1 word=8 wchar=-4
-    case $a in i686|armhf|armel|powerpc|mipsel|x32|m68k|hppa|sh4) word=4 ;; esac
-    case $a in aarch64|armhf|armel) wchar=4 ;; esac
+    local a=$1 word wchar
+    word=$(abi_word "$a") wchar=$(abi_wchar "$a")
     echo "t:bits 4 -4"
     [ "$2" != c++20 ] || echo "t:char8 1"
     echo "t:cxx 1 $wchar 2 4 1 -8 -4 4 -4 $word $word $word"
@@ -170,7 +175,7 @@ without_enum_signs() {
     compared=0
     for a in $ALL_ARCHES; do
         need_arch "$a"
-        gxx=$(arch_gcc "$a"); gxx=${gxx%gcc}g++
+        gxx=$(arch_gxx "$a")
         need_cmd "$gxx"
         cxxs=("$gxx")
         if clang_arch "$a"; then cxxs+=("clang++ --target=$(arch_triple "$a")"); fi
@@ -252,7 +257,7 @@ EOC
     for a in m68k hppa sh4; do
         need_arch "$a"
         gcc=$(arch_gcc "$a")
-        gxx=$(arch_triple "$a")-g++
+        gxx=$(arch_gxx "$a")
         need_cmd "$gxx"
         for opt in -O0 -O2 -Os; do
             $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o o.o

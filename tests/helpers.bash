@@ -173,6 +173,9 @@ arch_triple() { arch_field "$1" 2; }
 arch_gcc() {
     if [ "$1" = x86_64 ]; then echo gcc; else echo "$(arch_triple "$1")-gcc"; fi
 }
+arch_gxx() {
+    if [ "$1" = x86_64 ]; then echo g++; else echo "$(arch_triple "$1")-g++"; fi
+}
 
 # need_arch ARCH: ARCH's cross compiler and its C library are installed
 # (a compiler without its C library cannot build a program or include
