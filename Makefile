@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # sdtkit: a drop-in <sys/sdt.h> and dtrace -h/-G, in C with libc only.
 #
 #   make                  build the tools and the provider examples, run the demo

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # gen-provider.sh N [PROVIDERS]: a provider file with N probes spread over
 # PROVIDERS providers (default 1), with 0 to 12 arguments of the type
 # spellings real files use, comments and a typedef, on stdout.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # gen-sites.sh SITES: one C file with SITES probe sites of three arguments
 # (100 functions), and -DEMPTY turning the probes into nothing, on stdout.
 sites=${1:-2000}

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bench/lib.sh: the timing and formatting helpers of bench/run, sourced by it
 # (and by tests/bench.bats).  The caller sets WORK (a scratch directory) and
 # RUNS (repetitions per timing).

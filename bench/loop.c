@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/loop.c: a hot loop over one probe site, for counting what a
    disabled probe costs (callgrind) and what a fired one costs (uprobe).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/loop.d: the provider of bench/loop.c */
 provider loop {
 	probe hot(long key, unsigned long len);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/redzone.c: does tracing a probe clobber the red zone?  A leaf
    function keeps locals below %rsp (the x86-64 red zone), fires a probe,
    then checks them.  Prints "corrupted calls: N" for N calls out of

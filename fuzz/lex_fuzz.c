@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lex_fuzz.c: libFuzzer harness for the tokenizer alone (tokenize.c):
  * comments, literals, backslash-newlines and above all preprocessor lines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * objread_fuzz.c: libFuzzer harness for the object-file reader that -G and
  * sdt-list use (objread.c): ELF32 and ELF64 of either byte order, section

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * parse_fuzz.c: libFuzzer harness for the provider parser (tokenize.c,
  * parse.c) and for what dtrace makes of whatever parses: the -h header

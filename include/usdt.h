@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* <usdt.h> -- USDT probes with libbpf's usdt.h API.  sdtkit.
 
    The API of libbpf's single-file usdt.h (github.com/libbpf/usdt): the

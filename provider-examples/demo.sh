@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # demo.sh TICK [SDT_LIST]: what `make' ends with.  Lists the probes of the
 # tick example and, when this machine allows it, traces tick:loop2 with
 # bpftrace for a few ticks, so that the semaphore-guarded probe can be seen

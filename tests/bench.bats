@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # The pieces `make bench` measures with: generated inputs that both
 # implementations accept, and benchmark programs that build and run.
 

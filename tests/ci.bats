@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # How the suites behave on a machine that lacks something: under CI a test
 # fails naming the package .ci/run installs, elsewhere it skips with the
 # same message; what the machine refuses skips everywhere, saying why.  And

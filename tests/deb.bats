@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # make deb: the Debian package that stands in for systemtap-sdt-dev.  Its
 # files and control fields, lintian, reproducibility, that dpkg and apt
 # take it for systemtap-sdt-dev, and that the installed tree works.

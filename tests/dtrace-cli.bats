@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # The dtrace command line: options, default names, usage errors, exit
 # codes, the preprocessor, and how the output file is written.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Every real provider file of the corpus (../shared/corpus/d, see
 # SOURCES.md there): -h and -G succeed, with -C where the project's build
 # uses it, every declared probe gets its macros, and the results compile

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # dtrace -h --define-semaphores: a header that defines each semaphore
 # itself (weak, hidden, in .probes), so a build needs no dtrace -G step.
 # Every translation unit shares one semaphore per probe per executable or

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Diagnostics as a compiler writes them: the message first (FILE:LINE:COL:
 # KIND: TEXT, what scripts match), then the source line and a caret under
 # the column; colour on a terminal only; compatibility warnings; hints.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # dtrace -h: the exact text shapes builds depend on (and post-process with
 # sed), that the header compiles as C and C++ and works with the -G
 # object, and the opt-in SDTKIT_TYPECHECK.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Helpers shared by the tests/dtrace-*.bats suites (`load dtrace-helpers`).
 
 load helpers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Hostile inputs: whatever dtrace is given, it ends with correct output or a
 # clean error -- exit status exactly 1 (2 for usage) and a "file:line:col:
 # error:" or "dtrace: error:" message -- leaves no partial or temporary file,

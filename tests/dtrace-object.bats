@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # dtrace -G: the ELF object it writes (sections, symbols, target), that it
 # links on seven architectures and with four linkers, and the cross-check
 # of the probes found in the objects it is given.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # The provider language: every construct real .d files use, and every
 # error, reported as FILE:LINE:COL with no output written.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # sdt-list: the probes of ELF files and archives, one tab-separated line
 # each, and --check against the rules tracers rely on.  Objects are built
 # with SystemTap's <sys/sdt.h> (an independent producer of notes), and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Side by side with SystemTap's dtrace script (/usr/bin/dtrace from
 # systemtap-sdt-dev), when installed: the macros builds see, and the
 # semaphores the -G object defines, must be the same.  SystemTap's script

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # The provider examples linked with every linker: bfd, gold, lld and mold,
 # each with and without --gc-sections (and -ffunction-sections
 # -fdata-sections), for the C program with semaphores (tick), the C++

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # The provider examples (provider-examples/): every one builds from a clean
 # copy with `make', warning-free, with our dtrace and header; runs and
 # prints what its README promises; has exactly the probes, argument sizes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # The libFuzzer harnesses (fuzz/): they build, run their seeds and past
 # crashes cleanly, and `make fuzz` reports what it ran.  The long runs are
 # `make fuzz`'s business; this keeps the harnesses compiling and working.

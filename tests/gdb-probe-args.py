@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by gdb from tests/helpers.bash (gdb_probe_run): a breakpoint on a
 # stap probe that prints "name hit", then every argument as gdb decodes it,
 # and continues.

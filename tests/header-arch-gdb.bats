@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # gdb decodes the probes on the other architectures: tests/header/gdbvals.c
 # built static for each target, run under qemu-user with its gdb stub, and
 # read by gdb-multiarch at every probe.  (x86-64 runs natively in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # <sys/sdt.h> on every architecture Debian builds (18), with Debian's cross
 # compilers and clang --target: argument sizes and signs match each ABI
 # (and SystemTap's header), every operand has a form the tracers parse,

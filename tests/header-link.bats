@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Linking probes: C++ inline functions and templates used from several
 # translation units, --gc-sections, shared libraries, static and LTO builds,
 # with the bfd, gold, lld and mold linkers.  Every note must survive with a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # <sys/sdt.h> under strict warnings: -Wall -Wextra -Wpedantic -Werror for
 # gcc and clang in five C standards and four C++ standards (18 builds).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # <sys/sdt.h>: what the notes say, checked with readelf and objdump on
 # objects and programs built for this machine (x86-64).
 

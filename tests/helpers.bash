@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared helpers for the bats suites.  Every suite does `load helpers`.
 
 ROOT="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # make install / make uninstall: what lands where, and that the installed
 # header and dtrace work from there.
 

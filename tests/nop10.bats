@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # The x86-64 nop + nop10 probe: <usdt.h>'s default, <sys/sdt.h>'s opt-in
 # (SDT_NOP10).  The note points at the 1-byte nop; on this kernel (no nop10
 # uprobe optimisation) every tracer traps there and must fire and decode

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # End to end with gdb: `info probes' lists every probe of every provider
 # example at the address and with the semaphore of its note, `break
 # -probe-stap' stops at each one as the program runs, `$_probe_argN' gives

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Helpers for the end-to-end suites (tests/tracers*.bats, tests/examples*.bats):
 # building the provider examples in a private copy, running programs in the
 # background, the kernel's tracing interfaces, and cleaning up after all of

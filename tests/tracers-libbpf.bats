@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # libbpf as a consumer: tests/libbpf/usdt-loader.c (libbpf's
 # bpf_program__attach_usdt, one attachment per probe) with the BPF program
 # tests/libbpf/usdt-args.bpf.c (bpf_usdt_arg, bpf_usdt_arg_cnt,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # End to end with perf: `perf buildid-cache --add' reads the probes of the
 # provider examples, `perf list' shows them as sdt_PROVIDER:NAME events,
 # `perf probe' turns them into uprobes (with the semaphore as reference

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # End to end with bpftrace and with raw kernel uprobes: the provider
 # examples, built with our dtrace and header, traced on this machine's
 # kernel.  bpftrace must list every probe, flip the semaphores only while it

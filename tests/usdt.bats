@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # <usdt.h>: libbpf's USDT API on sdtkit's operand machinery.  The notes of
 # every macro, the semaphores' symbols (names, binding, visibility,
 # section), strict builds in every C and C++ standard with variadic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * diag.c: diagnostics as a compiler writes them.
  *

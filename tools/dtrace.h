@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dtrace.h: what the stages of the dtrace tool share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * emit_header.c: the -h header.
  *

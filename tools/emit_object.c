@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * emit_object.c: the -G object, an ELF relocatable file written byte by
  * byte (no compiler, no temporary source file).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c: dtrace -h / dtrace -G, command line to result.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * objects.c: the object files given to -G.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * objfile.c: object files on disk -> read_notes(), for dtrace -G and
  * sdt-list alike.

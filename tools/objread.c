@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * objread.c: ELF files and ar archives in memory -> their stapsdt notes.
  *

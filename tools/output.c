@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * output.c: writing the result without ever leaving a half-written file.
  *

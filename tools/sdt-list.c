@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sdt-list.c: list the USDT probes (.note.stapsdt notes) of ELF files and
  * archive members, and with --check validate them against what every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spawn.c: run a program (the C preprocessor, or $CC to learn its target)
  * and capture its standard output through a pipe.  No shell is involved:

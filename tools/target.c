@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * target.c: which ELF flavour the -G object is for, when no input object
  * says so: class, byte order, e_machine and the e_flags a linker checks

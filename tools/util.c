@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * util.c: checked allocation, growable buffers, a string hash
  * map, shell-like word splitting and small path helpers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* <sys/sdt-config.h> -- assembler features used by <sys/sdt.h>.  sdtkit.
 
    SystemTap generates this file at configure time.  sdtkit decides the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* <sys/sdt-operands.h> -- the per-target operand machinery shared by
    <sys/sdt.h> and <usdt.h>.  sdtkit.  Internal: include one of those.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* <sys/sdt.h> -- statically defined tracing probes (USDT) for Linux.  sdtkit.
 
    A drop-in replacement for SystemTap's <sys/sdt.h>: same macros, same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmq: runs N jobs (default 3) and prints what each probe got.
 
      ./cmq [N] */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* probes.d: the provider of cmq. */
 provider cmq {
     probe start(int id, const char *name);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* work.c: the jobs cmq runs, with their probes. */
 #include "probes.h"
 #include "work.h"

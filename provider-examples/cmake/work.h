@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* work.h */
 #ifndef WORK_H
 #define WORK_H

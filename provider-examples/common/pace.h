@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pace.h: the command line of the looping examples, `PROGRAM [COUNT [SECONDS]]'.
 
    COUNT is how many iterations to run (0, the default, loops until killed);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // consumer.cc: drains a ring<int, 8>; instantiates ring<int, 8>::pop and
 // uses mix() too.
 #include "ring.hpp"

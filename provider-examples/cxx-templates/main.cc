@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cxx-ring: C++ probes in templates and inline functions.
 //
 //   ./cxx-ring [N]     pushes 1..N (default 3, at most 8) through a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // producer.cc: fills a ring<int, 8>; instantiates ring<int, 8>::push and
 // uses mix() (a second copy of each probe site, merged at link time).
 #include "ring.hpp"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ring.d: probes fired from a class template and an inline function that
    several translation units instantiate.  Each translation unit gets its
    own copy of every instance; the linker keeps one, and the notes of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ring.hpp: a fixed-size ring buffer template and an inline hash step, both
 // with probes.  Included by producer.cc, consumer.cc and main.cc.
 #ifndef RING_HPP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hello-semaphore-usdt: hello-usdt's two probes, declared in a provider
    file and guarded by their semaphores.  A probe's *_ENABLED() macro is
    true only while a tracer is attached to it, so a program can skip

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hello-usdt: the smallest USDT program.  Two probes straight from
    <sys/sdt.h>, no provider file and no semaphore: each probe is a single
    nop plus a note that tracers read.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jobq: runs N jobs (default 3) and prints what each probe got.
 
      ./jobq [N] */

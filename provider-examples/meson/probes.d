@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* probes.d: the provider of jobq. */
 provider jobq {
     probe start(int id, const char *name);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bufmgr.c: a four-slot "buffer cache", with the buffer probes.  The
    third argument (the fork number in PostgreSQL) is always 0 here. */
 #include "minipg.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minipg: a toy "server" that runs each command-line argument as a query
    in its own transaction.  A query reads one block per character of its
    text from relation 16384 (block = character % 8), so repeated characters

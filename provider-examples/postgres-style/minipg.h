@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minipg.h: the pieces of the toy server, one per source file. */
 #ifndef MINIPG_H
 #define MINIPG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* probes.d: a provider written the way PostgreSQL writes its own
    (src/backend/utils/probes.d): the types of the server's sources are
    #defined at the top, and both `dtrace -h' and `dtrace -G' run the file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xact.c: transaction ids, with the transaction probes. */
 #include "minipg.h"
 #include "probes.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* probe-test: a counter with one probe, probe_test:increment, whose only
    argument is the counter (a uint32_t, 1, 2, 3 ...).  The program prints
    nothing: attach a tracer to see it, e.g.

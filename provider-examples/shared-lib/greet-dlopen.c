@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* greet-dlopen: the same calls as greet-linked, but libgreet.so is loaded
    at run time with dlopen (searched through the program's $ORIGIN run
    path), after the program has started: tracers must find the library's

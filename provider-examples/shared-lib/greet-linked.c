@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* greet-linked: calls libgreet.so, linked at build time (found next to the
    program through its $ORIGIN run path).  Each iteration prints what it
    passed to the library's probes.

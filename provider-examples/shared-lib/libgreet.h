@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libgreet.h: the public interface of libgreet.so. */
 #ifndef LIBGREET_H
 #define LIBGREET_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tick: a counter that fires two probes per iteration.
 
    tick:loop1 is fired unconditionally.  tick:loop2 is guarded by

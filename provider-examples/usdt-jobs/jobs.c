@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* usdt-jobs: probes written with <usdt.h> (libbpf's USDT API) -- no
    provider file, no dtrace -h or -G step.  A pretend job queue:
 

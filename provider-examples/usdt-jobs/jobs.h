@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jobs.h: what jobs.c and stats.c share -- the explicit semaphore of the
    `jobs_debug' probes, declared here, defined once in jobs.c. */
 #ifndef JOBS_H

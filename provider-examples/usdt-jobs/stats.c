@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats.c: a second translation unit of usdt-jobs.  jobs:done here uses
    the same implicit semaphore as in jobs.c; jobs:stats the shared
    jobs_debug one declared in jobs.h. */

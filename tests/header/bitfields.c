@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bit-field arguments: SystemTap's header fails to compile these. */
 #include <sys/sdt.h>
 #ifdef __cplusplus

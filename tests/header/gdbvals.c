@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Probes whose argument values gdb must decode: every kind of integer
    argument a program passes (registers, stack-passed parameters, globals,
    statics, volatiles, struct members, bit-fields, array elements,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compiled under -Wall -Wextra -Wpedantic -Werror in every C and C++
    standard (and -Wold-style-cast in C++): every kind of probe must be
    warning-free, including zero-argument probes and semaphores. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One probe per group of C scalar types; the test compares the sizes and
    signs in the notes with the target's ABI (and with SystemTap's header
    where it is installed). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // C++ scalar types: bool, character types, scoped enums with their
 // underlying types, references, nullptr, member pointers, templates.
 #include <sys/sdt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Arguments no tracer can read: must not compile.  WIDE selects which. */
 #include <sys/sdt.h>
 struct pair { int a, b; };

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * flood.c: print N provider declarations whose names all hash alike.
  *

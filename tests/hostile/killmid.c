@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * killmid.c: signal a command while it is writing its output file.
  *

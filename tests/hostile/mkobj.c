@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mkobj.c: write hostile object files for tests/dtrace-hostile.bats.
  *

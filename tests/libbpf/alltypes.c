@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every kind of argument the headers accept, built with <sys/sdt.h> or,
    with -DUSE_USDT_H, with <usdt.h>.  The values depend on argc (run it
    with no argument), so optimised builds keep them in registers; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The BPF side of tests/libbpf/usdt-loader.c: at every USDT probe it is
    attached to, send the attachment's cookie, the argument count and every
    argument as libbpf's bpf_usdt_arg() decodes it. */

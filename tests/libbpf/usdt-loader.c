@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* usdt-loader BPF-OBJECT BINARY PROVIDER:NAME... -- COMMAND [ARGS...]
 
    A minimal libbpf consumer for the tests: loads usdt-args.bpf.o, attaches

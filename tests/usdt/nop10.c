@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A probe with three arguments fired N times, built with <sys/sdt.h> and
    -DSDT_NOP10 (or with <usdt.h> and -DUSE_USDT_H, where the nop pair is
    the x86-64 default). */

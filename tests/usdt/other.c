@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Second translation unit: the same implicit semaphore as probes.c, and
    the explicit one declared. */
 #include <usdt.h>

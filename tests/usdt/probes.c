@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program probed with <usdt.h>: every macro of the API, arguments of
    several kinds, an implicit semaphore shared with other.c and an explicit
    one shared by three probes.  Prints the semaphores each round. */

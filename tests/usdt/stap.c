@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Built with <sys/sdt.h>, linked with objects built with <usdt.h>. */
 #include <sys/sdt.h>
 #include <usdt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Probes inside an inline function and a function template, both used from
 // two translation units: every copy but one is discarded at link time, and
 // the surviving note must still point at a nop of the surviving copy.
