@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: MIT
 # sdtkit: a drop-in <sys/sdt.h> and dtrace -h/-G, in C with libc only.
 #
-#   make                  build the tools and the provider examples, run the demo
-#   make check            run every test suite (and the tools under ASan/UBSan)
+#   make                  build the programs and the provider examples, run the demo
+#   make check            run every test suite (and the programs under ASan/UBSan);
+#                         SUITES="tests/a.bats ..." runs only those
 #   make install PREFIX=/usr/local DESTDIR=   (also sdtkit.pc for pkg-config)
 #   make uninstall, make clean, make bench, make fuzz (FUZZ_SECONDS=60 each)
 #   make deb              the Debian package, build/deb/sdtkit_VERSION_ARCH.deb
+#
+# Layout: lib/ is the core (build/libsdtcore.a), tools/ the programs that
+# link it.  Objects go to build/ (build/asan/ for the sanitizer build).
 
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
@@ -17,23 +21,28 @@ DESTDIR    ?=
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-# The one source of the version: VERSION (the tools and the .deb).
+# The one source of the version: VERSION (the programs and the packages).
 VERSION    := $(shell cat $(dir $(lastword $(MAKEFILE_LIST)))VERSION)
 # Flags the project itself insists on; CFLAGS stays the user's to change.
-TOOL_CFLAGS = -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L \
-              -DSDTKIT_VERSION=\"$(VERSION)\"
+# -fPIC: the core also goes into the run-time shared library.
+WARN_CFLAGS = -std=c11 -Wall -Wextra -Wpedantic -Werror
+BASE_CFLAGS = $(WARN_CFLAGS) -D_POSIX_C_SOURCE=200809L -DSDTKIT_VERSION=\"$(VERSION)\" \
+              -fPIC -MMD -MP
 SAN_FLAGS   = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer
 
 BATS ?= bats
 
-# Every tools/*.c except the programs' own mains is shared by all programs.
-TOOL_MAINS  = tools/main.c tools/sdt-list.c
-TOOL_COMMON = $(filter-out $(TOOL_MAINS),$(sort $(wildcard tools/*.c)))
-TOOL_HDRS   = $(wildcard tools/*.h)
-PROGRAMS    = $(patsubst tools/%.c,%,$(filter-out tools/main.c,$(wildcard $(TOOL_MAINS)))) dtrace
-TOOLS       = $(addprefix tools/,$(PROGRAMS))
-ASAN_TOOLS  = $(addprefix build/asan/,$(PROGRAMS))
+# ---- What is built from what ------------------------------------------
+
+LIB_SRCS     = $(sort $(wildcard lib/*.c))
+DTRACE_SRCS  = tools/dtrace.c $(sort $(wildcard tools/dtrace-*.c))
+SDTLIST_SRCS = tools/sdt-list.c
+PROGRAMS     = dtrace sdt-list
+TOOLS        = $(addprefix tools/,$(PROGRAMS))
+ASAN_TOOLS   = $(addprefix build/asan/,$(PROGRAMS))
+
+objs = $(patsubst %.c,$(1)/%.o,$(2))
 
 .PHONY: all tools examples demo check install uninstall clean bench fuzz fuzz-build
 .DELETE_ON_ERROR:
@@ -42,37 +51,56 @@ all: tools examples demo
 
 tools: $(TOOLS)
 
-tools/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
-	$(CC) $(TOOL_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tools/main.c $(TOOL_COMMON)
-
-tools/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
-	$(CC) $(TOOL_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TOOL_COMMON)
-
-# The same programs under AddressSanitizer and UndefinedBehaviorSanitizer.
-build/asan/dtrace: tools/main.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
+# One compile rule per build, for every source file.
+build/%.o: %.c VERSION
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) $(SAN_FLAGS) -o $@ tools/main.c $(TOOL_COMMON)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-build/asan/%: tools/%.c $(TOOL_COMMON) $(TOOL_HDRS) VERSION
+build/asan/%.o: %.c VERSION
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) $(SAN_FLAGS) -o $@ $< $(TOOL_COMMON)
+	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
-# libFuzzer harnesses (fuzz/*_fuzz.c, with the tools' common sources) need
-# clang; `make fuzz` runs each for FUZZ_SECONDS and prints what it found.
+# The core, archived: a program links only the members it uses.
+build/libsdtcore.a: $(call objs,build,$(LIB_SRCS))
+build/asan/libsdtcore.a: $(call objs,build/asan,$(LIB_SRCS))
+build/libsdtcore.a build/asan/libsdtcore.a:
+	rm -f $@
+	$(AR) rcs $@ $^
+
+tools/dtrace: $(call objs,build,$(DTRACE_SRCS)) build/libsdtcore.a
+tools/sdt-list: $(call objs,build,$(SDTLIST_SRCS)) build/libsdtcore.a
+build/asan/dtrace: $(call objs,build/asan,$(DTRACE_SRCS)) build/asan/libsdtcore.a
+build/asan/sdt-list: $(call objs,build/asan,$(SDTLIST_SRCS)) build/asan/libsdtcore.a
+
+$(TOOLS):
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+$(ASAN_TOOLS):
+	$(CC) $(SAN_FLAGS) -o $@ $^
+
+
+# ---- libFuzzer harnesses (fuzz/*_fuzz.c): clang, with the core and the
+# dtrace stages (not its main); `make fuzz` runs each for FUZZ_SECONDS.
+
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     ?= build/fuzz
 FUZZ_FLAGS    = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SRCS     = $(LIB_SRCS) $(filter-out tools/dtrace.c,$(DTRACE_SRCS))
 FUZZERS       = $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/*_fuzz.c))
 
-$(FUZZ_DIR)/%_fuzz: fuzz/%_fuzz.c $(TOOL_COMMON) $(TOOL_HDRS)
+$(FUZZ_DIR)/obj/%.o: %.c VERSION
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(TOOL_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(TOOL_COMMON)
+	$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/obj/fuzz/%_fuzz.o $(call objs,$(FUZZ_DIR)/obj,$(FUZZ_SRCS))
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
 
 fuzz-build: $(FUZZERS)
 
 fuzz: $(FUZZERS)
 	fuzz/run $(FUZZ_SECONDS) $(FUZZ_DIR) $(FUZZERS)
+
+# ---- Examples, demo, tests ---------------------------------------------
 
 # The examples are built with this tree's dtrace and header, never the system's.
 EXAMPLE_VARS = DTRACE=$(CURDIR)/tools/dtrace SDT_INCLUDE=$(CURDIR)/include
@@ -83,35 +111,30 @@ examples: tools
 demo: examples
 	@$(MAKE) -s -C provider-examples demo $(EXAMPLE_VARS)
 
-# tests/run: every suite with the normal build, then the dtrace suites again
-# with the sanitizer build, and one line for both: N passed, N failed, N
-# skipped.  SUITES=tests/x.bats runs only those.
-check: tools $(ASAN_TOOLS) examples
+# tests/run: every suite with the normal build, then the suites of the
+# sanitized programs again with the sanitizer build, and one line for both:
+# N passed, N failed, N skipped.  The suites build the examples in copies
+# of their own: with SUITES given, the tree's examples are not rebuilt.
+check: tools $(ASAN_TOOLS) $(if $(SUITES),,examples)
 	BATS=$(BATS) tests/run $(SUITES)
 
-install: tools
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/sys $(DESTDIR)$(MANDIR)/man1
-	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
-	install -m 644 include/sys/sdt.h include/sys/sdt-config.h include/sys/sdt-operands.h $(DESTDIR)$(INCLUDEDIR)/sys/
-	install -m 644 include/usdt.h $(DESTDIR)$(INCLUDEDIR)/usdt.h
-	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1/
+# ---- Installing ---------------------------------------------------------
 
-uninstall:
-	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
-	rm -f $(DESTDIR)$(INCLUDEDIR)/sys/sdt.h $(DESTDIR)$(INCLUDEDIR)/sys/sdt-config.h $(DESTDIR)$(INCLUDEDIR)/sys/sdt-operands.h
-	rm -f $(DESTDIR)$(INCLUDEDIR)/usdt.h
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/sys 2>/dev/null
+HEADERS = include/sys/sdt.h include/sys/sdt-config.h include/sys/sdt-operands.h
 
 # sdtkit.pc: `pkg-config --cflags sdtkit` finds the header and
 # `pkg-config --variable=dtrace sdtkit` the program, for any PREFIX.  Paths
 # under PREFIX are written relative to ${prefix} so --define-variable can
-# move them.  Version: from VERSION, as everywhere.
+# move them.  Written at install time: the paths are those of this install.
 pc_path = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 
-# Written at install time: the paths are those of this install.
-install-pc:
-	install -d $(DESTDIR)$(PKGCONFIGDIR)
+install: tools
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/sys $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
+	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/sys/
+	install -m 644 include/usdt.h $(DESTDIR)$(INCLUDEDIR)/usdt.h
+	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1/
 	printf '%s\n' 'prefix=$(PREFIX)' 'bindir=$(call pc_path,$(BINDIR))' \
 	  'includedir=$(call pc_path,$(INCLUDEDIR))' 'dtrace=$${bindir}/dtrace' '' \
 	  'Name: sdtkit' \
@@ -120,12 +143,15 @@ install-pc:
 	  >$(DESTDIR)$(PKGCONFIGDIR)/sdtkit.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/sdtkit.pc
 
-uninstall-pc:
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/sys/,$(notdir $(HEADERS)))
+	rm -f $(DESTDIR)$(INCLUDEDIR)/usdt.h
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/sdtkit.pc
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/sys 2>/dev/null
 
-install: install-pc
-uninstall: uninstall-pc
-.PHONY: install-pc uninstall-pc
+# ---- Benchmarks, cleaning, packages -------------------------------------
 
 # Performance figures, side by side with SystemTap (not part of make check);
 # the output is committed as BENCHMARKS.md.
@@ -156,3 +182,7 @@ deb:
 	    dpkg-buildpackage -b -us -uc --no-sign > ../build.log 2>&1 || \
 	    { tail -n 30 ../build.log >&2; exit 1; }
 	@echo "$(DEB)"
+
+# What each object was built from (-MMD).
+ALL_SRCS = $(LIB_SRCS) $(DTRACE_SRCS) $(SDTLIST_SRCS)
+-include $(patsubst %.o,%.d,$(call objs,build,$(ALL_SRCS)) $(call objs,build/asan,$(ALL_SRCS)))

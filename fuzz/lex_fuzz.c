@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lex_fuzz.c: libFuzzer harness for the tokenizer alone (tokenize.c):
+ * lex_fuzz.c: libFuzzer harness for the tokenizer alone (dtrace-lex.c):
  * comments, literals, backslash-newlines and above all preprocessor lines
  * and the line markers (`# 12 "f.d"`, `#line 12 "f.d"`) that rename the
  * file and renumber lines.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * objread_fuzz.c: libFuzzer harness for the object-file reader that -G and
- * sdt-list use (objread.c): ELF32 and ELF64 of either byte order, section
+ * sdt-list use (lib/elfread.c): ELF32 and ELF64 of either byte order, section
  * tables, note sections, and ar archives (GNU, BSD and thin) -- here fed
  * any bytes at all.
  *
@@ -13,7 +13,7 @@
  *
  * Build and run with `make fuzz` (see fuzz/run).
  */
-#include "../tools/dtrace.h"
+#include "../lib/core.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +46,8 @@ static void on_elf(void *ctx, const char *member, const struct elf_info *elf)
 {
     struct view *v = ctx;
     member_name(v, member);
-    if ((elf->elfclass != 1 && elf->elfclass != 2) || (elf->data != 1 && elf->data != 2))
+    const struct target *t = &elf->target;
+    if ((t->elfclass != 1 && t->elfclass != 2) || (t->data != 1 && t->data != 2))
         abort();
 }
 
@@ -55,7 +56,7 @@ static void on_note(void *ctx, const char *member, const struct elf_info *elf,
 {
     struct view *v = ctx;
     member_name(v, member);
-    if (n->ptrsize != (elf->elfclass == 2 ? 8u : 4u))
+    if (n->ptrsize != (elf->target.elfclass == 2 ? 8u : 4u))
         abort();
     if (n->section)
         inside(v, n->section);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * parse_fuzz.c: libFuzzer harness for the provider parser (tokenize.c,
- * parse.c) and for what dtrace makes of whatever parses: the -h header
- * (emit_header.c) and the -G object (emit_object.c) for a 64-bit
+ * parse_fuzz.c: libFuzzer harness for the provider parser (dtrace-lex.c,
+ * dtrace-parse.c) and for what dtrace makes of whatever parses: the -h
+ * header (dtrace-header.c) and the -G object (dtrace-object.c) for a 64-bit
  * little-endian, a 32-bit and a big-endian target.
  *
  * The input is one provider file, or two when it holds a line "%%": the
@@ -17,6 +17,7 @@
  * Build and run with `make fuzz` (see fuzz/run).
  */
 #include "../tools/dtrace.h"
+#include "../lib/elf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +33,9 @@ static void on_elf(void *ctx, const char *member, const struct elf_info *elf)
 {
     struct readback *rb = ctx;
     rb->elves++;
-    if (member || elf->elfclass != rb->want->elfclass || elf->data != rb->want->data ||
-        elf->machine != rb->want->machine || elf->type != 1 || elf->nnotes != 0)
+    const struct target *t = &elf->target;
+    if (member || t->elfclass != rb->want->elfclass || t->data != rb->want->data ||
+        t->machine != rb->want->machine || elf->type != ET_REL || elf->nnotes != 0)
         rb->mismatch = true;
 }
 
@@ -75,26 +77,27 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
     struct program prog;
     program_init(&prog);
-    int rc = parse_buffer(&prog, "one.d", text, len1);
+    int rc = parse_buffer(&prog, "one.d", text, len1, true);
     if (rc == 0 && off2 < size)
-        rc = parse_buffer(&prog, "two.d", text + off2, size - off2);
+        rc = parse_buffer(&prog, "two.d", text + off2, size - off2, true);
     if (rc == 0)
         rc = program_check(&prog);
     if (rc == 0) {
         struct strvec inputs = {0};
         strvec_push(&inputs, "one.d");
+        struct header_options hopt = {&inputs, false};
         struct buf header = {0};
-        (void)emit_header(&prog, &inputs, &header, NULL);
+        (void)emit_header(&prog, &hopt, &header, NULL);
         if (header.len == 0 || strlen(header.data) != header.len)
             abort(); /* a header is text, never empty */
-        if (header.len > header_size_bound(&prog, &inputs))
+        if (header.len > header_size_bound(&prog, &hopt))
             abort(); /* the bound that guards MAX_OUTPUT_SIZE must hold */
         buf_free(&header);
         strvec_free(&inputs);
 
-        static const struct target x86_64 = {2, 1, 62, 0, 0};
-        static const struct target i386 = {1, 1, 3, 0, 0};
-        static const struct target s390x = {2, 2, 22, 0, 0};
+        static const struct target x86_64 = {ELFCLASS64, ELFDATA2LSB, EM_X86_64, 0, 0};
+        static const struct target i386 = {ELFCLASS32, ELFDATA2LSB, EM_386, 0, 0};
+        static const struct target s390x = {ELFCLASS64, ELFDATA2MSB, EM_S390, 0, 0};
         object_for(&prog, &x86_64, SEM_HIDDEN);
         object_for(&prog, &i386, SEM_V1);
         object_for(&prog, &s390x, SEM_V2);

@@ -341,7 +341,7 @@ prov() {
     need_arch i686
     need_cmd qemu-i386
     local srcs=()
-    for f in "$ROOT"/tools/*.c; do [ "$f" = "$ROOT/tools/sdt-list.c" ] || srcs+=("$f"); done
+    for f in "$ROOT"/tools/*.c "$ROOT"/lib/*.c; do [ "$f" = "$ROOT/tools/sdt-list.c" ] || srcs+=("$f"); done
     i686-linux-gnu-gcc -std=c11 -D_POSIX_C_SOURCE=200809L -DSDTKIT_VERSION="\"$(cat "$ROOT/VERSION")\"" -O1 -static -fsanitize=signed-integer-overflow \
         -fsanitize-undefined-trap-on-error -o dtrace32 "${srcs[@]}"
     qemu-i386 ./dtrace32 --version >/dev/null

@@ -26,17 +26,11 @@
  * 1, 2, 4, 8, -1, -2, -4, -8 (no "f" float marker); and, in linked files,
  * a .stapsdt.base section.  The exit status is then 1.
  */
-#include "dtrace.h"
+#include "../lib/core.h"
+#include "../lib/elf.h"
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
-
-enum {
-    ET_EXEC = 2,
-    ET_DYN = 3,
-    SHF_ALLOC = 2,
-};
 
 struct lister {
     bool check;
@@ -74,17 +68,6 @@ static void violation(struct lister *ls, const char *label, const struct sdt_not
         fputs(": ", stderr);
     }
     fprintf(stderr, "%s\n", what);
-}
-
-static bool is_identifier(const char *s)
-{
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
-        return false;
-    for (s++; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
-              (*s >= '0' && *s <= '9')))
-            return false;
-    return true;
 }
 
 /* One argument, SIZE@OPERAND; NULL when fine, else what is wrong. */
@@ -172,7 +155,7 @@ static void check_note(struct lister *ls, const char *label, const struct sdt_no
         snprintf(msg, sizeof msg, "note name size is %" PRIu32 ", not 8", n->namesz);
         violation(ls, label, n, msg);
     }
-    if (n->type != 3) {
+    if (n->type != NT_STAPSDT) {
         snprintf(msg, sizeof msg, "note type is %" PRIu32 ", not 3", n->type);
         violation(ls, label, n, msg);
     }
@@ -298,7 +281,7 @@ int main(int argc, char **argv)
     };
     int rc = 0;
     for (size_t i = 0; i < files.n; i++)
-        if (objfile_read(files.v[i], &ops, false) != 0)
+        if (file_read_notes(files.v[i], &ops, false) != 0)
             rc = 1;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         error("cannot write the listing");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * objread.c: ELF files and ar archives in memory -> their stapsdt notes.
+ * elfread.c: ELF files and ar archives in memory -> their stapsdt notes.
  *
  * Built to survive hostile input (a fuzzer calls read_notes() directly):
  * every offset and size read from the file is checked against the buffer
@@ -22,7 +22,8 @@
  * member names; GNU thin archives ("!<thin>") hold no member data, so their
  * member names go to ops->on_thin_member for the caller to load.
  */
-#include "dtrace.h"
+#include "core.h"
+#include "elf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,13 +33,6 @@
  * shorter (a member of a thin archive is a path, so PATH_MAX); a longer
  * one is treated as malformed rather than scanned on every use. */
 #define MAX_NAME 4096
-
-enum {
-    SHT_NOTE = 7,
-    SHT_NOBITS = 8,
-    SHN_XINDEX = 0xffff,
-    NOTE_TYPE_STAPSDT = 3,
-};
 
 struct elf {
     const unsigned char *buf;
@@ -67,7 +61,7 @@ static uint64_t rd(const struct elf *e, size_t off, int width)
 {
     uint64_t v = 0;
     for (int i = 0; i < width; i++) {
-        unsigned b = e->data == 2 ? e->buf[off + (size_t)i] : e->buf[off + (size_t)(width - 1 - i)];
+        unsigned b = e->data == ELFDATA2MSB ? e->buf[off + (size_t)i] : e->buf[off + (size_t)(width - 1 - i)];
         v = (v << 8) | b;
     }
     return v;
@@ -84,7 +78,7 @@ static void get_shdr(const struct elf *e, uint64_t shoff, unsigned shentsize, ui
                      struct shdr *sh)
 {
     size_t p = (size_t)(shoff + i * shentsize);
-    if (e->elfclass == 2) {
+    if (e->elfclass == ELFCLASS64) {
         sh->name = (uint32_t)rd(e, p, 4);
         sh->type = (uint32_t)rd(e, p + 4, 4);
         sh->flags = rd(e, p + 8, 8);
@@ -137,7 +131,7 @@ static bool is_stapsdt_name(const unsigned char *name, uint32_t namesz)
 static void decode_note(const struct elf *e, const unsigned char *desc, uint32_t descsz,
                         struct sdt_note *n)
 {
-    unsigned ps = e->elfclass == 2 ? 8 : 4;
+    unsigned ps = e->elfclass == ELFCLASS64 ? 8 : 4;
     n->ptrsize = ps;
     if (descsz < 3 * ps)
         return;
@@ -208,27 +202,28 @@ static void read_elf(const unsigned char *buf, size_t len, const char *member,
                      const struct objread_ops *ops)
 {
     struct elf e = {buf, len, buf[4], buf[5]};
-    if ((e.elfclass != 1 && e.elfclass != 2) || (e.data != 1 && e.data != 2)) {
+    if ((e.elfclass != ELFCLASS32 && e.elfclass != ELFCLASS64) ||
+        (e.data != ELFDATA2LSB && e.data != ELFDATA2MSB)) {
         problem(ops, member, "unknown ELF class or byte order");
         return;
     }
-    bool is64 = e.elfclass == 2;
-    if (len < (is64 ? 64u : 52u)) {
+    bool is64 = e.elfclass == ELFCLASS64;
+    if (len < ELF_EHDR_SIZE(is64)) {
         problem(ops, member, "truncated ELF header");
         return;
     }
     struct elf_info info = {0};
-    info.elfclass = e.elfclass;
-    info.data = e.data;
-    info.osabi = buf[7];
+    info.target.elfclass = e.elfclass;
+    info.target.data = e.data;
+    info.target.osabi = buf[7];
     info.type = (unsigned)rd(&e, 16, 2);
-    info.machine = (unsigned)rd(&e, 18, 2);
-    info.flags = (unsigned)rd(&e, is64 ? 48 : 36, 4);
+    info.target.machine = (unsigned)rd(&e, 18, 2);
+    info.target.flags = (unsigned)rd(&e, is64 ? 48 : 36, 4);
     uint64_t shoff = rd(&e, is64 ? 40 : 32, is64 ? 8 : 4);
     unsigned shentsize = (unsigned)rd(&e, is64 ? 58 : 46, 2);
     uint64_t shnum = rd(&e, is64 ? 60 : 48, 2);
     unsigned shstrndx = (unsigned)rd(&e, is64 ? 62 : 50, 2);
-    unsigned need = is64 ? 64 : 40;
+    unsigned need = ELF_SHDR_SIZE(is64);
 
     bool sections_ok = shoff != 0;
     if (sections_ok && (shentsize < need || !fits(len, shoff, shentsize))) {
@@ -433,4 +428,17 @@ enum obj_kind read_notes(const unsigned char *buf, size_t len, const struct objr
     if (len >= 4 && (memcmp(buf, "BC\xc0\xde", 4) == 0 || memcmp(buf, "\xde\xc0\x17\x0b", 4) == 0))
         return OBJ_LLVM_BITCODE;
     return OBJ_UNKNOWN;
+}
+
+int note_arg_count(const char *args)
+{
+    int n = 0;
+    bool in = false;
+    for (const char *p = args; *p; p++) {
+        bool space = *p == ' ' || *p == '\t';
+        if (!space && !in)
+            n++;
+        in = !space;
+    }
+    return n;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * parse.c: tokens -> providers and probes.
+ * dtrace-parse.c: tokens -> providers and probes.
  *
  * The grammar we act on is small:
  *
@@ -46,6 +46,7 @@ struct arglist {
 
 struct parser {
     struct program *prog;
+    bool with_text; /* keep the arguments' text (-h), not only their count */
     struct lexer lx;
     struct token ahead[3];
     int nahead;
@@ -118,10 +119,15 @@ static void probe_key(struct buf *key, const struct provider *pv, const char *na
     buf_add(key, name, len);
 }
 
+struct provider *program_find_provider(const struct program *prog, const char *name)
+{
+    return strmap_get(&prog->provider_index, name, strlen(name));
+}
+
 struct probe *program_find_probe(const struct program *prog, const char *provider,
                                  const char *name)
 {
-    const struct provider *pv = strmap_get(&prog->provider_index, provider, strlen(provider));
+    const struct provider *pv = program_find_provider(prog, provider);
     if (!pv)
         return NULL;
     struct buf key = {0};
@@ -257,42 +263,55 @@ static inline bool tok_eq(const struct token *t, const char *s)
     return t->kind == TK_IDENT && t->len == n && memcmp(t->text, s, n) == 0;
 }
 
-struct word {
-    const char *s;
-    size_t len;
+/* "struct", "union" or "enum": what comes after names a tag, not a
+ * keyword, a provider or an argument. */
+static bool is_tag_keyword(const struct token *t)
+{
+    return tok_eq(t, "struct") || tok_eq(t, "union") || tok_eq(t, "enum");
+}
+
+/* The words of C types the parser must recognise, and what each is. */
+enum { KW_NONE, KW_QUALIFIER, KW_TYPE }; /* KW_TYPE: ends a type, never a name */
+
+static const struct {
+    struct str word;
+    unsigned char kind;
+} type_keywords[] = {
+    {STR("const"), KW_QUALIFIER},     {STR("volatile"), KW_QUALIFIER},
+    {STR("restrict"), KW_QUALIFIER},  {STR("__restrict"), KW_QUALIFIER},
+    {STR("__restrict__"), KW_QUALIFIER}, {STR("_Atomic"), KW_QUALIFIER},
+    {STR("__const"), KW_QUALIFIER},   {STR("__volatile__"), KW_QUALIFIER},
+    {STR("register"), KW_QUALIFIER},  {STR("void"), KW_TYPE},
+    {STR("char"), KW_TYPE},           {STR("short"), KW_TYPE},
+    {STR("int"), KW_TYPE},            {STR("long"), KW_TYPE},
+    {STR("float"), KW_TYPE},          {STR("double"), KW_TYPE},
+    {STR("signed"), KW_TYPE},         {STR("unsigned"), KW_TYPE},
+    {STR("_Bool"), KW_TYPE},          {STR("_Complex"), KW_TYPE},
+    {STR("_Imaginary"), KW_TYPE},     {STR("__int128"), KW_TYPE},
+    {STR("__signed__"), KW_TYPE},     {STR("__unsigned__"), KW_TYPE},
+    {STR("struct"), KW_TYPE},         {STR("union"), KW_TYPE},
+    {STR("enum"), KW_TYPE},
 };
 
-#define WORD(s) {s, sizeof s - 1}
-
-static bool in_words(const struct token *t, const struct word *w)
+/* t's kind among type_keywords.  Each token of an argument is looked up
+ * once, when it is read (parse_args), and the kind kept in the token: the
+ * argument's name and hints ask about every token several times. */
+static unsigned char keyword_kind(const struct token *t)
 {
     if (t->kind != TK_IDENT)
-        return false;
-    for (; w->s; w++)
+        return KW_NONE;
+    for (size_t i = 0; i < sizeof type_keywords / sizeof type_keywords[0]; i++) {
+        const struct str *w = &type_keywords[i].word;
         if (t->len == w->len && t->text[0] == w->s[0] && memcmp(t->text, w->s, w->len) == 0)
-            return true;
-    return false;
+            return type_keywords[i].kind;
+    }
+    return KW_NONE;
 }
 
-static bool is_qualifier(const struct token *t)
-{
-    static const struct word quals[] = {
-        WORD("const"), WORD("volatile"), WORD("restrict"), WORD("__restrict"),
-        WORD("__restrict__"), WORD("_Atomic"), WORD("__const"), WORD("__volatile__"),
-        WORD("register"), {NULL, 0}};
-    return in_words(t, quals);
-}
+static bool is_qualifier(const struct token *t) { return t->kw == KW_QUALIFIER; }
 
 /* Words that end a type and so can never be an argument's name. */
-static bool is_type_keyword(const struct token *t)
-{
-    static const struct word words[] = {
-        WORD("void"), WORD("char"), WORD("short"), WORD("int"), WORD("long"), WORD("float"),
-        WORD("double"), WORD("signed"), WORD("unsigned"), WORD("_Bool"), WORD("_Complex"),
-        WORD("_Imaginary"), WORD("__int128"), WORD("__signed__"), WORD("__unsigned__"),
-        WORD("struct"), WORD("union"), WORD("enum"), {NULL, 0}};
-    return is_qualifier(t) || in_words(t, words);
-}
+static bool is_type_keyword(const struct token *t) { return t->kw != KW_NONE; }
 
 /* The index of the argument's name among its tokens, or -1 when unnamed. */
 static long find_arg_name(const struct token *v, size_t n)
@@ -333,7 +352,7 @@ static long find_arg_name(const struct token *v, size_t n)
     if (last->kind != TK_IDENT || is_type_keyword(last))
         return -1;
     const struct token *before = &v[end - 2];
-    if (tok_eq(before, "struct") || tok_eq(before, "union") || tok_eq(before, "enum"))
+    if (is_tag_keyword(before))
         return -1;
     /* "const foo_t" is a type; "foo_t x", "unsigned x", "char *x" are named. */
     for (size_t i = 0; i + 1 < end; i++)
@@ -396,9 +415,9 @@ static char *join_tokens(struct parser *ps, const struct token *v, size_t n)
  */
 static char *join_ctype(struct parser *ps, const struct token *v, size_t n, long name)
 {
-    static const struct token const_tok = {TK_IDENT, "const", 5, {0}, true};
-    static const struct token char_tok = {TK_IDENT, "char", 4, {0}, true};
-    static const struct token star_tok = {TK_PUNCT, "*", 1, {0}, true};
+    static const struct token const_tok = {TK_IDENT, "const", 5, {0}, true, KW_QUALIFIER};
+    static const struct token char_tok = {TK_IDENT, "char", 4, {0}, true, KW_TYPE};
+    static const struct token star_tok = {TK_PUNCT, "*", 1, {0}, true, KW_NONE};
     if (ps->ctype_cap < n * 3 + 2) {
         ps->ctype_cap = n * 3 + 2;
         ps->ctype = xreallocarray(ps->ctype, ps->ctype_cap, sizeof *ps->ctype);
@@ -461,14 +480,13 @@ static const char *near_keyword(const struct token *t, const char *const words[]
 
 /* A word of an argument's type (never its name) close to a type keyword:
  * the C compiler would stop on it later with a less direct message. */
-static void hint_types(const struct toklist *tl)
+static void hint_types(const struct toklist *tl, long name)
 {
-    long name = find_arg_name(tl->v, tl->n);
     for (size_t i = 0; i < tl->n; i++) {
         const struct token *t = &tl->v[i];
         if ((long)i == name || is_type_keyword(t))
             continue;
-        if (i > 0 && (tok_eq(t - 1, "struct") || tok_eq(t - 1, "union") || tok_eq(t - 1, "enum")))
+        if (i > 0 && is_tag_keyword(t - 1))
             continue; /* a tag: "struct conn" names no keyword */
         const char *w = near_keyword(t, type_words);
         if (w)
@@ -479,7 +497,8 @@ static void hint_types(const struct toklist *tl)
 
 static void arglist_add(struct parser *ps, struct arglist *al, const struct toklist *tl)
 {
-    hint_types(tl);
+    long name = find_arg_name(tl->v, tl->n);
+    hint_types(tl, name);
     if (al->total < 0x7fffffff)
         al->total++;
     if (al->n == MAX_PROBE_ARGS + 1)
@@ -487,9 +506,9 @@ static void arglist_add(struct parser *ps, struct arglist *al, const struct tokl
     if (al->n == 0)
         al->first_is_void = tl->n == 1 && tok_eq(&tl->v[0], "void");
     struct arg *a = &al->v[al->n++];
-    if (!ps->prog->skip_text) {
+    if (ps->with_text) {
         a->text = join_tokens(ps, tl->v, tl->n);
-        a->ctype = join_ctype(ps, tl->v, tl->n, find_arg_name(tl->v, tl->n));
+        a->ctype = join_ctype(ps, tl->v, tl->n, name);
     }
     a->loc = tl->v[0].loc;
 }
@@ -499,6 +518,61 @@ static bool allowed_in_arg(const struct token *t)
     if (t->kind == TK_IDENT || t->kind == TK_NUMBER)
         return true;
     return t->kind == TK_PUNCT && strchr("*&()[],.^", t->text[0]) != NULL;
+}
+
+/* ---- brackets ---- */
+
+static bool is_open(const struct token *t)
+{
+    return is_punct(t, '(') || is_punct(t, '[') || is_punct(t, '{');
+}
+
+static bool is_close(const struct token *t)
+{
+    return is_punct(t, ')') || is_punct(t, ']') || is_punct(t, '}');
+}
+
+static char closer_for(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
+
+/*
+ * Keep nest, the brackets open, up to date with t: an opener is pushed (at
+ * most MAX_NESTING), a closer must match the last one open and pops it.
+ * probe names the probe whose argument list this is, or is NULL outside
+ * providers.  0, or -1 after reporting.
+ */
+static int track_bracket(struct toklist *nest, const struct token *t, const char *probe)
+{
+    char d[64];
+    if (is_open(t)) {
+        if (nest->n < MAX_NESTING) {
+            toklist_push(nest, t);
+            return 0;
+        }
+        if (probe)
+            error_at(&t->loc, "brackets nested more than %d deep in probe '%s'", MAX_NESTING,
+                     probe);
+        else
+            error_at(&t->loc, "brackets nested more than %d deep", MAX_NESTING);
+        return -1;
+    }
+    if (!is_close(t))
+        return 0;
+    if (nest->n == 0) {
+        if (probe)
+            error_at(&t->loc, "unbalanced %s in the argument list of probe '%s'",
+                     describe(t, d, sizeof d), probe);
+        else
+            error_at(&t->loc, "unbalanced %s: nothing is open", describe(t, d, sizeof d));
+        return -1;
+    }
+    const struct token *o = &nest->v[nest->n - 1];
+    if (closer_for(o->text[0]) != t->text[0]) {
+        error_at(&t->loc, "%s does not match '%c' opened at line %d, column %d",
+                 describe(t, d, sizeof d), o->text[0], o->loc.line, o->loc.col);
+        return -1;
+    }
+    nest->n--;
+    return 0;
 }
 
 /*
@@ -543,32 +617,14 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
                      probe, describe(&t, d, sizeof d));
             return -1;
         }
-        if (is_punct(&t, '(') || is_punct(&t, '[')) {
-            if (nest->n == MAX_NESTING) {
-                error_at(&t.loc, "brackets nested more than %d deep in probe '%s'", MAX_NESTING,
-                         probe);
-                return -1;
-            }
-            toklist_push(nest, &t);
-        } else if (is_punct(&t, ')') || is_punct(&t, ']')) {
-            if (nest->n == 0) {
-                error_at(&t.loc, "unbalanced %s in the argument list of probe '%s'",
-                         describe(&t, d, sizeof d), probe);
-                return -1;
-            }
-            const struct token *o = &nest->v[nest->n - 1];
-            if (is_punct(&t, ')') != is_punct(o, '(')) {
-                error_at(&t.loc, "%s does not match '%c' opened at line %d, column %d",
-                         describe(&t, d, sizeof d), o->text[0], o->loc.line, o->loc.col);
-                return -1;
-            }
-            nest->n--;
-        }
+        if (track_bracket(nest, &t, probe) != 0)
+            return -1;
         if (cur->n == MAX_ARG_TOKENS) {
             error_at(&cur->v[0].loc, "an argument declaration of probe '%s' has more than %d tokens",
                      probe, MAX_ARG_TOKENS);
             return -1;
         }
+        t.kw = keyword_kind(&t);
         toklist_push(cur, &t);
     }
     /* "(void)" declares no arguments, as in C. */
@@ -739,22 +795,10 @@ static int parse_provider(struct parser *ps)
 
 /* ---- the file ---- */
 
-static bool is_open(const struct token *t)
+int parse_buffer(struct program *prog, const char *name, const char *text, size_t len,
+                 bool with_text)
 {
-    return is_punct(t, '(') || is_punct(t, '[') || is_punct(t, '{');
-}
-
-static bool is_close(const struct token *t)
-{
-    return is_punct(t, ')') || is_punct(t, ']') || is_punct(t, '}');
-}
-
-static char closer_for(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
-
-int parse_buffer(struct program *prog, const char *name, const char *text, size_t len)
-{
-    char d[64];
-    struct parser ps = {.prog = prog};
+    struct parser ps = {.prog = prog, .with_text = with_text};
     lexer_init(&ps.lx, name, text, len, &prog->names);
     struct toklist nest = {0}; /* open brackets outside providers */
     struct token prev = {.kind = TK_EOF};
@@ -766,8 +810,7 @@ int parse_buffer(struct program *prog, const char *name, const char *text, size_
             goto done;
         if (t.kind == TK_EOF)
             break;
-        if (nest.n == 0 && tok_eq(&t, "provider") && !tok_eq(&prev, "struct") &&
-            !tok_eq(&prev, "union") && !tok_eq(&prev, "enum")) {
+        if (nest.n == 0 && tok_eq(&t, "provider") && !is_tag_keyword(&prev)) {
             if (peek(&ps, 0, &n1) != 0)
                 goto done;
             if (n1.kind == TK_IDENT || n1.kind == TK_NUMBER || is_punct(&n1, '{')) {
@@ -778,8 +821,7 @@ int parse_buffer(struct program *prog, const char *name, const char *text, size_
             }
         }
         /* "provder p {": skipped as C, it would silently lose its probes. */
-        if (nest.n == 0 && near_keyword(&t, provider_word) && !tok_eq(&prev, "struct") &&
-            !tok_eq(&prev, "union") && !tok_eq(&prev, "enum")) {
+        if (nest.n == 0 && near_keyword(&t, provider_word) && !is_tag_keyword(&prev)) {
             if (peek(&ps, 0, &n1) != 0 || peek(&ps, 1, &n2) != 0)
                 goto done;
             if (n1.kind == TK_IDENT && is_punct(&n2, '{')) {
@@ -797,25 +839,8 @@ int parse_buffer(struct program *prog, const char *name, const char *text, size_
                 goto done;
             }
         }
-        if (is_open(&t)) {
-            if (nest.n == MAX_NESTING) {
-                error_at(&t.loc, "brackets nested more than %d deep", MAX_NESTING);
-                goto done;
-            }
-            toklist_push(&nest, &t);
-        } else if (is_close(&t)) {
-            if (nest.n == 0) {
-                error_at(&t.loc, "unbalanced %s: nothing is open", describe(&t, d, sizeof d));
-                goto done;
-            }
-            const struct token *o = &nest.v[nest.n - 1];
-            if (closer_for(o->text[0]) != t.text[0]) {
-                error_at(&t.loc, "%s does not match '%c' opened at line %d, column %d",
-                         describe(&t, d, sizeof d), o->text[0], o->loc.line, o->loc.col);
-                goto done;
-            }
-            nest.n--;
-        }
+        if (track_bracket(&nest, &t, NULL) != 0)
+            goto done;
         prev = t;
     }
     if (nest.n > 0) {
@@ -834,20 +859,16 @@ done:
 
 void probe_macro_name(const struct probe *pr, struct buf *b)
 {
-    const char *pv = pr->provider->name, *name = pr->name;
-    size_t pvlen = strlen(pv), namelen = strlen(name);
-    buf_reserve(b, pvlen + 1 + namelen); /* room for it all: one check, not one per byte */
-    char *out = b->data + b->len;
-    for (size_t i = 0; i < pvlen; i++)
-        *out++ = (pv[i] >= 'a' && pv[i] <= 'z') ? (char)(pv[i] - 'a' + 'A') : pv[i];
-    *out++ = '_';
-    for (size_t i = 0; i < namelen; i++) {
-        if (name[i] == '_' && name[i + 1] == '_')
-            i++;
-        *out++ = (name[i] >= 'a' && name[i] <= 'z') ? (char)(name[i] - 'a' + 'A') : name[i];
+    buf_add_upper(b, pr->provider->name, strlen(pr->provider->name));
+    buf_addc(b, '_');
+    /* each "__", left to right, folds to "_" (its second one is kept) */
+    const char *run = pr->name, *scan = pr->name, *dd;
+    while ((dd = strstr(scan, "__"))) {
+        buf_add_upper(b, run, (size_t)(dd - run));
+        run = dd + 1;
+        scan = dd + 2;
     }
-    *out = '\0';
-    b->len = (size_t)(out - b->data);
+    buf_add_upper(b, run, strlen(run));
 }
 
 void probe_semaphore_name(const struct probe *pr, struct buf *b)

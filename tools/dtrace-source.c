@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * source.c: the text of an input file.
+ * dtrace-source.c: the text of an input file.
  *
  * Without -C the file is read as it is.  With -C it goes through $CPP
  * (default "cpp"), split into words like a shell would split them but never
@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static int run_cpp(const char *path, const struct cpp_options *cpp, struct buf *text)
@@ -57,20 +56,18 @@ static int run_cpp(const char *path, const struct cpp_options *cpp, struct buf *
  * writes, or read a device without end. */
 static int check_cpp_input(const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || access(path, R_OK) != 0) {
-        error("cannot open '%s': %s", path, strerror(errno));
-        return -1;
+    int fd = open_regular(path, NULL);
+    if (fd >= 0) {
+        close(fd);
+        return 0;
     }
-    if (S_ISDIR(st.st_mode)) {
+    if (errno == EISDIR)
         error("cannot read '%s': %s", path, strerror(EISDIR));
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
+    else if (errno == EINVAL)
         error("cannot preprocess '%s': not a regular file", path);
-        return -1;
-    }
-    return 0;
+    else
+        error("cannot open '%s': %s", path, strerror(errno));
+    return -1;
 }
 
 int source_load(const char *path, const struct cpp_options *cpp, struct buf *text)

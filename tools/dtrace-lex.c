@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tokenize.c: the D provider language as tokens.
+ * dtrace-lex.c: the D provider language as tokens.
  *
  * A pull lexer: lexer_next() hands out one token at a time, so a file with
  * a hundred thousand probes never holds a million tokens in memory.  Every
@@ -33,13 +33,6 @@ void lexer_init(struct lexer *lx, const char *name, const char *text, size_t len
     lx->space = true;
 }
 
-bool token_is(const struct token *tok, const char *s)
-{
-    size_t n = strlen(s);
-    return tok->kind != TK_EOF && tok->kind != TK_STRING && tok->kind != TK_CHAR &&
-           tok->len == n && memcmp(tok->text, s, n) == 0;
-}
-
 static struct loc loc_at(const struct lexer *lx, const char *p)
 {
     ptrdiff_t col = p - lx->line_start; /* clamped before it is an int */
@@ -55,15 +48,6 @@ static void newline(struct lexer *lx, const char *p)
     lx->line_start = p;
     lx->at_bol = true;
 }
-
-static bool is_ident_start(int c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool is_digit(int c) { return c >= '0' && c <= '9'; }
-
-static bool is_ident_char(int c) { return is_ident_start(c) || is_digit(c); }
 
 static int nul_error(struct lexer *lx, const char *p)
 {
@@ -281,100 +265,98 @@ static int scan_quoted(struct lexer *lx, struct token *tok)
     return 0;
 }
 
-int lexer_next(struct lexer *lx, struct token *tok)
+/* Skip what is not a token at lx->p: whitespace, backslash-newline,
+ * comments and preprocessor lines.  1 when something was skipped (look
+ * again), 0 at a token or the end, -1 after reporting an error. */
+static int skip_space(struct lexer *lx)
 {
-    for (;;) {
-        const char *p = lx->p;
-        if (p >= lx->end) {
-            tok->kind = TK_EOF;
-            tok->text = p;
-            tok->len = 0;
-            tok->loc = loc_at(lx, p);
-            tok->space_before = true;
-            return 0;
-        }
-        char c = *p;
-        if (c == '\0')
-            return nul_error(lx, p);
-        if (c == '\n') {
-            lx->p = p + 1;
-            newline(lx, lx->p);
-            lx->space = true;
-            continue;
-        }
-        if (is_hblank(c)) {
-            do
-                p++;
-            while (p < lx->end && is_hblank(*p));
-            lx->p = p;
-            lx->space = true;
-            continue;
-        }
-        size_t s = c == '\\' ? splice_len(lx, p) : 0;
-        if (s) {
-            lx->p = p + s;
-            bool bol = lx->at_bol;
-            newline(lx, lx->p);
-            lx->at_bol = bol;
-            continue;
-        }
-        if (c == '/' && p + 1 < lx->end && p[1] == '*') {
-            if (skip_block_comment(lx) != 0)
-                return -1;
-            lx->space = true;
-            continue;
-        }
-        if (c == '/' && p + 1 < lx->end && p[1] == '/') {
-            if (skip_line_comment(lx) != 0)
-                return -1;
-            lx->space = true;
-            continue;
-        }
-        if (c == '#' && lx->at_bol) {
-            if (skip_directive(lx) != 0)
-                return -1;
-            lx->space = true;
-            continue;
-        }
-
-        tok->text = p;
-        tok->loc = loc_at(lx, p);
-        tok->space_before = lx->space;
-        lx->space = false;
-        lx->at_bol = false;
-
-        if (is_ident_start((unsigned char)c)) {
-            const char *q = p + 1;
-            while (q < lx->end && is_ident_char((unsigned char)*q))
-                q++;
-            tok->kind = TK_IDENT;
-            tok->len = (size_t)(q - p);
-            lx->p = q;
-            return 0;
-        }
-        if (is_digit((unsigned char)c) ||
-            (c == '.' && p + 1 < lx->end && is_digit((unsigned char)p[1]))) {
-            const char *q = p + 1;
-            while (q < lx->end) {
-                if (is_ident_char((unsigned char)*q) || *q == '.') {
-                    q++;
-                } else if ((*q == '+' || *q == '-') && strchr("eEpP", q[-1])) {
-                    q++;
-                } else {
-                    break;
-                }
-            }
-            tok->kind = TK_NUMBER;
-            tok->len = (size_t)(q - p);
-            lx->p = q;
-            return 0;
-        }
-        if (c == '"' || c == '\'')
-            return scan_quoted(lx, tok);
-
-        tok->kind = TK_PUNCT;
-        tok->len = 1;
+    const char *p = lx->p;
+    if (p >= lx->end)
+        return 0;
+    char c = *p;
+    if (c == '\0')
+        return nul_error(lx, p);
+    if (c == '\n') {
         lx->p = p + 1;
+        newline(lx, lx->p);
+    } else if (is_hblank(c)) {
+        do
+            p++;
+        while (p < lx->end && is_hblank(*p));
+        lx->p = p;
+    } else if (c == '\\' && splice_len(lx, p)) {
+        lx->p = p + splice_len(lx, p);
+        bool bol = lx->at_bol;
+        newline(lx, lx->p);
+        lx->at_bol = bol; /* a joined line goes on the same logical line */
+    } else if (c == '/' && p + 1 < lx->end && p[1] == '*') {
+        if (skip_block_comment(lx) != 0)
+            return -1;
+    } else if (c == '/' && p + 1 < lx->end && p[1] == '/') {
+        if (skip_line_comment(lx) != 0)
+            return -1;
+    } else if (c == '#' && lx->at_bol) {
+        if (skip_directive(lx) != 0)
+            return -1;
+    } else {
         return 0;
     }
+    lx->space = true;
+    return 1;
+}
+
+/* A number: digits, letters, '.', and a sign after an exponent mark. */
+static const char *number_end(const struct lexer *lx, const char *p)
+{
+    const char *q = p + 1;
+    while (q < lx->end) {
+        if (is_ident_char((unsigned char)*q) || *q == '.')
+            q++;
+        else if ((*q == '+' || *q == '-') && strchr("eEpP", q[-1]))
+            q++;
+        else
+            break;
+    }
+    return q;
+}
+
+int lexer_next(struct lexer *lx, struct token *tok)
+{
+    int skipped;
+    while ((skipped = skip_space(lx)) > 0)
+        ;
+    if (skipped < 0)
+        return -1;
+    const char *p = lx->p;
+    tok->text = p;
+    tok->loc = loc_at(lx, p);
+    tok->kw = 0;
+    if (p >= lx->end) {
+        tok->kind = TK_EOF;
+        tok->len = 0;
+        tok->space_before = true;
+        return 0;
+    }
+    tok->space_before = lx->space;
+    lx->space = false;
+    lx->at_bol = false;
+
+    char c = *p;
+    const char *q = p + 1;
+    if (c == '"' || c == '\'')
+        return scan_quoted(lx, tok);
+    if (is_ident_start((unsigned char)c)) {
+        while (q < lx->end && is_ident_char((unsigned char)*q))
+            q++;
+        tok->kind = TK_IDENT;
+    } else if (is_digit((unsigned char)c) ||
+               (c == '.' && q < lx->end && is_digit((unsigned char)*q))) {
+        q = number_end(lx, p);
+        tok->kind = TK_NUMBER;
+    } else {
+        tok->kind = TK_PUNCT;
+    }
+    tok->len = (size_t)(q - p);
+    lx->p = q;
+    return 0;
 }

@@ -4,7 +4,7 @@
  * and capture its standard output through a pipe.  No shell is involved:
  * the words are exactly the argv the program receives.
  */
-#include "dtrace.h"
+#include "core.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,31 +15,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-/* All of fd, at most MAX_TEXT_SIZE bytes: 0, or -1 with errno set (EFBIG
- * when there is more). */
-static int read_all(int fd, struct buf *out)
-{
-    size_t start = out->len;
-    for (;;) {
-        buf_reserve(out, 65536);
-        size_t want = out->cap - out->len - 1, left = MAX_TEXT_SIZE - (out->len - start) + 1;
-        ssize_t n = read(fd, out->data + out->len, want < left ? want : left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        if (n == 0)
-            break;
-        out->len += (size_t)n;
-        if (out->len - start > MAX_TEXT_SIZE) {
-            errno = EFBIG;
-            return -1;
-        }
-    }
-    out->data[out->len] = '\0';
-    return 0;
-}
 
 static int wait_child(pid_t pid, int *status)
 {
@@ -77,7 +52,7 @@ int run_capture(char *const argv[], const char *what, struct buf *out)
         return -1;
     }
 
-    int read_rc = read_all(fds[0], out);
+    int read_rc = read_fd(fds[0], MAX_TEXT_SIZE, out);
     int read_errno = errno;
     close(fds[0]); /* a child still writing now gets SIGPIPE: waitpid cannot hang */
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * util.c: checked allocation, growable buffers, a string hash
- * map, shell-like word splitting and small path helpers.
+ * util.c: checked allocation (running out of memory ends a one-shot
+ * program), growable buffers, arenas, string vectors, a string hash map,
+ * shell-like word splitting, path helpers and C identifiers.
  */
-#include "dtrace.h"
+#include "core.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,19 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- allocation: running out of memory ends a one-shot tool ---- */
-
-static void out_of_memory(void)
-{
-    fprintf(stderr, "%s: error: out of memory\n", diag_program());
-    exit(1);
-}
+/* ---- allocation: running out of memory ends a one-shot program ---- */
 
 void *xmalloc(size_t size)
 {
     void *p = malloc(size ? size : 1);
     if (!p)
-        out_of_memory();
+        diag_out_of_memory();
     return p;
 }
 
@@ -36,7 +31,7 @@ void *xcalloc(size_t count, size_t size)
 {
     void *p = calloc(count ? count : 1, size ? size : 1);
     if (!p)
-        out_of_memory();
+        diag_out_of_memory();
     return p;
 }
 
@@ -44,14 +39,14 @@ void *xrealloc(void *ptr, size_t size)
 {
     void *p = realloc(ptr, size ? size : 1);
     if (!p)
-        out_of_memory();
+        diag_out_of_memory();
     return p;
 }
 
 void *xreallocarray(void *ptr, size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
-        out_of_memory();
+        diag_out_of_memory();
     return xrealloc(ptr, count * size);
 }
 
@@ -70,7 +65,7 @@ char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
 void buf_reserve(struct buf *b, size_t extra)
 {
     if (extra > SIZE_MAX - b->len - 1)
-        out_of_memory();
+        diag_out_of_memory();
     size_t need = b->len + extra + 1;
     if (need <= b->cap)
         return;
@@ -112,10 +107,12 @@ void buf_printf(struct buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-void buf_zero(struct buf *b, size_t len)
+void buf_add_upper(struct buf *b, const char *s, size_t len)
 {
-    buf_reserve(b, len);
-    memset(b->data + b->len, 0, len);
+    buf_reserve(b, len); /* room for it all: one check, not one per byte */
+    char *out = b->data + b->len;
+    for (size_t i = 0; i < len; i++)
+        out[i] = (s[i] >= 'a' && s[i] <= 'z') ? (char)(s[i] - 'a' + 'A') : s[i];
     b->len += len;
     b->data[b->len] = '\0';
 }
@@ -147,7 +144,7 @@ static inline void *arena_place(struct arena *a, size_t size, size_t align)
         if (cap < size)
             cap = size;
         if (cap > SIZE_MAX - sizeof *c)
-            out_of_memory();
+            diag_out_of_memory();
         c = xmalloc(sizeof *c + cap);
         c->next = a->head;
         c->cap = cap;
@@ -169,7 +166,7 @@ void *arena_alloc(struct arena *a, size_t size)
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
     if (n == SIZE_MAX)
-        out_of_memory();
+        diag_out_of_memory();
     char *p = arena_place(a, n + 1, 1);
     memcpy(p, s, n);
     p[n] = '\0';
@@ -293,7 +290,7 @@ static void strmap_grow(struct strmap *m) { strmap_resize(m, m->cap ? m->cap * 2
 void strmap_reserve(struct strmap *m, size_t n)
 {
     if (n > SIZE_MAX / 8 / sizeof *m->slots)
-        out_of_memory();
+        diag_out_of_memory();
     size_t cap = m->cap ? m->cap : 64;
     while (n * 4 > cap * 3)
         cap *= 2;
@@ -455,110 +452,3 @@ char *path_join(const char *dir, const char *name)
     return b.data;
 }
 
-/* ---- files ---- */
-
-/* Read fd to its end into out, at most max bytes.  0 or -1 (reported). */
-static int read_fd(int fd, const char *path, size_t max, struct buf *out)
-{
-    size_t start = out->len;
-    for (;;) {
-        buf_reserve(out, 65536);
-        /* never more than one byte past max, so memory stays near max */
-        size_t want = out->cap - out->len - 1, left = max - (out->len - start) + 1;
-        ssize_t n = read(fd, out->data + out->len, want < left ? want : left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            error("cannot read '%s': %s", path, strerror(errno));
-            return -1;
-        }
-        if (n == 0)
-            break;
-        out->len += (size_t)n;
-        if (out->len - start > max) {
-            error("cannot read '%s': larger than %zu MiB", path, max >> 20);
-            return -1;
-        }
-    }
-    out->data[out->len] = '\0';
-    return 0;
-}
-
-static void on_alarm(int sig) { (void)sig; }
-
-/*
- * Only a FIFO blocks in open(), until some process opens its other end; once
- * one has, reads and writes wait for it as long as it takes, like any
- * reader's or writer's would.  The alarm interrupts open() with EINTR (the
- * handler is installed without SA_RESTART).
- */
-int open_waiting(const char *path, int flags)
-{
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_alarm;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, &old);
-    alarm(FIFO_WAIT_SECONDS);
-    int fd = open(path, flags);
-    int err = errno;
-    alarm(0);
-    sigaction(SIGALRM, &old, NULL);
-    errno = err;
-    return fd;
-}
-
-int read_text(const char *path, struct buf *out)
-{
-    int fd = open_waiting(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0 && errno == EINTR) {
-        error("cannot read '%s': no process opened the FIFO for writing within %d seconds",
-              path, FIFO_WAIT_SECONDS);
-        return -1;
-    }
-    if (fd < 0) {
-        error("cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    int rc = -1;
-    if (fstat(fd, &st) != 0) {
-        error("cannot read '%s': %s", path, strerror(errno));
-    } else if (S_ISDIR(st.st_mode)) {
-        error("cannot read '%s': %s", path, strerror(EISDIR));
-    } else if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > MAX_TEXT_SIZE) {
-        error("cannot read '%s': larger than %zu MiB", path, MAX_TEXT_SIZE >> 20);
-    } else {
-        if (S_ISREG(st.st_mode))
-            buf_reserve(out, (size_t)st.st_size);
-        rc = read_fd(fd, path, MAX_TEXT_SIZE, out);
-    }
-    close(fd);
-    return rc;
-}
-
-int read_object(const char *path, struct buf *out)
-{
-    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) {
-        error("cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    int rc = -1;
-    if (fstat(fd, &st) != 0) {
-        error("cannot read '%s': %s", path, strerror(errno));
-    } else if (S_ISDIR(st.st_mode)) {
-        error("cannot read '%s': %s", path, strerror(EISDIR));
-    } else if (!S_ISREG(st.st_mode)) {
-        error("cannot read '%s': not a regular file", path);
-    } else if ((uintmax_t)st.st_size >= SIZE_MAX / 2) {
-        error("cannot read '%s': %s", path, strerror(EFBIG));
-    } else {
-        buf_reserve(out, (size_t)st.st_size);
-        rc = read_fd(fd, path, SIZE_MAX / 2, out);
-    }
-    close(fd);
-    return rc;
-}

@@ -2,10 +2,10 @@
 /*
  * diag.c: diagnostics as a compiler writes them.
  *
- *   prov.d:3:5: error: expected 'probe' or '}' in provider 'p', found 'prob'
+ *   prov.d:3:5: error: expected 'probe' or '}' in provider 'p', found 'prob'; did you mean 'probe'?
  *       3 |     prob a();
  *         |     ^
- *   prov.d:3:5: note: did you mean 'probe'?
+ *   prov.d:1:12: note: the provider's '{' is here
  *
  * The first line is the message (what scripts and tests match); a message
  * with a position then shows that line of the file and a caret under the
@@ -22,7 +22,7 @@
  * green caret) only when stderr is a terminal and NO_COLOR is not set
  * (https://no-color.org).
  */
-#include "dtrace.h"
+#include "core.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -33,19 +33,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The one piece of process-wide state: the name diagnostics start with,
- * and the file the last source line came from (diagnostics come in file
- * order, so each is found by reading on from the previous one). */
-static const char *program_name = "dtrace";
-
-static struct {
-    char *file;   /* its name, or NULL */
-    FILE *fp;     /* NULL when the file cannot be shown */
-    long line;    /* the line fp is at the start of */
-    long *marks;  /* marks[i]: where line i * MARK_EVERY + 1 starts */
-    size_t nmarks, capmarks;
-} cursor;
-
 /* Notes point back (a duplicate's first declaration), so going back must
  * be cheap: the start of every MARK_EVERY-th line is kept (8 bytes per 256
  * lines).  And whatever the diagnostics ask, no more than READ_BUDGET
@@ -54,32 +41,49 @@ static struct {
  * become a quadratic read. */
 enum { MARK_EVERY = 256 };
 #define READ_BUDGET ((long long)256 << 20)
-static long long read_budget = READ_BUDGET;
+
+/* The file the last source line came from: diagnostics come in file
+ * order, so each line is found by reading on from the previous one. */
+struct cursor {
+    char *file;   /* its name, or NULL */
+    FILE *fp;     /* NULL when the file cannot be shown */
+    long line;    /* the line fp is at the start of */
+    long *marks;  /* marks[i]: where line i * MARK_EVERY + 1 starts */
+    size_t nmarks, capmarks;
+};
+
+/* All of diag.c's state, one per process (diagnostics are for one-shot
+ * programs): the name messages start with, whether to colour them, what
+ * is left of the read budget, and the cursor. */
+static struct {
+    const char *program;
+    int colour;              /* -1: not decided yet */
+    long long read_budget;
+    struct cursor cursor;
+} diag = {"dtrace", -1, READ_BUDGET, {NULL, NULL, 1, NULL, 0, 0}};
 
 /* The next byte of the file being shown, or EOF (also once the budget is
  * spent). */
 static int next_byte(void)
 {
-    if (read_budget <= 0)
+    if (diag.read_budget <= 0)
         return EOF;
-    read_budget--;
-    return getc_unlocked(cursor.fp);
+    diag.read_budget--;
+    return getc_unlocked(diag.cursor.fp);
 }
 
-void diag_set_program(const char *name) { program_name = name; }
-const char *diag_program(void) { return program_name; }
+void diag_set_program(const char *name) { diag.program = name; }
+const char *diag_program(void) { return diag.program; }
 
 /* ---- colour ---- */
 
-static int colour_state = -1; /* -1: not decided yet */
-
 static bool use_colour(void)
 {
-    if (colour_state < 0) {
+    if (diag.colour < 0) {
         const char *no = getenv("NO_COLOR");
-        colour_state = !(no && *no) && isatty(STDERR_FILENO);
+        diag.colour = !(no && *no) && isatty(STDERR_FILENO);
     }
-    return colour_state;
+    return diag.colour;
 }
 
 static void paint(const char *sgr)
@@ -101,73 +105,69 @@ static const char *kind_colour(const char *kind)
 
 static void cursor_close(void)
 {
-    if (cursor.fp)
-        fclose(cursor.fp);
-    free(cursor.file);
-    free(cursor.marks);
-    memset(&cursor, 0, sizeof cursor);
-    cursor.line = 1;
+    if (diag.cursor.fp)
+        fclose(diag.cursor.fp);
+    free(diag.cursor.file);
+    free(diag.cursor.marks);
+    memset(&diag.cursor, 0, sizeof diag.cursor);
+    diag.cursor.line = 1;
 }
 
-static FILE *open_regular(const char *path)
+/* A regular file to read lines from, or NULL. */
+static FILE *open_lines(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    int fd = open_regular(path, NULL);
     if (fd < 0)
         return NULL;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return NULL;
-    }
     FILE *fp = fdopen(fd, "r");
     if (!fp)
         close(fd);
     return fp;
 }
 
-/* Note where line cursor.line starts, when it is the next mark. */
+/* Note where line diag.cursor.line starts, when it is the next mark. */
 static void mark_line(void)
 {
-    if ((cursor.line - 1) % MARK_EVERY != 0 || (size_t)((cursor.line - 1) / MARK_EVERY) != cursor.nmarks)
+    if ((diag.cursor.line - 1) % MARK_EVERY != 0 || (size_t)((diag.cursor.line - 1) / MARK_EVERY) != diag.cursor.nmarks)
         return;
-    long at = ftell(cursor.fp);
+    long at = ftell(diag.cursor.fp);
     if (at < 0)
         return;
-    if (cursor.nmarks == cursor.capmarks) {
-        cursor.capmarks = cursor.capmarks ? cursor.capmarks * 2 : 64;
-        cursor.marks = xreallocarray(cursor.marks, cursor.capmarks, sizeof *cursor.marks);
+    if (diag.cursor.nmarks == diag.cursor.capmarks) {
+        diag.cursor.capmarks = diag.cursor.capmarks ? diag.cursor.capmarks * 2 : 64;
+        diag.cursor.marks = xreallocarray(diag.cursor.marks, diag.cursor.capmarks, sizeof *diag.cursor.marks);
     }
-    cursor.marks[cursor.nmarks++] = at;
+    diag.cursor.marks[diag.cursor.nmarks++] = at;
 }
 
 /* Position the cursor at the start of line `line` of `file`; false when
  * the file cannot be read or has fewer lines. */
 static bool seek_line(const char *file, long line)
 {
-    if (!cursor.file || strcmp(cursor.file, file) != 0) {
+    if (!diag.cursor.file || strcmp(diag.cursor.file, file) != 0) {
         cursor_close();
-        cursor.file = xstrdup(file);
-        cursor.fp = open_regular(file);
-        if (cursor.fp)
+        diag.cursor.file = xstrdup(file);
+        diag.cursor.fp = open_lines(file);
+        if (diag.cursor.fp)
             mark_line(); /* line 1 at 0 */
     }
-    if (!cursor.fp || read_budget <= 0)
+    if (!diag.cursor.fp || diag.read_budget <= 0)
         return false;
     /* Back, or far ahead to a line seen before: from the nearest mark. */
     size_t m = (size_t)((line - 1) / MARK_EVERY);
     long mline = (long)m * MARK_EVERY + 1;
-    if (line < cursor.line || (m < cursor.nmarks && mline > cursor.line)) {
-        if (m >= cursor.nmarks || fseek(cursor.fp, cursor.marks[m], SEEK_SET) != 0)
+    if (line < diag.cursor.line || (m < diag.cursor.nmarks && mline > diag.cursor.line)) {
+        if (m >= diag.cursor.nmarks || fseek(diag.cursor.fp, diag.cursor.marks[m], SEEK_SET) != 0)
             return false;
-        cursor.line = mline;
+        diag.cursor.line = mline;
     }
-    while (cursor.line < line) {
+    while (diag.cursor.line < line) {
         int c;
         while ((c = next_byte()) != EOF && c != '\n')
             ;
         if (c == EOF)
             return false;
-        cursor.line++;
+        diag.cursor.line++;
         mark_line();
     }
     return true;
@@ -192,7 +192,7 @@ static size_t read_window(long from, char *win, bool *more)
         i++;
     }
     if (c == '\n') {
-        cursor.line++;
+        diag.cursor.line++;
         mark_line();
     }
     /* CR LF files read as LF files; a CR at the end is not shown. */
@@ -295,7 +295,7 @@ static void vdiag(const struct loc *loc, const char *kind, const char *fmt, va_l
     if (loc)
         fprintf(stderr, "%s:%d:%d:", loc->file, loc->line, loc->col);
     else
-        fprintf(stderr, "%s:", program_name);
+        fprintf(stderr, "%s:", diag.program);
     paint("");
     fputc(' ', stderr);
     paint(kind_colour(kind));
@@ -328,7 +328,7 @@ void info(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", program_name);
+    fprintf(stderr, "%s: ", diag.program);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -417,3 +417,9 @@ const char *diag_near(const char *s, size_t len, const char *const words[])
 
 /* Release the open file (for leak checkers; the program ends soon after). */
 void diag_finish(void) { cursor_close(); }
+
+void diag_out_of_memory(void)
+{
+    fprintf(stderr, "%s: error: out of memory\n", diag.program);
+    exit(1);
+}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * emit_header.c: the -h header.
+ * dtrace-header.c: the -h header.
  *
  * Per probe it has the same macros as SystemTap's dtrace script, in the
  * same textual shapes, because builds post-process them with sed
@@ -28,13 +28,6 @@
 #include "dtrace.h"
 
 #include <stdio.h>
-#include <string.h>
-
-static void put_upper(struct buf *b, const char *s)
-{
-    for (; *s; s++)
-        buf_addc(b, (*s >= 'a' && *s <= 'z') ? (char)(*s - 'a' + 'A') : *s);
-}
 
 /* Probes have 0 to MAX_PROBE_ARGS arguments (the parser makes sure). */
 static const char *const arg_count[MAX_PROBE_ARGS + 1] = {
@@ -56,7 +49,8 @@ static void emit_guard_name(const struct program *prog, struct buf *out)
         buf_addc(&key, '}');
     }
     buf_adds(out, "SDTKIT_DTRACE_");
-    put_upper(out, prog->nproviders ? prog->providers[0]->name : "NO_PROVIDER");
+    const char *first = prog->nproviders ? prog->providers[0]->name : "NO_PROVIDER";
+    buf_add_upper(out, first, strlen(first));
     buf_printf(out, "_%08X_H", (unsigned)hash_bytes(key.data ? key.data : "", key.len));
     buf_free(&key);
 }
@@ -191,12 +185,7 @@ static const char probe_args[] =
     "DTRACE_PROBE$C ($P, $N, $A)\n"
     "#endif\n";
 
-struct text {
-    const char *s;
-    size_t len;
-};
-
-static void expand(struct buf *out, const char *t, size_t len, const struct text slot[26])
+static void expand(struct buf *out, const char *t, size_t len, const struct str slot[26])
 {
     const char *end = t + len;
     while (t < end) {
@@ -224,9 +213,9 @@ struct names {
 };
 
 /* b's text without its first skip bytes (none when b is empty). */
-static struct text text_of(const struct buf *b, size_t skip)
+static struct str text_of(const struct buf *b, size_t skip)
 {
-    struct text t = {"", 0};
+    struct str t = {"", 0};
     if (b->len >= skip && b->data) {
         t.s = b->data + skip;
         t.len = b->len - skip;
@@ -234,17 +223,16 @@ static struct text text_of(const struct buf *b, size_t skip)
     return t;
 }
 
-static struct text text_str(const char *s)
+static struct str text_str(const char *s)
 {
-    struct text t = {s, strlen(s)};
+    struct str t = {s, strlen(s)};
     return t;
 }
 
 static void emit_probe(const struct probe *pr, bool define_semaphore, struct names *nm,
                        struct buf *out)
 {
-    if (pr->nargs < 0 || pr->nargs > MAX_PROBE_ARGS)
-        return; /* never: the parser fails such a program */
+    assert(pr->nargs >= 0 && pr->nargs <= MAX_PROBE_ARGS); /* the parser fails others */
     const char *pv = pr->provider->name, *name = pr->name;
     nm->macro.len = nm->sem.len = nm->decl.len = nm->params.len = nm->types.len = 0;
     probe_macro_name(pr, &nm->macro);
@@ -258,7 +246,7 @@ static void emit_probe(const struct probe *pr, bool define_semaphore, struct nam
         buf_adds(&nm->types, pr->args[i].ctype);
     }
 
-    struct text slot[26] = {{0}};
+    struct str slot[26] = {{0}};
     slot['M' - 'A'] = text_of(&nm->macro, 0);
     slot['P' - 'A'] = text_str(pv);
     slot['N' - 'A'] = text_str(name);
@@ -286,8 +274,9 @@ static void emit_probe(const struct probe *pr, bool define_semaphore, struct nam
  * less than 1 KiB of fixed text; the preamble names the inputs once and the
  * first provider three times (the guard) around less than 2 KiB.
  */
-uint64_t header_size_bound(const struct program *prog, const struct strvec *inputs)
+uint64_t header_size_bound(const struct program *prog, const struct header_options *opt)
 {
+    const struct strvec *inputs = opt->inputs;
     uint64_t n = 4096;
     for (size_t i = 0; i < inputs->n; i++)
         n += strlen(path_basename(inputs->v[i])) + 1;
@@ -306,18 +295,21 @@ uint64_t header_size_bound(const struct program *prog, const struct strvec *inpu
     return n;
 }
 
-/* Pieces a sink is given: big enough to make write() calls rare, small
- * enough that a header of 100,000 probes never sits whole in memory. */
-#define EMIT_CHUNK ((size_t)1 << 20)
+/* Pieces a sink is given: big enough to make write() calls rare (a
+ * thousand-probe header takes about twenty), small enough to stay in the
+ * cache and never be copied by a growing buffer. */
+#define EMIT_CHUNK ((size_t)64 << 10)
 
-int emit_header(const struct program *prog, const struct strvec *inputs, struct buf *out,
+int emit_header(const struct program *prog, const struct header_options *opt, struct buf *out,
                 struct output *sink)
 {
     int rc = 0;
     struct buf guard = {0};
+    if (sink)
+        buf_reserve(out, 2 * EMIT_CHUNK); /* a chunk and the probe that ends it */
     emit_guard_name(prog, &guard);
-    emit_preamble(prog, inputs, guard.data, out);
-    if (prog->define_semaphores)
+    emit_preamble(prog, opt->inputs, guard.data, out);
+    if (opt->define_semaphores)
         buf_adds(out, "\n/* Written with --define-semaphores: this header defines every semaphore\n"
                       "   itself (weak, one per executable or shared library); no dtrace -G\n"
                       "   object is needed, and linking one as well is harmless. */\n");
@@ -326,7 +318,7 @@ int emit_header(const struct program *prog, const struct strvec *inputs, struct 
     for (size_t i = 0; i < prog->nproviders && rc == 0; i++) {
         const struct provider *pv = prog->providers[i];
         for (size_t j = 0; j < pv->nprobes && rc == 0; j++) {
-            emit_probe(pv->probes[j], prog->define_semaphores, &nm, out);
+            emit_probe(pv->probes[j], opt->define_semaphores, &nm, out);
             if (sink && out->len >= EMIT_CHUNK) {
                 rc = output_append(sink, out->data, out->len);
                 out->len = 0;

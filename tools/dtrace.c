@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * main.c: dtrace -h / dtrace -G, command line to result.
+ * dtrace.c: dtrace -h / dtrace -G, command line to result.
  *
  *   argv -> struct options -> each -s file: source -> parse -> output size, checks
- *        -> -h: emit_header | -G: objects_scan, target, emit_object
+ *        -> -h: emit_header | -G: objects_scan, choose_target, emit_object
  *        -> output_write, or for -h the output opened once everything above
  *           succeeded and the header streamed into it
  *
@@ -184,130 +184,49 @@ static char *default_output(const struct options *o)
     return b.data;
 }
 
-/* Track -DNAME / -UNAME for the STAP_SDT_V1 / STAP_SDT_V2 names. */
-static void track_define(const char *word, const char *next, bool *v1, bool *v2)
-{
-    if (word[0] != '-' || (word[1] != 'D' && word[1] != 'U'))
-        return;
-    const char *name = word[2] ? word + 2 : next;
-    if (!name)
-        return;
-    size_t n = strcspn(name, "=");
-    bool def = word[1] == 'D';
-    if (n == 11 && strncmp(name, "STAP_SDT_V1", n) == 0)
-        *v1 = def;
-    else if (n == 11 && strncmp(name, "STAP_SDT_V2", n) == 0)
-        *v2 = def;
-}
-
-/* Our -D/-U first, then $CFLAGS: the order SystemTap's compiler run saw. */
-static int semaphore_style(const struct options *o, enum semaphore_style *style)
-{
-    bool v1 = false, v2 = false;
-    for (size_t i = 0; i < o->cpp.args.n; i++)
-        track_define(o->cpp.args.v[i], NULL, &v1, &v2);
-    const char *cflags = getenv("CFLAGS");
-    if (cflags) {
-        struct strvec words = {0};
-        const char *why = NULL;
-        if (split_words(cflags, &words, &why) != 0) {
-            error("cannot use CFLAGS: %s", why);
-            strvec_free(&words);
-            return -1;
-        }
-        for (size_t i = 0; i < words.n; i++)
-            track_define(words.v[i], i + 1 < words.n ? words.v[i + 1] : NULL, &v1, &v2);
-        strvec_free(&words);
-    }
-    *style = v1 ? SEM_V1 : v2 ? SEM_V2 : SEM_HIDDEN;
-    return 0;
-}
-
-/* -m32 / -m64 among $CFLAGS (used only when $CC is not set). */
-static int cflags_bits(void)
-{
-    const char *cflags = getenv("CFLAGS");
-    int bits = 0;
-    struct strvec words = {0};
-    const char *why = NULL;
-    if (cflags && split_words(cflags, &words, &why) == 0) {
-        for (size_t i = 0; i < words.n; i++) {
-            if (strcmp(words.v[i], "-m32") == 0)
-                bits = 32;
-            else if (strcmp(words.v[i], "-m64") == 0)
-                bits = 64;
-        }
-    }
-    strvec_free(&words);
-    return bits;
-}
-
-/*
- * The -G target when no object gave one: the family from $CC (when set)
- * or from the host, then the class from -32/-64 (or -m32/-m64 in CFLAGS
- * when $CC is not set).
- */
-static int choose_target(const struct options *o, struct target *t, const char **how)
-{
-    const char *cc = getenv("CC");
-    const char *why = NULL;
-    if (cc && *cc) {
-        if (target_from_cc(cc, getenv("CFLAGS"), t) != 0)
-            return -1;
-        *how = "$CC";
-    } else {
-        if (target_host(t, &why) != 0) {
-            error("%s", why);
-            return -1;
-        }
-        *how = "the host";
-    }
-    int bits = o->bits;
-    if (!bits && !(cc && *cc))
-        bits = cflags_bits();
-    if (bits) {
-        if (target_variant(t, bits, &why) != 0) {
-            error("%s", why);
-            return -1;
-        }
-        *how = o->bits ? (bits == 32 ? "-32" : "-64") : "-m32/-m64 in $CFLAGS";
-    }
-    return 0;
-}
-
+/* The -G object: its target from the objects given, or from $CC, the host
+ * and -32/-64; its semaphores named as -D/-U and $CFLAGS say. */
 static int build_object(const struct options *o, const struct program *prog, struct buf *out)
 {
     struct objects_result res;
-    int rc = objects_scan(prog, &o->objects, o->verbose, &res);
+    struct build_env env;
     struct target t;
     const char *how = NULL;
-    char desc[128];
-    if (rc == 0 && res.have_target) {
+    int rc = -1;
+    bool env_loaded = false;
+    if (objects_scan(prog, &o->objects, o->verbose, &res) != 0)
+        goto done;
+    if (build_env_load(&env) != 0)
+        goto done;
+    env_loaded = true;
+    if (res.have_target) {
         t = res.target;
         how = res.target_from;
-    } else if (rc == 0) {
-        rc = choose_target(o, &t, &how);
+    } else if (choose_target(&env, o->bits, &t, &how) != 0) {
+        goto done;
     }
-    enum semaphore_style style = SEM_HIDDEN;
-    if (rc == 0)
-        rc = semaphore_style(o, &style);
-    if (rc == 0) {
-        if (o->verbose) {
-            target_describe(&t, desc, sizeof desc);
-            info("object: %s (from %s); %s semaphores", desc, how,
-                 style == SEM_V1 ? "STAP_SDT_V1 (probe_semaphore)"
-                 : style == SEM_V2 ? "STAP_SDT_V2 (default visibility)" : "hidden");
-        }
-        emit_object(prog, &t, style, out);
+    enum semaphore_style style = semaphore_style(&env, &o->cpp.args);
+    if (o->verbose) {
+        char desc[128];
+        target_describe(&t, desc, sizeof desc);
+        info("object: %s (from %s); %s semaphores", desc, how,
+             style == SEM_V1 ? "STAP_SDT_V1 (probe_semaphore)"
+             : style == SEM_V2 ? "STAP_SDT_V2 (default visibility)" : "hidden");
     }
+    emit_object(prog, &t, style, out);
+    rc = 0;
+done:
+    if (env_loaded)
+        build_env_free(&env);
     free(res.target_from);
     return rc;
 }
 
 /* Before anything builds the names the output repeats for each probe. */
-static int check_output_size(const struct options *o, const struct program *prog)
+static int check_output_size(const struct options *o, const struct program *prog,
+                             const struct header_options *hopt)
 {
-    uint64_t bound = o->header ? header_size_bound(prog, &o->inputs) : object_size_bound(prog);
+    uint64_t bound = o->header ? header_size_bound(prog, hopt) : object_size_bound(prog);
     if (bound <= MAX_OUTPUT_SIZE)
         return 0;
     error("the %s for these %zu probes would be larger than %zu MiB",
@@ -317,69 +236,82 @@ static int check_output_size(const struct options *o, const struct program *prog
 
 /* The header goes to the output as it is made: a header for 100,000
  * probes is over 100 MB, and never needs to be in memory whole. */
-static int write_header(const struct options *o, const struct program *prog, const char *path)
+static int write_header(const struct options *o, const struct program *prog,
+                        const struct header_options *hopt, const char *path)
 {
     struct output *sink = output_open(path);
     if (!sink)
         return -1;
     struct buf last = {0};
-    int rc = emit_header(prog, &o->inputs, &last, sink);
-    if (rc == 0)
-        rc = output_append(sink, last.data ? last.data : "", last.len);
-    buf_free(&last);
-    if (rc != 0) {
+    if (emit_header(prog, hopt, &last, sink) != 0 ||
+        output_append(sink, last.data ? last.data : "", last.len) != 0) {
+        buf_free(&last);
         output_discard(sink);
         return -1;
     }
-    rc = output_close(sink);
-    if (rc == 0 && o->verbose)
+    buf_free(&last);
+    if (output_close(sink) != 0)
+        return -1;
+    if (o->verbose)
         info("wrote %s", path);
+    return 0;
+}
+
+static int write_object(const struct options *o, const struct program *prog, const char *path)
+{
+    struct buf out = {0};
+    int rc = -1;
+    if (build_object(o, prog, &out) != 0)
+        goto done;
+    if (output_write(path, out.data ? out.data : "", out.len) != 0)
+        goto done;
+    if (o->verbose)
+        info("wrote %s (%zu bytes)", path, out.len);
+    rc = 0;
+done:
+    buf_free(&out);
     return rc;
+}
+
+/* Read and parse every -s file into prog.  0 or -1 (reported). */
+static int load_inputs(const struct options *o, struct program *prog)
+{
+    for (size_t i = 0; i < o->inputs.n; i++) {
+        struct buf text = {0};
+        const char *path = o->inputs.v[i];
+        size_t before = prog->nprobes;
+        int rc = source_load(path, &o->cpp, &text);
+        if (rc == 0)
+            rc = parse_buffer(prog, path, text.data ? text.data : "", text.len, o->header);
+        buf_free(&text);
+        if (rc != 0)
+            return -1;
+        if (o->verbose)
+            info("%s: %zu probe%s (%zu provider%s so far)%s", path, prog->nprobes - before,
+                 prog->nprobes - before == 1 ? "" : "s", prog->nproviders,
+                 prog->nproviders == 1 ? "" : "s", o->cpp.enabled ? ", preprocessed" : "");
+    }
+    return 0;
 }
 
 static int run(const struct options *o)
 {
     struct program prog;
+    struct header_options hopt = {&o->inputs, o->define_semaphores};
+    char *dflt = NULL;
+    int rc = -1;
     program_init(&prog);
-    prog.skip_text = !o->header;
-    prog.define_semaphores = o->define_semaphores;
-    struct buf out = {0};
-    int rc = 0;
-
-    for (size_t i = 0; i < o->inputs.n && rc == 0; i++) {
-        struct buf text = {0};
-        const char *path = o->inputs.v[i];
-        size_t before = prog.nprobes;
-        rc = source_load(path, &o->cpp, &text);
-        if (rc == 0)
-            rc = parse_buffer(&prog, path, text.data ? text.data : "", text.len);
-        if (rc == 0 && o->verbose)
-            info("%s: %zu probe%s (%zu provider%s so far)%s", path, prog.nprobes - before,
-                 prog.nprobes - before == 1 ? "" : "s", prog.nproviders,
-                 prog.nproviders == 1 ? "" : "s", o->cpp.enabled ? ", preprocessed" : "");
-        buf_free(&text);
-    }
-    if (rc == 0)
-        rc = check_output_size(o, &prog);
-    if (rc == 0)
-        rc = program_check(&prog);
-
-    char *dflt = rc == 0 && !o->output ? default_output(o) : NULL;
+    if (load_inputs(o, &prog) != 0 || check_output_size(o, &prog, &hopt) != 0 ||
+        program_check(&prog) != 0)
+        goto done;
+    dflt = o->output ? NULL : default_output(o);
     const char *path = o->output ? o->output : dflt;
-    if (rc == 0 && o->header) {
-        if (o->verbose && o->objects.n)
-            info("-h ignores the %zu object file%s given", o->objects.n,
-                 o->objects.n == 1 ? "" : "s");
-        rc = write_header(o, &prog, path);
-    } else if (rc == 0) {
-        rc = build_object(o, &prog, &out);
-        if (rc == 0)
-            rc = output_write(path, out.data ? out.data : "", out.len);
-        if (rc == 0 && o->verbose)
-            info("wrote %s (%zu bytes)", path, out.len);
-    }
+    if (o->header && o->verbose && o->objects.n)
+        info("-h ignores the %zu object file%s given", o->objects.n,
+             o->objects.n == 1 ? "" : "s");
+    rc = o->header ? write_header(o, &prog, &hopt, path) : write_object(o, &prog, path);
+done:
     free(dflt);
-    buf_free(&out);
     program_free(&prog);
     return rc == 0 ? 0 : 1;
 }

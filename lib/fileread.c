@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * objfile.c: object files on disk -> read_notes(), for dtrace -G and
+ * fileread.c: object files on disk -> read_notes(), for dtrace -G and
  * sdt-list alike.
  *
- * objread.c works on one buffer and knows no file names; this layer reads
+ * elfread.c works on one buffer and knows no file names; this layer reads
  * the file, names what it reports ("lib.a(member.o)" for archive members),
  * loads the members of thin archives (paths relative to the archive),
  * follows libtool .lo files to the object they name, and says what it
@@ -16,7 +16,7 @@
  * them; following one that lists itself would read it N^depth times).
  * Only regular files are read (read_object).
  */
-#include "dtrace.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +26,6 @@
 
 struct relay {
     const struct objread_ops *user;
-    bool verbose;
     const char *path;      /* the file being read */
     char *member;          /* the member the cached label is for */
     char *label;           /* "path(member)" */
@@ -156,7 +155,7 @@ static int read_thin_members(const char *path, const struct strvec *names,
 static int read_buffer(const char *path, const struct buf *data, const struct objread_ops *ops,
                        bool verbose, bool in_thin, int depth)
 {
-    struct relay r = {.user = ops, .verbose = verbose, .path = path};
+    struct relay r = {.user = ops, .path = path};
     struct objread_ops relay_ops = {
         .ctx = &r,
         .on_elf = relay_elf,
@@ -215,7 +214,7 @@ static int read_path(const char *path, const struct objread_ops *ops, bool verbo
     return rc;
 }
 
-int objfile_read(const char *path, const struct objread_ops *ops, bool verbose)
+int file_read_notes(const char *path, const struct objread_ops *ops, bool verbose)
 {
     return read_path(path, ops, verbose, false, 0);
 }

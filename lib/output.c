@@ -19,7 +19,7 @@
  * is opened and written directly: there is nothing to rename onto (a FIFO
  * nobody opens for reading within FIFO_WAIT_SECONDS is an error).
  */
-#include "dtrace.h"
+#include "core.h"
 
 #include <errno.h>
 #include <fcntl.h>

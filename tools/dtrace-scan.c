@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * objects.c: the object files given to -G.
+ * dtrace-scan.c: the object files given to -G.
  *
- * SystemTap's script never opens them.  We do (through objfile.c), for
+ * SystemTap's script never opens them.  We do (through fileread.c), for
  * two reasons:
  *
  *  - the target: class, byte order, machine, OS ABI and flags of the
@@ -21,8 +21,6 @@
  */
 #include "dtrace.h"
 
-#include <string.h>
-
 struct scan {
     const struct program *prog;
     bool verbose;
@@ -35,35 +33,23 @@ struct scan {
 static void on_elf(void *ctx, const char *label, const struct elf_info *elf)
 {
     struct scan *sc = ctx;
-    struct target t = {elf->elfclass, elf->data, elf->machine, elf->flags, elf->osabi};
+    const struct target *t = &elf->target;
     if (!sc->res->have_target) {
         sc->res->have_target = true;
-        sc->res->target = t;
+        sc->res->target = *t;
         sc->res->target_from = xstrdup(label);
         return;
     }
     const struct target *first = &sc->res->target;
-    if (t.elfclass != first->elfclass || t.data != first->data || t.machine != first->machine) {
+    if (t->elfclass != first->elfclass || t->data != first->data ||
+        t->machine != first->machine) {
         char a[96], b[96];
-        target_describe(&t, a, sizeof a);
+        target_describe(t, a, sizeof a);
         target_describe(first, b, sizeof b);
         error("%s is %s, but %s is %s: the objects cannot be linked together", label, a,
               sc->res->target_from, b);
         sc->rc = -1;
     }
-}
-
-static int count_args(const char *args)
-{
-    int n = 0;
-    bool in = false;
-    for (const char *p = args; *p; p++) {
-        bool space = *p == ' ' || *p == '\t';
-        if (!space && !in)
-            n++;
-        in = !space;
-    }
-    return n;
 }
 
 static bool first_time(struct scan *sc, const char *label, const char *provider,
@@ -84,11 +70,10 @@ static void on_note(void *ctx, const char *label, const struct elf_info *elf,
     sc->nnotes++;
     if (!note->strings_ok)
         return;
-    const struct provider *pv =
-        strmap_get(&sc->prog->provider_index, note->provider, strlen(note->provider));
+    const struct provider *pv = program_find_provider(sc->prog, note->provider);
     if (!pv)
         return; /* a provider from some other .d file, or plain STAP_PROBE use */
-    int nargs = count_args(note->args);
+    int nargs = note_arg_count(note->args);
     const struct probe *pr = program_find_probe(sc->prog, note->provider, note->name);
     if (pr && pr->nargs == nargs)
         return;
@@ -128,7 +113,7 @@ int objects_scan(const struct program *prog, const struct strvec *paths, bool ve
     };
     memset(res, 0, sizeof *res);
     for (size_t i = 0; i < paths->n; i++)
-        if (objfile_read(paths->v[i], &ops, verbose) != 0)
+        if (file_read_notes(paths->v[i], &ops, verbose) != 0)
             sc.rc = -1;
     if (verbose && paths->n)
         info("%zu object file%s: %zu probe site%s", paths->n, paths->n == 1 ? "" : "s",
