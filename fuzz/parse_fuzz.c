@@ -16,8 +16,8 @@
  *
  * Build and run with `make fuzz` (see fuzz/run).
  */
-#include "../tools/dtrace.h"
 #include "../lib/elf.h"
+#include "../tools/dtrace.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -43,7 +43,9 @@ struct str {
     size_t len;
 };
 
+/* clang-format off */
 #define STR(lit) {lit, sizeof lit - 1} /* an initializer */
+/* clang-format on */
 
 /* ======================================================================
  * arch.c: the targets (pure)
@@ -71,7 +73,7 @@ struct elfw {
     unsigned char *buf;
     size_t len;
     size_t cap;
-    int data;  /* ELFDATA2LSB or ELFDATA2MSB */
+    int data; /* ELFDATA2LSB or ELFDATA2MSB */
     bool is64;
 };
 
@@ -113,8 +115,7 @@ void elfw_pad_to(struct elfw *w, uint64_t off);
  * offset in .shstrtab (sec[shstrndx], whose size this sets) and its file
  * offset, from `start' on, each at its alignment.  Returns where the
  * section header table goes (the end, aligned to the address size). */
-uint64_t elf_layout(struct elf_section *sec, size_t n, size_t shstrndx, uint64_t start,
-                    bool is64);
+uint64_t elf_layout(struct elf_section *sec, size_t n, size_t shstrndx, uint64_t start, bool is64);
 /* The ELF header. */
 void elfw_ehdr(struct elfw *w, const struct target *t, unsigned type, uint64_t entry,
                uint64_t phoff, size_t phnum, uint64_t shoff, size_t shnum, size_t shstrndx);
@@ -300,12 +301,9 @@ const char *diag_program(void);
 void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void error_at(const struct loc *loc, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void warning_at(const struct loc *loc, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void note_at(const struct loc *loc, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void error_at(const struct loc *loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void warning_at(const struct loc *loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void note_at(const struct loc *loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The word of words[] (NULL-terminated) closest to s, if close enough to
  * be a likely misspelling of it (and not s itself); else NULL. */
 const char *diag_near(const char *s, size_t len, const char *const words[]);
@@ -380,15 +378,15 @@ struct elf_info {
 /* One stapsdt note, decoded; the strings point into the caller's buffer
  * and are NUL-terminated within the descriptor when their flag says so. */
 struct sdt_note {
-    const char *section;      /* its section's name, NULL when unknown */
-    uint64_t section_flags;   /* sh_flags */
-    uint64_t section_align;   /* sh_addralign */
+    const char *section;    /* its section's name, NULL when unknown */
+    uint64_t section_flags; /* sh_flags */
+    uint64_t section_align; /* sh_addralign */
     uint32_t namesz;
     uint32_t descsz;
     uint32_t type;
-    bool strings_ok;   /* provider, name and args all NUL-terminated in desc */
-    bool desc_exact;   /* the descriptor ends exactly at the args' NUL */
-    unsigned ptrsize;  /* 4 or 8, from the ELF class */
+    bool strings_ok;  /* provider, name and args all NUL-terminated in desc */
+    bool desc_exact;  /* the descriptor ends exactly at the args' NUL */
+    unsigned ptrsize; /* 4 or 8, from the ELF class */
     uint64_t pc;
     uint64_t base;
     uint64_t semaphore;

@@ -39,16 +39,18 @@
  * bytes are read to show lines in one run: after that, messages come
  * without their line, so a million errors on one 100 MB line cannot
  * become a quadratic read. */
-enum { MARK_EVERY = 256 };
+enum {
+    MARK_EVERY = 256
+};
 #define READ_BUDGET ((long long)256 << 20)
 
 /* The file the last source line came from: diagnostics come in file
  * order, so each line is found by reading on from the previous one. */
 struct cursor {
-    char *file;   /* its name, or NULL */
-    FILE *fp;     /* NULL when the file cannot be shown */
-    long line;    /* the line fp is at the start of */
-    long *marks;  /* marks[i]: where line i * MARK_EVERY + 1 starts */
+    char *file;  /* its name, or NULL */
+    FILE *fp;    /* NULL when the file cannot be shown */
+    long line;   /* the line fp is at the start of */
+    long *marks; /* marks[i]: where line i * MARK_EVERY + 1 starts */
     size_t nmarks, capmarks;
 };
 
@@ -57,7 +59,7 @@ struct cursor {
  * is left of the read budget, and the cursor. */
 static struct {
     const char *program;
-    int colour;              /* -1: not decided yet */
+    int colour; /* -1: not decided yet */
     long long read_budget;
     struct cursor cursor;
 } diag = {"dtrace", -1, READ_BUDGET, {NULL, NULL, 1, NULL, 0, 0}};
@@ -128,14 +130,16 @@ static FILE *open_lines(const char *path)
 /* Note where line diag.cursor.line starts, when it is the next mark. */
 static void mark_line(void)
 {
-    if ((diag.cursor.line - 1) % MARK_EVERY != 0 || (size_t)((diag.cursor.line - 1) / MARK_EVERY) != diag.cursor.nmarks)
+    if ((diag.cursor.line - 1) % MARK_EVERY != 0 ||
+        (size_t)((diag.cursor.line - 1) / MARK_EVERY) != diag.cursor.nmarks)
         return;
     long at = ftell(diag.cursor.fp);
     if (at < 0)
         return;
     if (diag.cursor.nmarks == diag.cursor.capmarks) {
         diag.cursor.capmarks = diag.cursor.capmarks ? diag.cursor.capmarks * 2 : 64;
-        diag.cursor.marks = xreallocarray(diag.cursor.marks, diag.cursor.capmarks, sizeof *diag.cursor.marks);
+        diag.cursor.marks =
+            xreallocarray(diag.cursor.marks, diag.cursor.capmarks, sizeof *diag.cursor.marks);
     }
     diag.cursor.marks[diag.cursor.nmarks++] = at;
 }
@@ -176,7 +180,10 @@ static bool seek_line(const char *file, long line)
 /* The bytes of the current line from byte `from` (0-based), at most
  * DIAG_WINDOW of them, into win; the rest of the line is read past.
  * Returns the number kept; *more says whether the line goes on after. */
-enum { DIAG_WINDOW = 100, DIAG_LEAD = 50 };
+enum {
+    DIAG_WINDOW = 100,
+    DIAG_LEAD = 50
+};
 
 static size_t read_window(long from, char *win, bool *more)
 {
@@ -362,7 +369,9 @@ void note_at(const struct loc *loc, const char *fmt, ...)
 
 /* Damerau-Levenshtein distance (optimal string alignment) of a and b, both
  * short (the caller bounds them), or a value > limit. */
-enum { NEAR_MAX = 32 };
+enum {
+    NEAR_MAX = 32
+};
 
 static int distance(const char *a, size_t la, const char *b, size_t lb)
 {

@@ -61,7 +61,8 @@ static uint64_t rd(const struct elf *e, size_t off, int width)
 {
     uint64_t v = 0;
     for (int i = 0; i < width; i++) {
-        unsigned b = e->data == ELFDATA2MSB ? e->buf[off + (size_t)i] : e->buf[off + (size_t)(width - 1 - i)];
+        unsigned b = e->data == ELFDATA2MSB ? e->buf[off + (size_t)i]
+                                            : e->buf[off + (size_t)(width - 1 - i)];
         v = (v << 8) | b;
     }
     return v;

@@ -50,8 +50,7 @@ void elfw_pad_to(struct elfw *w, uint64_t off)
     w->len = (size_t)off;
 }
 
-uint64_t elf_layout(struct elf_section *sec, size_t n, size_t shstrndx, uint64_t start,
-                    bool is64)
+uint64_t elf_layout(struct elf_section *sec, size_t n, size_t shstrndx, uint64_t start, bool is64)
 {
     assert(shstrndx > 0 && shstrndx < n);
     uint32_t name_off = 1; /* after the leading NUL */

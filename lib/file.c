@@ -106,8 +106,8 @@ int read_text(const char *path, struct buf *out)
 {
     int fd = open_waiting(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0 && errno == EINTR) {
-        error("cannot read '%s': no process opened the FIFO for writing within %d seconds",
-              path, FIFO_WAIT_SECONDS);
+        error("cannot read '%s': no process opened the FIFO for writing within %d seconds", path,
+              FIFO_WAIT_SECONDS);
         return -1;
     }
     if (fd < 0) {

@@ -26,10 +26,10 @@
 
 struct relay {
     const struct objread_ops *user;
-    const char *path;      /* the file being read */
-    char *member;          /* the member the cached label is for */
-    char *label;           /* "path(member)" */
-    struct strvec thin;    /* members named by a thin archive */
+    const char *path;   /* the file being read */
+    char *member;       /* the member the cached label is for */
+    char *label;        /* "path(member)" */
+    struct strvec thin; /* members named by a thin archive */
 };
 
 /* "path" for a plain file, "path(member)" for an archive member. */
@@ -113,8 +113,8 @@ static char *libtool_object(const char *path, const struct buf *text)
     return NULL;
 }
 
-static int read_path(const char *path, const struct objread_ops *ops, bool verbose,
-                     bool in_thin, int depth);
+static int read_path(const char *path, const struct objread_ops *ops, bool verbose, bool in_thin,
+                     int depth);
 
 /* Whether a thin archive listed this file before (by device and inode:
  * "x.o" and "./x.o" are one file).  A file that cannot be stat'ed is not
@@ -194,8 +194,8 @@ static int read_buffer(const char *path, const struct buf *data, const struct ob
 /* depth > 0: a file named by another (thin member, .lo target), skipped
  * when missing.  in_thin: named, directly or through .lo files, by a thin
  * archive. */
-static int read_path(const char *path, const struct objread_ops *ops, bool verbose,
-                     bool in_thin, int depth)
+static int read_path(const char *path, const struct objread_ops *ops, bool verbose, bool in_thin,
+                     int depth)
 {
     if (depth > 4) {
         warning("%s: nested too deeply; ignored", path);

@@ -145,13 +145,13 @@ static char *follow_links(const char *path)
 /* An output being written: a temporary file to rename over a regular
  * file, or the FIFO, pipe, terminal or device itself. */
 struct output {
-    char *shown;     /* the name the user gave */
-    char *real;      /* the file written: symbolic links followed */
-    char *tmp;       /* the temporary file, or NULL when writing directly */
+    char *shown; /* the name the user gave */
+    char *real;  /* the file written: symbolic links followed */
+    char *tmp;   /* the temporary file, or NULL when writing directly */
     int fd;
-    bool failed;     /* a write failed (and was reported) */
-    struct saved_signals saved;   /* (temporary file) */
-    struct sigaction old_pipe;    /* (direct) */
+    bool failed;                /* a write failed (and was reported) */
+    struct saved_signals saved; /* (temporary file) */
+    struct sigaction old_pipe;  /* (direct) */
 };
 
 static void output_free(struct output *o)

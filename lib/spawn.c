@@ -62,8 +62,7 @@ int run_capture(char *const argv[], const char *what, struct buf *out)
         return -1;
     }
     if (read_rc != 0 && read_errno == EFBIG) {
-        error("%s: the output of '%s' is larger than %zu MiB", what, argv[0],
-              MAX_TEXT_SIZE >> 20);
+        error("%s: the output of '%s' is larger than %zu MiB", what, argv[0], MAX_TEXT_SIZE >> 20);
         return -1;
     }
     if (read_rc != 0) {

@@ -207,23 +207,23 @@ static void fill_hppa(const struct macros *m, struct target *t)
  * __x86_64__ before __i386__, __powerpc64__ before __powerpc__, __s390x__
  * before __s390__).  X(macro, names, machine, class (0: fill decides),
  * flags, OS ABI, fill). */
-#define FAMILIES(X)                                                              \
-    X("__x86_64__", "x86-64, x32", EM_X86_64, 0, 0, 0, fill_ilp32)               \
-    X("__i386__", "i386", EM_386, ELFCLASS32, 0, 0, NULL)                        \
-    X("__aarch64__", "aarch64", EM_AARCH64, 0, 0, 0, fill_ilp32)                 \
-    X("__arm__", "arm", EM_ARM, ELFCLASS32, 0, 0, fill_arm)                      \
-    X("__powerpc64__", "ppc64", EM_PPC64, ELFCLASS64, 0, 0, fill_ppc64)          \
-    X("__powerpc__", "ppc", EM_PPC, ELFCLASS32, 0, 0, fill_ppc)                  \
-    X("__s390x__", "s390x", EM_S390, ELFCLASS64, 0, 0, NULL)                     \
-    X("__s390__", "s390", EM_S390, ELFCLASS32, 0, 0, NULL)                       \
-    X("__riscv", "riscv64, riscv32", EM_RISCV, 0, 0, 0, fill_riscv)              \
-    X("__mips__", "mips, mips64", EM_MIPS, 0, 0, 0, fill_mips)                   \
-    X("__sparc__", "sparc, sparc64", 0, 0, 0, 0, fill_sparc)                     \
-    X("__m68k__", "m68k", EM_68K, ELFCLASS32, 0, 0, NULL)                        \
-    /* PA-RISC 1.1, the GNU OS ABI: what Linux's assembler writes */             \
-    X("__hppa__", "hppa", EM_PARISC, 0, EF_PARISC_ARCH_1_1, ELFOSABI_GNU, fill_hppa) \
-    X("__alpha__", "alpha", EM_ALPHA, ELFCLASS64, 0, 0, NULL)                    \
-    /* a data-only object: the assembler marks it SH1, the base ISA */           \
+#define FAMILIES(X)                                                                                \
+    X("__x86_64__", "x86-64, x32", EM_X86_64, 0, 0, 0, fill_ilp32)                                 \
+    X("__i386__", "i386", EM_386, ELFCLASS32, 0, 0, NULL)                                          \
+    X("__aarch64__", "aarch64", EM_AARCH64, 0, 0, 0, fill_ilp32)                                   \
+    X("__arm__", "arm", EM_ARM, ELFCLASS32, 0, 0, fill_arm)                                        \
+    X("__powerpc64__", "ppc64", EM_PPC64, ELFCLASS64, 0, 0, fill_ppc64)                            \
+    X("__powerpc__", "ppc", EM_PPC, ELFCLASS32, 0, 0, fill_ppc)                                    \
+    X("__s390x__", "s390x", EM_S390, ELFCLASS64, 0, 0, NULL)                                       \
+    X("__s390__", "s390", EM_S390, ELFCLASS32, 0, 0, NULL)                                         \
+    X("__riscv", "riscv64, riscv32", EM_RISCV, 0, 0, 0, fill_riscv)                                \
+    X("__mips__", "mips, mips64", EM_MIPS, 0, 0, 0, fill_mips)                                     \
+    X("__sparc__", "sparc, sparc64", 0, 0, 0, 0, fill_sparc)                                       \
+    X("__m68k__", "m68k", EM_68K, ELFCLASS32, 0, 0, NULL)                                          \
+    /* PA-RISC 1.1, the GNU OS ABI: what Linux's assembler writes */                               \
+    X("__hppa__", "hppa", EM_PARISC, 0, EF_PARISC_ARCH_1_1, ELFOSABI_GNU, fill_hppa)               \
+    X("__alpha__", "alpha", EM_ALPHA, ELFCLASS64, 0, 0, NULL)                                      \
+    /* a data-only object: the assembler marks it SH1, the base ISA */                             \
     X("__sh__", "sh", EM_SH, ELFCLASS32, EF_SH1, 0, NULL)
 
 static const struct family {
@@ -234,7 +234,7 @@ static const struct family {
     unsigned osabi;
     fill_fn *fill;
 } families[] = {
-#define ROW(macro, names, machine, elfclass, flags, osabi, fill) \
+#define ROW(macro, names, machine, elfclass, flags, osabi, fill)                                   \
     {macro, machine, elfclass, flags, osabi, fill},
     FAMILIES(ROW)
 #undef ROW
@@ -242,9 +242,8 @@ static const struct family {
 
 /* ", x86-64, x32, i386, ..." from the same rows. */
 #define NAMES(macro, names, machine, elfclass, flags, osabi, fill) ", " names
-static const char unknown_target[] =
-    "unknown target architecture (supported" FAMILIES(NAMES)
-    "); pass an object file to take it from";
+static const char unknown_target[] = "unknown target architecture (supported" FAMILIES(
+    NAMES) "); pass an object file to take it from";
 #undef NAMES
 
 static int decide(const struct macros *m, struct target *t, const char **why)
@@ -290,111 +289,129 @@ static const char host_macros[] =
     HOST(__ILP32__)
 #endif
 #ifdef _ILP32
-    HOST(_ILP32)
+        HOST(_ILP32)
 #endif
 #ifdef __LP64__
-    HOST(__LP64__)
+            HOST(__LP64__)
 #endif
 #ifdef __PIC__
-    HOST(__PIC__)
+                HOST(__PIC__)
 #endif
 #ifdef __clang__
-    HOST(__clang__)
+                    HOST(__clang__)
 #endif
 #ifdef __x86_64__
-    HOST(__x86_64__)
+                        HOST(__x86_64__)
 #endif
 #ifdef __i386__
-    HOST(__i386__)
+                            HOST(__i386__)
 #endif
 #ifdef __aarch64__
-    HOST(__aarch64__)
+                                HOST(__aarch64__)
 #endif
 #ifdef __arm__
-    HOST(__arm__)
+                                    HOST(__arm__)
 #endif
 #ifdef __ARM_EABI__
-    HOST(__ARM_EABI__)
+                                        HOST(__ARM_EABI__)
 #endif
 #ifdef __powerpc64__
-    HOST(__powerpc64__)
+                                            HOST(__powerpc64__)
 #endif
 #ifdef __powerpc__
-    HOST(__powerpc__)
+                                                HOST(__powerpc__)
 #endif
 #ifdef _CALL_ELF
-    HOST(_CALL_ELF)
+                                                    HOST(_CALL_ELF)
 #endif
 #ifdef __s390x__
-    HOST(__s390x__)
+                                                        HOST(__s390x__)
 #endif
 #ifdef __s390__
-    HOST(__s390__)
+                                                            HOST(__s390__)
 #endif
 #ifdef __riscv
-    HOST(__riscv)
+                                                                HOST(__riscv)
 #endif
 #ifdef __riscv_xlen
-    HOST(__riscv_xlen)
+                                                                    HOST(__riscv_xlen)
 #endif
 #ifdef __riscv_compressed
-    HOST(__riscv_compressed)
+                                                                        HOST(__riscv_compressed)
 #endif
 #ifdef __riscv_float_abi_single
-    HOST(__riscv_float_abi_single)
+                                                                            HOST(
+                                                                                __riscv_float_abi_single)
 #endif
 #ifdef __riscv_float_abi_double
-    HOST(__riscv_float_abi_double)
+                                                                                HOST(
+                                                                                    __riscv_float_abi_double)
 #endif
 #ifdef __riscv_float_abi_quad
-    HOST(__riscv_float_abi_quad)
+                                                                                    HOST(
+                                                                                        __riscv_float_abi_quad)
 #endif
 #ifdef __riscv_abi_rve
-    HOST(__riscv_abi_rve)
+                                                                                        HOST(
+                                                                                            __riscv_abi_rve)
 #endif
 #ifdef __riscv_ztso
-    HOST(__riscv_ztso)
+                                                                                            HOST(
+                                                                                                __riscv_ztso)
 #endif
 #ifdef __mips__
-    HOST(__mips__)
+                                                                                                HOST(
+                                                                                                    __mips__)
 #endif
 #ifdef __mips
-    HOST(__mips)
+                                                                                                    HOST(
+                                                                                                        __mips)
 #endif
 #ifdef _MIPS_SIM
-    HOST(_MIPS_SIM)
+                                                                                                        HOST(
+                                                                                                            _MIPS_SIM)
 #endif
 #ifdef __mips_isa_rev
-    HOST(__mips_isa_rev)
+                                                                                                            HOST(
+                                                                                                                __mips_isa_rev)
 #endif
 #ifdef __mips_abicalls
-    HOST(__mips_abicalls)
+                                                                                                                HOST(
+                                                                                                                    __mips_abicalls)
 #endif
 #ifdef __mips_nan2008
-    HOST(__mips_nan2008)
+                                                                                                                    HOST(
+                                                                                                                        __mips_nan2008)
 #endif
 #ifdef __mips_fpr
-    HOST(__mips_fpr)
+                                                                                                                        HOST(
+                                                                                                                            __mips_fpr)
 #endif
 #ifdef __sparc__
-    HOST(__sparc__)
+                                                                                                                            HOST(
+                                                                                                                                __sparc__)
 #endif
 #ifdef __arch64__
-    HOST(__arch64__)
+                                                                                                                                HOST(
+                                                                                                                                    __arch64__)
 #endif
 #ifdef __m68k__
-    HOST(__m68k__)
+                                                                                                                                    HOST(
+                                                                                                                                        __m68k__)
 #endif
 #ifdef __hppa__
-    HOST(__hppa__)
+                                                                                                                                        HOST(
+                                                                                                                                            __hppa__)
 #endif
 #ifdef __alpha__
-    HOST(__alpha__)
+                                                                                                                                            HOST(
+                                                                                                                                                __alpha__)
 #endif
 #ifdef __sh__
-    HOST(__sh__)
+                                                                                                                                                HOST(
+                                                                                                                                                    __sh__)
 #endif
-    "";
+                                                                                                                                                    "";
 
 int target_host(struct target *t, const char **why)
 {
@@ -491,7 +508,7 @@ done:
 void target_describe(const struct target *t, char *out, size_t outlen)
 {
     char machine[32];
-    snprintf(out, outlen, "ELF%d %s-endian %s, e_flags 0x%x",
-             t->elfclass == ELFCLASS64 ? 64 : 32, t->data == ELFDATA2MSB ? "big" : "little",
+    snprintf(out, outlen, "ELF%d %s-endian %s, e_flags 0x%x", t->elfclass == ELFCLASS64 ? 64 : 32,
+             t->data == ELFDATA2MSB ? "big" : "little",
              arch_machine_name(t->machine, machine, sizeof machine), t->flags);
 }

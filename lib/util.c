@@ -259,8 +259,8 @@ static uint32_t map_basis(void)
 
 static uint32_t map_hash(const void *key, size_t len) { return fnv_mixed(map_basis(), key, len); }
 
-static struct strmap_slot *strmap_find(const struct strmap *m, const char *key,
-                                       size_t keylen, uint32_t h)
+static struct strmap_slot *strmap_find(const struct strmap *m, const char *key, size_t keylen,
+                                       uint32_t h)
 {
     size_t mask = m->cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
@@ -306,8 +306,8 @@ void *strmap_get(const struct strmap *m, const char *key, size_t keylen)
     return s->key ? s->value : NULL;
 }
 
-static struct strmap_slot *strmap_slot_for(struct strmap *m, const char *key,
-                                           size_t keylen, bool *found)
+static struct strmap_slot *strmap_slot_for(struct strmap *m, const char *key, size_t keylen,
+                                           bool *found)
 {
     if ((m->count + 1) * 4 > m->cap * 3)
         strmap_grow(m);
@@ -451,4 +451,3 @@ char *path_join(const char *dir, const char *name)
     buf_adds(&b, name);
     return b.data;
 }
-

@@ -116,7 +116,10 @@ static int skip_line_comment(struct lexer *lx)
     return 0;
 }
 
-static bool is_hblank(int c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r'; }
+static bool is_hblank(int c)
+{
+    return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
+}
 
 /* Parse a line marker's decimal number; false when there is none. */
 static bool marker_number(const struct lexer *lx, const char **pp, int *out)
@@ -178,8 +181,7 @@ static int skip_directive(struct lexer *lx)
     bool marker = false;
     int marker_line = 0;
     const char *marker_file = NULL;
-    if (p + 4 <= lx->end && memcmp(p, "line", 4) == 0 &&
-        (p + 4 == lx->end || is_hblank(p[4]))) {
+    if (p + 4 <= lx->end && memcmp(p, "line", 4) == 0 && (p + 4 == lx->end || is_hblank(p[4]))) {
         const char *q = p + 4;
         while (q < lx->end && is_hblank(*q))
             q++;

@@ -93,26 +93,35 @@ static void lay_out(const struct target *t, const struct semaphores *sems, struc
     memset(lo, 0, sizeof *lo);
     lo->n = 1; /* [0] is the null section */
     if (sems->n)
-        lo->probes = add_section(lo, (struct elf_section){
-            .name = ".probes", .type = SHT_PROGBITS, .flags = SHF_ALLOC | SHF_WRITE,
-            .size = 2 * sems->n, .align = 2});
-    add_section(lo, (struct elf_section){.name = ".note.GNU-stack", .type = SHT_PROGBITS,
-                                         .align = 1});
+        lo->probes = add_section(lo, (struct elf_section){.name = ".probes",
+                                                          .type = SHT_PROGBITS,
+                                                          .flags = SHF_ALLOC | SHF_WRITE,
+                                                          .size = 2 * sems->n,
+                                                          .align = 2});
+    add_section(lo,
+                (struct elf_section){.name = ".note.GNU-stack", .type = SHT_PROGBITS, .align = 1});
     lo->prop_type = gnu_property_type(t->machine);
     lo->prop_desc = align_up(12, word); /* pr_type, pr_datasz, pr_data, padding */
     if (lo->prop_type)
-        lo->prop = add_section(lo, (struct elf_section){
-            .name = ".note.gnu.property", .type = SHT_NOTE, .flags = SHF_ALLOC,
-            .size = 16 + lo->prop_desc, .align = word});
+        lo->prop = add_section(lo, (struct elf_section){.name = ".note.gnu.property",
+                                                        .type = SHT_NOTE,
+                                                        .flags = SHF_ALLOC,
+                                                        .size = 16 + lo->prop_desc,
+                                                        .align = word});
     lo->symtab = lo->n;
     lo->strtab = lo->n + 1;
-    add_section(lo, (struct elf_section){
-        .name = ".symtab", .type = SHT_SYMTAB, .size = ELF_SYM_SIZE(is64) * (sems->n + 1),
-        .link = (uint32_t)lo->strtab, .info = 1, .align = word, .entsize = ELF_SYM_SIZE(is64)});
-    add_section(lo, (struct elf_section){.name = ".strtab", .type = SHT_STRTAB,
-                                         .size = sems->strtab.len, .align = 1});
-    lo->shstrtab = add_section(lo, (struct elf_section){.name = ".shstrtab",
-                                                        .type = SHT_STRTAB, .align = 1});
+    add_section(lo, (struct elf_section){.name = ".symtab",
+                                         .type = SHT_SYMTAB,
+                                         .size = ELF_SYM_SIZE(is64) * (sems->n + 1),
+                                         .link = (uint32_t)lo->strtab,
+                                         .info = 1,
+                                         .align = word,
+                                         .entsize = ELF_SYM_SIZE(is64)});
+    add_section(lo,
+                (struct elf_section){
+                    .name = ".strtab", .type = SHT_STRTAB, .size = sems->strtab.len, .align = 1});
+    lo->shstrtab =
+        add_section(lo, (struct elf_section){.name = ".shstrtab", .type = SHT_STRTAB, .align = 1});
     lo->shoff = elf_layout(lo->sec, lo->n, lo->shstrtab, ELF_EHDR_SIZE(is64), is64);
     lo->size = lo->shoff + lo->n * ELF_SHDR_SIZE(is64);
 }
@@ -160,8 +169,8 @@ uint64_t object_size_bound(const struct program *prog)
     return n;
 }
 
-void emit_object(const struct program *prog, const struct target *t,
-                 enum semaphore_style style, struct buf *out)
+void emit_object(const struct program *prog, const struct target *t, enum semaphore_style style,
+                 struct buf *out)
 {
     struct semaphores sems = {{0}, NULL, 0};
     struct layout lo;

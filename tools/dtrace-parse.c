@@ -39,7 +39,7 @@ struct toklist {
  * (enough to report the one too many), all are counted. */
 struct arglist {
     struct arg v[MAX_PROBE_ARGS + 1];
-    int n;     /* kept in v */
+    int n; /* kept in v */
     long total;
     bool first_is_void; /* the first declaration is the single word void */
 };
@@ -50,14 +50,14 @@ struct parser {
     struct lexer lx;
     struct token ahead[3];
     int nahead;
-    bool failed; /* a semantic error was reported; keep going */
+    bool failed;       /* a semantic error was reported; keep going */
     struct token last; /* the token next() returned last */
     /* Scratch space reused from probe to probe. */
-    struct toklist cur;          /* the tokens of one argument */
-    struct toklist nest;         /* brackets open inside an argument list */
-    struct arglist args;         /* a probe's native arguments */
-    struct arglist translated;   /* and its translated ones, dropped */
-    const struct token **ctype;  /* join_ctype's token pointers */
+    struct toklist cur;         /* the tokens of one argument */
+    struct toklist nest;        /* brackets open inside an argument list */
+    struct arglist args;        /* a probe's native arguments */
+    struct arglist translated;  /* and its translated ones, dropped */
+    const struct token **ctype; /* join_ctype's token pointers */
     size_t ctype_cap;
     struct buf text;
 };
@@ -124,8 +124,7 @@ struct provider *program_find_provider(const struct program *prog, const char *n
     return strmap_get(&prog->provider_index, name, strlen(name));
 }
 
-struct probe *program_find_probe(const struct program *prog, const char *provider,
-                                 const char *name)
+struct probe *program_find_probe(const struct program *prog, const char *provider, const char *name)
 {
     const struct provider *pv = program_find_provider(prog, provider);
     if (!pv)
@@ -200,9 +199,8 @@ static const char *describe(const struct token *t, char *buf, size_t n)
 
 static bool glues_to_name(const struct token *t)
 {
-    return !t->space_before &&
-           (t->kind == TK_IDENT || t->kind == TK_NUMBER || is_punct(t, '-') ||
-            is_punct(t, '$') || is_punct(t, '.'));
+    return !t->space_before && (t->kind == TK_IDENT || t->kind == TK_NUMBER || is_punct(t, '-') ||
+                                is_punct(t, '$') || is_punct(t, '.'));
 }
 
 /*
@@ -215,11 +213,10 @@ static int expect_name(struct parser *ps, const char *what, struct token *name)
     char d[64];
     if (next(ps, name) != 0)
         return -1;
-    bool plausible = name->kind == TK_IDENT || name->kind == TK_NUMBER ||
-                     is_punct(name, '$') || is_punct(name, '-');
+    bool plausible = name->kind == TK_IDENT || name->kind == TK_NUMBER || is_punct(name, '$') ||
+                     is_punct(name, '-');
     if (!plausible) {
-        error_at(&name->loc, "expected a %s name, found %s", what,
-                 describe(name, d, sizeof d));
+        error_at(&name->loc, "expected a %s name, found %s", what, describe(name, d, sizeof d));
         return -1;
     }
     const char *end = name->text + name->len;
@@ -271,25 +268,42 @@ static bool is_tag_keyword(const struct token *t)
 }
 
 /* The words of C types the parser must recognise, and what each is. */
-enum { KW_NONE, KW_QUALIFIER, KW_TYPE }; /* KW_TYPE: ends a type, never a name */
+enum {
+    KW_NONE,
+    KW_QUALIFIER,
+    KW_TYPE
+}; /* KW_TYPE: ends a type, never a name */
 
 static const struct {
     struct str word;
     unsigned char kind;
 } type_keywords[] = {
-    {STR("const"), KW_QUALIFIER},     {STR("volatile"), KW_QUALIFIER},
-    {STR("restrict"), KW_QUALIFIER},  {STR("__restrict"), KW_QUALIFIER},
-    {STR("__restrict__"), KW_QUALIFIER}, {STR("_Atomic"), KW_QUALIFIER},
-    {STR("__const"), KW_QUALIFIER},   {STR("__volatile__"), KW_QUALIFIER},
-    {STR("register"), KW_QUALIFIER},  {STR("void"), KW_TYPE},
-    {STR("char"), KW_TYPE},           {STR("short"), KW_TYPE},
-    {STR("int"), KW_TYPE},            {STR("long"), KW_TYPE},
-    {STR("float"), KW_TYPE},          {STR("double"), KW_TYPE},
-    {STR("signed"), KW_TYPE},         {STR("unsigned"), KW_TYPE},
-    {STR("_Bool"), KW_TYPE},          {STR("_Complex"), KW_TYPE},
-    {STR("_Imaginary"), KW_TYPE},     {STR("__int128"), KW_TYPE},
-    {STR("__signed__"), KW_TYPE},     {STR("__unsigned__"), KW_TYPE},
-    {STR("struct"), KW_TYPE},         {STR("union"), KW_TYPE},
+    {STR("const"), KW_QUALIFIER},
+    {STR("volatile"), KW_QUALIFIER},
+    {STR("restrict"), KW_QUALIFIER},
+    {STR("__restrict"), KW_QUALIFIER},
+    {STR("__restrict__"), KW_QUALIFIER},
+    {STR("_Atomic"), KW_QUALIFIER},
+    {STR("__const"), KW_QUALIFIER},
+    {STR("__volatile__"), KW_QUALIFIER},
+    {STR("register"), KW_QUALIFIER},
+    {STR("void"), KW_TYPE},
+    {STR("char"), KW_TYPE},
+    {STR("short"), KW_TYPE},
+    {STR("int"), KW_TYPE},
+    {STR("long"), KW_TYPE},
+    {STR("float"), KW_TYPE},
+    {STR("double"), KW_TYPE},
+    {STR("signed"), KW_TYPE},
+    {STR("unsigned"), KW_TYPE},
+    {STR("_Bool"), KW_TYPE},
+    {STR("_Complex"), KW_TYPE},
+    {STR("_Imaginary"), KW_TYPE},
+    {STR("__int128"), KW_TYPE},
+    {STR("__signed__"), KW_TYPE},
+    {STR("__unsigned__"), KW_TYPE},
+    {STR("struct"), KW_TYPE},
+    {STR("union"), KW_TYPE},
     {STR("enum"), KW_TYPE},
 };
 
@@ -361,10 +375,7 @@ static long find_arg_name(const struct token *v, size_t n)
     return -1;
 }
 
-static bool is_word(const struct token *t)
-{
-    return t->kind == TK_IDENT || t->kind == TK_NUMBER;
-}
+static bool is_word(const struct token *t) { return t->kind == TK_IDENT || t->kind == TK_NUMBER; }
 
 /* Whether normalised text puts a space between prev and cur. */
 static bool space_between(const struct token *prev, const struct token *cur)
@@ -461,8 +472,8 @@ static const char *const provider_word[] = {"provider", NULL};
 /* The C keywords of a type (and D's string) a misspelling is checked
  * against. */
 static const char *const type_words[] = {
-    "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
-    "const", "volatile", "struct", "union", "enum", "string", NULL};
+    "void",     "char",  "short",    "int",    "long",  "float", "double", "signed",
+    "unsigned", "const", "volatile", "struct", "union", "enum",  "string", NULL};
 
 /* The keyword t is likely a misspelling of, or NULL.  A word holding the
  * keyword (uint, ulong, u_char, int_t ...) is a typedef's name, not a typo. */
@@ -620,8 +631,9 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
         if (track_bracket(nest, &t, probe) != 0)
             return -1;
         if (cur->n == MAX_ARG_TOKENS) {
-            error_at(&cur->v[0].loc, "an argument declaration of probe '%s' has more than %d tokens",
-                     probe, MAX_ARG_TOKENS);
+            error_at(&cur->v[0].loc,
+                     "an argument declaration of probe '%s' has more than %d tokens", probe,
+                     MAX_ARG_TOKENS);
             return -1;
         }
         t.kw = keyword_kind(&t);
@@ -729,8 +741,10 @@ static int parse_probe(struct parser *ps, struct provider *pv)
         next(ps, &t);
     } else if (is_punct(&t, '}') || tok_eq(&t, "probe")) {
         struct loc at = after_punct(&ps->last);
-        warning_at(&at, "missing ';' after the declaration of probe '%s' (accepted for "
-                   "compatibility; DTrace requires it)", pname);
+        warning_at(&at,
+                   "missing ';' after the declaration of probe '%s' (accepted for "
+                   "compatibility; DTrace requires it)",
+                   pname);
     } else {
         error_at(&t.loc, "expected ';' after the declaration of probe '%s', found %s", pname,
                  describe(&t, d, sizeof d));
@@ -787,8 +801,10 @@ static int parse_provider(struct parser *ps)
     if (is_punct(&t, ';')) {
         next(ps, &t);
     } else {
-        warning_at(&at, "missing ';' after the closing '}' of provider '%s' (accepted for "
-                   "compatibility; DTrace requires it)", pv->name);
+        warning_at(&at,
+                   "missing ';' after the closing '}' of provider '%s' (accepted for "
+                   "compatibility; DTrace requires it)",
+                   pv->name);
     }
     return 0;
 }
@@ -834,8 +850,8 @@ int parse_buffer(struct program *prog, const char *name, const char *text, size_
             if (peek(&ps, 0, &n1) != 0 || peek(&ps, 1, &n2) != 0)
                 goto done;
             if (n1.kind == TK_IDENT && is_punct(&n2, '(')) {
-                error_at(&t.loc, "probe '%.*s' is declared outside of any provider",
-                         (int)n1.len, n1.text);
+                error_at(&t.loc, "probe '%.*s' is declared outside of any provider", (int)n1.len,
+                         n1.text);
                 goto done;
             }
         }
@@ -876,8 +892,7 @@ void probe_semaphore_name(const struct probe *pr, struct buf *b)
     buf_cat(b, pr->provider->name, "_", pr->name, "_semaphore", (char *)NULL);
 }
 
-static int claim(struct strmap *m, const struct buf *name, const struct probe *pr,
-                 const char *kind)
+static int claim(struct strmap *m, const struct buf *name, const struct probe *pr, const char *kind)
 {
     const struct probe *old = strmap_put(m, name->data, name->len, (void *)pr);
     if (!old || old == pr)
@@ -931,8 +946,7 @@ int program_check(const struct program *prog)
                 error_at(&pr->loc,
                          "probe '%s:%s' and probe '%s:%s' would both define the macro '%s'",
                          pv->name, pr->name, stem->provider->name, stem->name, name.data);
-                note_at(&stem->loc, "'%s:%s' is declared here", stem->provider->name,
-                        stem->name);
+                note_at(&stem->loc, "'%s:%s' is declared here", stem->provider->name, stem->name);
                 rc = -1;
             }
         }

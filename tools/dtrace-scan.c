@@ -25,7 +25,7 @@ struct scan {
     const struct program *prog;
     bool verbose;
     struct objects_result *res;
-    struct strmap warned;    /* "label\0provider\0probe\0nargs" already reported */
+    struct strmap warned; /* "label\0provider\0probe\0nargs" already reported */
     size_t nnotes;
     int rc;
 };
@@ -41,8 +41,7 @@ static void on_elf(void *ctx, const char *label, const struct elf_info *elf)
         return;
     }
     const struct target *first = &sc->res->target;
-    if (t->elfclass != first->elfclass || t->data != first->data ||
-        t->machine != first->machine) {
+    if (t->elfclass != first->elfclass || t->data != first->data || t->machine != first->machine) {
         char a[96], b[96];
         target_describe(t, a, sizeof a);
         target_describe(first, b, sizeof b);
@@ -52,8 +51,8 @@ static void on_elf(void *ctx, const char *label, const struct elf_info *elf)
     }
 }
 
-static bool first_time(struct scan *sc, const char *label, const char *provider,
-                       const char *name, int nargs)
+static bool first_time(struct scan *sc, const char *label, const char *provider, const char *name,
+                       int nargs)
 {
     struct buf key = {0};
     buf_printf(&key, "%s%c%s%c%s%c%d", label, 0, provider, 0, name, 0, nargs);
@@ -80,7 +79,8 @@ static void on_note(void *ctx, const char *label, const struct elf_info *elf,
     if (first_time(sc, label, note->provider, note->name, nargs)) {
         if (!pr) {
             warning("%s: probe '%.100s:%.100s' is used in the code but not declared in "
-                    "provider '%s'", label, note->provider, note->name, pv->name);
+                    "provider '%s'",
+                    label, note->provider, note->name, pv->name);
             note_at(&pv->loc, "provider '%s' is declared here", pv->name);
         } else {
             warning("%s: probe '%s:%s' is used with %d argument%s but declared with %d", label,
@@ -116,8 +116,8 @@ int objects_scan(const struct program *prog, const struct strvec *paths, bool ve
         if (file_read_notes(paths->v[i], &ops, verbose) != 0)
             sc.rc = -1;
     if (verbose && paths->n)
-        info("%zu object file%s: %zu probe site%s", paths->n, paths->n == 1 ? "" : "s",
-             sc.nnotes, sc.nnotes == 1 ? "" : "s");
+        info("%zu object file%s: %zu probe site%s", paths->n, paths->n == 1 ? "" : "s", sc.nnotes,
+             sc.nnotes == 1 ? "" : "s");
     strmap_free(&sc.warned);
     return sc.rc;
 }

@@ -16,14 +16,14 @@
 #include <string.h>
 
 struct options {
-    bool header;        /* -h */
-    bool object;        /* -G */
-    bool verbose;       /* -v */
+    bool header;            /* -h */
+    bool object;            /* -G */
+    bool verbose;           /* -v */
     bool define_semaphores; /* --define-semaphores (with -h) */
-    int bits;           /* -32 / -64, or 0 */
-    const char *output; /* -o */
-    struct strvec inputs;  /* -s, in order */
-    struct strvec objects; /* the other words */
+    int bits;               /* -32 / -64, or 0 */
+    const char *output;     /* -o */
+    struct strvec inputs;   /* -s, in order */
+    struct strvec objects;  /* the other words */
     struct cpp_options cpp;
 };
 
@@ -80,9 +80,10 @@ static int usage_error(const char *fmt, const char *arg)
 /* An unknown option, with the known one it is likely a misspelling of. */
 static int unknown_option(const char *a)
 {
-    static const char *const known[] = {
-        "-h", "-G", "-C", "-v", "-k", "-32", "-64", "-fpic", "-fPIC", "--no-pyparsing",
-        "--types", "--help", "--version", "-s", "-o", "-x", "-I", "-D", "-U", NULL};
+    static const char *const known[] = {"-h",      "-G",     "-C",        "-v",    "-k",
+                                        "-32",     "-64",    "-fpic",     "-fPIC", "--no-pyparsing",
+                                        "--types", "--help", "--version", "-s",    "-o",
+                                        "-x",      "-I",     "-D",        "-U",    NULL};
     const char *near = diag_near(a, strlen(a), known);
     if (!near)
         return usage_error("unknown option '%s'", a);
@@ -210,8 +211,9 @@ static int build_object(const struct options *o, const struct program *prog, str
         char desc[128];
         target_describe(&t, desc, sizeof desc);
         info("object: %s (from %s); %s semaphores", desc, how,
-             style == SEM_V1 ? "STAP_SDT_V1 (probe_semaphore)"
-             : style == SEM_V2 ? "STAP_SDT_V2 (default visibility)" : "hidden");
+             style == SEM_V1   ? "STAP_SDT_V1 (probe_semaphore)"
+             : style == SEM_V2 ? "STAP_SDT_V2 (default visibility)"
+                               : "hidden");
     }
     emit_object(prog, &t, style, out);
     rc = 0;
@@ -307,8 +309,7 @@ static int run(const struct options *o)
     dflt = o->output ? NULL : default_output(o);
     const char *path = o->output ? o->output : dflt;
     if (o->header && o->verbose && o->objects.n)
-        info("-h ignores the %zu object file%s given", o->objects.n,
-             o->objects.n == 1 ? "" : "s");
+        info("-h ignores the %zu object file%s given", o->objects.n, o->objects.n == 1 ? "" : "s");
     rc = o->header ? write_header(o, &prog, &hopt, path) : write_object(o, &prog, path);
 done:
     free(dflt);

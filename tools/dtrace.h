@@ -22,9 +22,9 @@
 
 /* Limits far beyond any real provider file that keep memory in proportion
  * to what a real one needs, whatever the input (dtrace-parse.c): */
-#define MAX_NESTING 256          /* brackets open at once (clang's default too) */
-#define MAX_ARG_TOKENS 4096      /* tokens in one argument declaration */
-#define MAX_PROBES 1000000       /* probes, and providers, in all -s files */
+#define MAX_NESTING 256     /* brackets open at once (clang's default too) */
+#define MAX_ARG_TOKENS 4096 /* tokens in one argument declaration */
+#define MAX_PROBES 1000000  /* probes, and providers, in all -s files */
 /* The largest header or object written, checked before the names it
  * repeats are built: a 10,000-character provider name with 100,000 probes
  * (a 1.6 MB file) would otherwise make a 12 GB header.  100,000 probes
@@ -34,9 +34,9 @@
 /* ---- dtrace-source.c ---- */
 
 struct cpp_options {
-    bool enabled;           /* -C */
-    const char *cpp;        /* $CPP or "cpp" */
-    struct strvec args;     /* -I/-D/-U words in command-line order */
+    bool enabled;       /* -C */
+    const char *cpp;    /* $CPP or "cpp" */
+    struct strvec args; /* -I/-D/-U words in command-line order */
 };
 
 /* The text of one -s file: read as is, or its $CPP output with -C. */
@@ -85,7 +85,7 @@ struct arg {
     char *text;  /* the declaration as written, whitespace normalised */
     char *ctype; /* its C type for a prototype: no name, D string -> const char * */
     struct loc loc;
-};  /* (text and ctype are NULL when the program was parsed without text) */
+}; /* (text and ctype are NULL when the program was parsed without text) */
 
 struct provider;
 
@@ -154,7 +154,7 @@ int emit_header(const struct program *prog, const struct header_options *opt, st
 /* ---- dtrace-scan.c ---- */
 
 struct objects_result {
-    bool have_target;  /* some input was an ELF object */
+    bool have_target; /* some input was an ELF object */
     struct target target;
     char *target_from; /* the first object that set it (owned) */
 };
@@ -169,9 +169,9 @@ int objects_scan(const struct program *prog, const struct strvec *paths, bool ve
 /* ---- dtrace-target.c ---- */
 
 enum semaphore_style {
-    SEM_HIDDEN,  /* provider_probe_semaphore, hidden (default) */
-    SEM_V2,      /* provider_probe_semaphore, default visibility (STAP_SDT_V2) */
-    SEM_V1,      /* probe_semaphore, default visibility (STAP_SDT_V1) */
+    SEM_HIDDEN, /* provider_probe_semaphore, hidden (default) */
+    SEM_V2,     /* provider_probe_semaphore, default visibility (STAP_SDT_V2) */
+    SEM_V1,     /* probe_semaphore, default visibility (STAP_SDT_V1) */
 };
 
 /* What -G takes from its environment, read once: $CC and $CFLAGS (split
@@ -198,7 +198,7 @@ enum semaphore_style semaphore_style(const struct build_env *env, const struct s
 /* At least the size of the object emit_object() writes. */
 uint64_t object_size_bound(const struct program *prog);
 /* Append the object to out. */
-void emit_object(const struct program *prog, const struct target *t,
-                 enum semaphore_style style, struct buf *out);
+void emit_object(const struct program *prog, const struct target *t, enum semaphore_style style,
+                 struct buf *out);
 
 #endif

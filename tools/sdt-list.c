@@ -214,10 +214,7 @@ static void on_problem(void *ctx, const char *label, const char *what)
     warning("%s: %s; ignoring what follows", label, what);
 }
 
-static void usage(FILE *f)
-{
-    fputs("Usage: sdt-list [--check] FILE...\n", f);
-}
+static void usage(FILE *f) { fputs("Usage: sdt-list [--check] FILE...\n", f); }
 
 static void help(void)
 {

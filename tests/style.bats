@@ -1,0 +1,58 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Habits the sources keep: the C code is as .clang-format formats it, every
+# text file is as .editorconfig says (LF, a final newline, no trailing
+# blanks, no tabs but in Makefiles), and commit subjects fit in 72 columns.
+
+load helpers
+
+# The C sources the formatter owns (include/ keeps glibc's GNU style, like
+# the SystemTap header it replaces).
+formatted_sources() {
+    cd "$ROOT" && ls lib/*.[ch] tools/*.[ch] fuzz/*.c $(ls runtime/*.[ch] 2>/dev/null)
+}
+
+@test "the C sources of lib/, tools/, runtime/ and fuzz/ are as clang-format formats them" {
+    need_cmd clang-format
+    local f bad=()
+    for f in $(formatted_sources); do
+        clang-format --dry-run --Werror "$ROOT/$f" 2>/dev/null || bad+=("$f")
+    done
+    [ "${#bad[@]}" -eq 0 ] || { printf 'not formatted (clang-format -i %s)\n' "${bad[@]}"; false; }
+}
+
+# The project's text files, tracked ones in a checkout (all in a tarball),
+# without data kept byte for byte (fuzz corpora, test cases).
+text_files() {
+    cd "$ROOT" || return 1
+    if [ -d .git ]; then git ls-files; else find . -path ./build -prune -o -type f -print | sed 's|^\./||'; fi |
+        grep -vE '^fuzz/(corpus|regressions)/|(^|/)tests/cases/' | xargs grep -Il '' --
+}
+
+@test "text files end in a newline and have no CR or trailing blank, C sources no tab" {
+    local files
+    files=$(text_files)
+    [ "$(echo "$files" | wc -l)" -gt 100 ]
+    cd "$ROOT"
+    run awk '
+        /\r$/ { print FILENAME ":" FNR ": CR" }
+        /[ \t]+$/ { print FILENAME ":" FNR ": trailing blank" }
+        /\t/ && FILENAME ~ /\.(c|h|cc|hpp)$/ { print FILENAME ":" FNR ": tab" }' $files
+    [ "$status" -eq 0 ]
+    [ -z "$output" ] || { echo "$output" | head -20; false; }
+    local f missing=()
+    for f in $files; do
+        [ ! -s "$f" ] || [ -z "$(tail -c 1 "$f")" ] || missing+=("$f")
+    done
+    [ "${#missing[@]}" -eq 0 ] || { printf 'no final newline: %s\n' "${missing[@]}"; false; }
+}
+
+@test "commit subjects since the rule was set are at most 72 characters" {
+    cd "$ROOT"
+    [ -d .git ] || skip "not a git checkout (a release tarball has no history)"
+    # 02c5a56 is the last commit before the rule (issue 18)
+    git cat-file -e 02c5a56 2>/dev/null || skip "a shallow clone without the rule's first commit"
+    run sh -c "git log --format=%s 02c5a56..HEAD | awk 'length > 72'"
+    [ "$status" -eq 0 ]
+    [ -z "$output" ] || { echo "longer than 72: $output"; false; }
+}
