@@ -47,7 +47,7 @@ objs = $(patsubst %.c,$(1)/%.o,$(2))
 .PHONY: all tools examples demo check install uninstall clean bench fuzz fuzz-build
 .DELETE_ON_ERROR:
 
-all: tools examples demo
+all: tools runtime examples demo
 
 tools: $(TOOLS)
 
@@ -77,6 +77,43 @@ $(TOOLS):
 $(ASAN_TOOLS):
 	$(CC) $(SAN_FLAGS) -o $@ $^
 
+
+# ---- The run-time probe library (runtime/) ----------------------------
+#
+# libsdtkit (<sdtkit.h>) and libstapsdt (<libstapsdt.h>, libstapsdt's ABI
+# on the same code), each shared (exporting its API only: a version
+# script) and static (one relocatable object whose other symbols are made
+# local, so a program or a binding's shared object that links the archive
+# meets none of ours).  Both hold the pure core only.
+
+RT_CORE_SRCS   = lib/arch.c lib/elfwrite.c lib/sha1.c lib/dso.c
+RT_NATIVE_SRCS = runtime/provider.c runtime/place.c
+RT_COMPAT_SRCS = runtime/stapsdt.c
+SDTKIT_SO      = libsdtkit.so.1
+STAPSDT_SO     = libstapsdt.so.0
+RT_LIBS        = build/$(SDTKIT_SO) build/$(STAPSDT_SO) build/libsdtkit.a build/libstapsdt.a
+
+RT_NATIVE_OBJS = $(call objs,build,$(RT_NATIVE_SRCS) $(RT_CORE_SRCS))
+RT_COMPAT_OBJS = $(call objs,build,$(RT_COMPAT_SRCS)) $(RT_NATIVE_OBJS)
+
+build/$(SDTKIT_SO): $(RT_NATIVE_OBJS) runtime/sdtkit.map
+build/$(STAPSDT_SO): $(RT_COMPAT_OBJS) runtime/stapsdt.map
+build/$(SDTKIT_SO) build/$(STAPSDT_SO):
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(@F) -Wl,-z,defs \
+	    -Wl,--version-script=$(filter %.map,$^) -o $@ $(filter %.o,$^) -ldl -lpthread
+
+build/libsdtkit.a: $(RT_NATIVE_OBJS) runtime/sdtkit.map
+build/libstapsdt.a: $(RT_COMPAT_OBJS) runtime/stapsdt.map
+build/libsdtkit.a build/libstapsdt.a:
+	$(LD) -r -o $(@:.a=.o) $(filter %.o,$^)
+	sed -n 's/^ *\([A-Za-z_][A-Za-z0-9_]*\);$$/\1/p' $(filter %.map,$^) > $(@:.a=.keep)
+	$(OBJCOPY) --keep-global-symbols=$(@:.a=.keep) $(@:.a=.o)
+	rm -f $@
+	$(AR) rcs $@ $(@:.a=.o)
+
+OBJCOPY ?= objcopy
+runtime: $(RT_LIBS)
+.PHONY: runtime
 
 # ---- libFuzzer harnesses (fuzz/*_fuzz.c): clang, with the core and the
 # dtrace stages (not its main); `make fuzz` runs each for FUZZ_SECONDS.
@@ -184,5 +221,5 @@ deb:
 	@echo "$(DEB)"
 
 # What each object was built from (-MMD).
-ALL_SRCS = $(LIB_SRCS) $(DTRACE_SRCS) $(SDTLIST_SRCS)
+ALL_SRCS = $(LIB_SRCS) $(DTRACE_SRCS) $(SDTLIST_SRCS) $(RT_NATIVE_SRCS) $(RT_COMPAT_SRCS)
 -include $(patsubst %.o,%.d,$(call objs,build,$(ALL_SRCS)) $(call objs,build/asan,$(ALL_SRCS)))

@@ -5,8 +5,9 @@
  * Built once into build/libsdtcore.a; the programs (tools/) and the
  * run-time probe library (runtime/) link what they use.  Two tiers:
  *
- *   pure      arch.c, elfwrite.c: tables and writers that never allocate,
- *             print or exit; the run-time library uses only these.
+ *   pure      arch.c, elfwrite.c, sha1.c, dso.c: tables and writers that
+ *             never allocate, print or exit; the run-time library uses
+ *             only these.
  *   programs  util.c, file.c, diag.c, spawn.c, output.c, target.c,
  *             elfread.c, fileread.c: for one-shot command-line programs,
  *             which may report errors on stderr and exit when memory runs
@@ -62,6 +63,30 @@ struct target {
 
 /* The target's name, for messages: "x86-64", "AArch64", "machine 1234". */
 const char *arch_machine_name(unsigned machine, char *buf, size_t len);
+
+/* A run-time probe stub on one target (see arch.c): the code of a function
+ * called with a pointer to the argument slots, and how a note names slot
+ * memory while its probe instruction runs. */
+struct stub_arch {
+    const char *name; /* Debian's name of the architecture (family) */
+    unsigned machine;
+    int elfclass;         /* 0: either class */
+    unsigned char unit;   /* bytes per instruction unit: 1, 2 or 4 */
+    uint32_t prologue[4]; /* puts the pointer in the base register */
+    unsigned char prologue_len;
+    uint32_t probe[2]; /* the instruction tracers trap on */
+    unsigned char probe_len;
+    uint32_t epilogue[2]; /* the return, and its delay slot */
+    unsigned char epilogue_len;
+    unsigned char align; /* of each stub; also its stride (a stub is smaller) */
+    const char *operand; /* printf format of slot memory: one %u, the offset */
+};
+
+/* The stub of t's machine and class, or NULL when it is not one of the 18
+ * targets. */
+const struct stub_arch *stub_arch_for(const struct target *t);
+/* A stub's size in bytes (at most its alignment). */
+size_t stub_size(const struct stub_arch *a);
 
 /* ======================================================================
  * elfwrite.c: writing ELF files into a buffer (pure)
@@ -129,6 +154,56 @@ void elfw_shstrtab(struct elfw *w, const struct elf_section *sec, size_t n);
 void elfw_note_head(struct elfw *w, const char *name, uint32_t descsz, uint32_t type);
 /* Alignment helper. */
 static inline uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+/* ======================================================================
+ * sha1.c, dso.c: the run-time probes' shared object (pure)
+ * ====================================================================== */
+
+/* SHA-1 of data (for build-ids). */
+void sha1(const void *data, size_t len, unsigned char out[20]);
+
+/* One probe of a run-time provider. */
+struct dso_probe {
+    const char *name;         /* a C identifier */
+    int nargs;                /* 0 .. MAX_PROBE_ARGS */
+    const signed char *sizes; /* nargs sizes: 1, 2, 4, 8, negative when signed */
+    /* Set by dso_layout(), addresses in the object (add the load base): */
+    uint64_t stub;      /* the stub: call it with the argument slots */
+    uint64_t pc;        /* its probe instruction, where tracers trap */
+    uint64_t semaphore; /* its semaphore, an unsigned short */
+};
+
+enum {
+    DSO_SECTIONS = 14
+};
+
+struct dso_layout {
+    struct elf_section sec[DSO_SECTIONS];
+    size_t nsec, nphdr;
+    size_t build_id, hash, dynsym, dynstr, text, base, dynamic, got, probes, notes, shstrtab;
+    uint32_t nbucket;
+    uint64_t shoff;
+};
+
+/* A provider's shared object.  The caller sets target, provider, soname
+ * and probes; dso_layout() the rest. */
+struct dso {
+    const struct target *target;
+    const char *provider; /* a C identifier */
+    const char *soname;
+    struct dso_probe *probes;
+    size_t nprobes;
+    /* Set by dso_layout(): */
+    const struct stub_arch *arch;
+    uint64_t size; /* of the file */
+    struct dso_layout lo;
+};
+
+/* Lay the object out: sizes, offsets, each probe's addresses.  0, or -1
+ * with *why (a machine without a stub). */
+int dso_layout(struct dso *d, const char **why);
+/* Write the object into buf, d->size bytes. */
+void dso_write(const struct dso *d, void *buf);
 
 /* ======================================================================
  * util.c: memory, buffers, maps, words, names (programs)

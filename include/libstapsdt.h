@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT-0 */
+/* <libstapsdt.h> -- libstapsdt's API and ABI, on sdtkit's run-time probes.
+
+   For the bindings written for libstapsdt (github.com/linux-usdt/libstapsdt):
+   python-stapsdt, ruby-static-tracing, node-usdt, salp, libstapsdt-jni,
+   DynamicProbes, p5-libstapsdt, atheriel/usdt, luajit-stapsdt ...  They
+   work by linking or loading this library (libstapsdt.so.0) instead: the
+   same types, enumerators, structures (tags, members, order and offsets),
+   functions and return conventions.
+
+     SDTProvider_t *p = providerInit ("myapp");
+     SDTProbe_t *req = providerAddProbe (p, "request", 2, uint64, int32);
+     if (providerLoad (p) != 0)
+       fprintf (stderr, "%s\n", p->error);
+     if (probeIsEnabled (req))
+       probeFire (req, (uint64_t) path, (int32_t) id);
+     providerUnload (p);
+     providerDestroy (p);
+
+   The members bindings read: a probe's name and argCount; _fire, NULL until
+   the provider is loaded and after it is unloaded, else the probe's stub
+   (on x86-64 its first byte is 0x90 while no tracer is attached); a
+   provider's errno and error after a failed call, and _filename after
+   providerLoad (the object's path, /proc/PID/fd/N, which tracers open).
+
+   Where this differs from libstapsdt, on purpose:
+   - The header compiles after <errno.h> (the member errno is declared with
+     the macro set aside; code that includes <errno.h> reads it as
+     errno_code, the same member) and in C++ (extern "C").
+   - Every architecture sdtkit supports, not only x86-64; the arguments are
+     read in their declared sizes (a 4-byte argument takes an int).
+   - Probes have semaphores: probeIsEnabled() reads the probe's semaphore,
+     which every tracer raises while attached (libstapsdt read the stub's
+     first byte, which only an int3 breakpoint changes).
+   - providerAddProbe() returns NULL, with errno and error set, for a name
+     that is NULL, empty, too long (SDTKIT_NAME_MAX) or not a C identifier,
+     a name the provider has already, more than MAX_ARGUMENTS arguments, an
+     unknown type, or a provider that is loaded (libstapsdt returned a probe
+     that never fired).  providerLoad() of a loaded provider, and
+     providerUnload() of one that is not, return -1.
+   - The object has a build-id (perf needs it) and no file is ever left
+     behind; when the kernel refuses executable memory files, an unnamed
+     file is used instead (see <sdtkit.h>), whatever providerUseMemfd said.
+   - Only the eight functions below are exported.  */
+
+#ifndef _LIBSTAPSDT_H
+#define _LIBSTAPSDT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A Go binding refuses to build with any other value. */
+#define MAX_ARGUMENTS 6
+
+typedef enum
+{
+  noError = -1,
+  elfCreationError = 0,
+  tmpCreationError = 1,
+  sharedLibraryOpenError = 2,
+  symbolLoadingError = 3,
+  sharedLibraryCloseError = 4
+} SDTError_t;
+
+/* The value is the note's size, negative when signed.  Strings and
+   pointers are passed as uint64. */
+typedef enum
+{
+  noarg = 0,
+  uint8 = 1,
+  int8 = -1,
+  uint16 = 2,
+  int16 = -2,
+  uint32 = 4,
+  int32 = -4,
+  uint64 = 8,
+  int64 = -8
+} ArgType_t;
+
+typedef enum
+{
+  memfd_disabled = 0,
+  memfd_enabled = 1
+} MemFDOption_t;
+
+struct SDTProvider;
+
+typedef struct SDTProbe
+{
+  char *name;
+  ArgType_t argFmt[MAX_ARGUMENTS];
+  void *_fire;
+  struct SDTProvider *provider;
+  int argCount;
+} SDTProbe_t;
+
+typedef struct SDTProbeList_
+{
+  SDTProbe_t probe;
+  struct SDTProbeList_ *next;
+} SDTProbeList_t;
+
+/* <errno.h> defines errno as a macro; the member keeps its name. */
+#pragma push_macro ("errno")
+#undef errno
+typedef struct SDTProvider
+{
+  char *name;
+  SDTProbeList_t *probes;
+  __extension__ union
+  {
+    SDTError_t errno;
+    SDTError_t errno_code;
+  };
+  char *error;
+  void *_handle;
+  char *_filename;
+  int _memfd;
+  MemFDOption_t _use_memfd;
+} SDTProvider_t;
+#pragma pop_macro ("errno")
+
+/* A provider called NAME, or NULL. */
+SDTProvider_t *providerInit (const char *name);
+
+/* Ask for (memfd_enabled, the default) or against an in-memory object:
+   1 when applied, 0 when PROVIDER is loaded (or the option unknown). */
+int providerUseMemfd (SDTProvider_t *provider, const MemFDOption_t use_memfd);
+
+/* Add probe NAME with ARGCOUNT arguments, whose ArgType_t follow: the
+   probe, or NULL (errno and error say why). */
+SDTProbe_t *providerAddProbe (SDTProvider_t *provider, const char *name,
+                              int argCount, ...);
+
+/* 0, or -1 with errno and error set. */
+int providerLoad (SDTProvider_t *provider);
+
+/* 0, or -1 with errno and error set. */
+int providerUnload (SDTProvider_t *provider);
+
+/* Unload if loaded and free PROVIDER and its probes. */
+void providerDestroy (SDTProvider_t *provider);
+
+/* Fire PROBE with its argCount arguments (a no-op while not loaded). */
+void probeFire (SDTProbe_t *probe, ...);
+
+/* 1 while a tracer is attached to PROBE, else 0. */
+int probeIsEnabled (SDTProbe_t *probe);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _LIBSTAPSDT_H */

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT-0 */
+/* <sdtkit.h> -- USDT probes created at run time.  sdtkit.
+
+   For programs that cannot declare their probes when they are compiled:
+   interpreters, JITs and their bindings.  A provider is a named set of
+   probes; loading it writes a small shared object in memory (one stub
+   function and one .note.stapsdt note per probe, the same notes
+   <sys/sdt.h> emits) and loads it, so that every tracer finds the probes
+   of the running process as it finds compiled-in ones:
+
+     bpftrace -l 'usdt:*' -p PID
+     bpftrace -p PID -e 'usdt::PROVIDER:NAME { printf("%d\n", arg0); }'
+     tplist-bpfcc -p PID; trace-bpfcc -p PID 'u::PROVIDER:NAME "%d", arg1'
+     gdb -p PID -ex 'info probes'
+     perf buildid-cache --add /proc/PID/fd/N; perf probe sdt_PROVIDER:NAME
+
+     sdtkit_provider *pv;
+     sdtkit_probe *req;
+     static const int types[] = { SDTKIT_STRING, SDTKIT_INT64 };
+     if (sdtkit_provider_create ("myapp", &pv) != 0 ||
+         sdtkit_provider_add_probe (pv, "request", types, 2, &req) != 0 ||
+         sdtkit_provider_load (pv) != 0)
+       fprintf (stderr, "probes: %s\n", sdtkit_provider_error (pv));
+     ...
+     if (sdtkit_probe_enabled (req))          one load, no call
+       {
+         sdtkit_value v[2];
+         v[0].p = path; v[1].i = id;
+         sdtkit_probe_fire (req, v);
+       }
+     ...
+     sdtkit_provider_destroy (pv);
+
+   Link with -lsdtkit (pkg-config sdtkit-runtime).  libstapsdt's API, for
+   the bindings written for it, is <libstapsdt.h> (-lstapsdt).
+
+   Errors: every function that can fail returns 0 or a negative
+   SDTKIT_E_* code; sdtkit_strerror() names a code, and
+   sdtkit_provider_error() gives the message of a provider's last failed
+   call (what was tried, and why it failed).  Nothing is printed.
+
+   Threads: calls on different providers are independent.  On one
+   provider, create, add_probe, load, unload and destroy are serialised by
+   the library; sdtkit_probe_enabled() and sdtkit_probe_fire() take no lock
+   and may run in any number of threads at once, also while another thread
+   loads or unloads the provider: they then see the probe loaded (and fire
+   it) or not loaded (and do nothing).  sdtkit_provider_destroy() frees the
+   provider and its probes: no other thread may use them then (as with
+   free()).
+
+   Unloading hides the probes from tracers that look again and makes them
+   inert (disabled, firing does nothing), but keeps the object mapped until
+   the provider is destroyed, so that a thread still inside
+   sdtkit_probe_enabled() or sdtkit_probe_fire() never touches unmapped
+   memory.  Loading again (after adding probes, say) makes a new object.
+
+   Where the object lives: in memory (memfd_create, with MFD_EXEC where the
+   kernel knows it), or, when the kernel refuses executable memory files
+   (vm.memfd_noexec=2, Linux 6.3+), in an unnamed file (O_TMPFILE) of the
+   first directory mounted exec among $SDTKIT_RUNTIME_DIR,
+   $XDG_RUNTIME_DIR, $TMPDIR, /dev/shm, /tmp and /var/tmp.  Either way
+   nothing is left on disk, whatever happens to the process.  The file
+   stays open while the object is mapped; sdtkit_provider_path() names it
+   as /proc/PID/fd/N, the path tracers can open.  */
+
+#ifndef _SDTKIT_H
+#define _SDTKIT_H 1
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* At most this many arguments per probe, as <sys/sdt.h> and libbpf. */
+#define SDTKIT_MAX_ARGS 12
+/* Provider and probe names are C identifiers of at most this many bytes:
+   perf names a provider's events sdt_PROVIDER, and the kernel takes event
+   names of at most 64 bytes. */
+#define SDTKIT_NAME_MAX 60
+
+/* The type of a probe argument.  An integer type's value is the size the
+   note gives it, negative when signed (as in libstapsdt's ArgType_t). */
+enum sdtkit_type
+{
+  SDTKIT_UINT8 = 1,
+  SDTKIT_INT8 = -1,
+  SDTKIT_UINT16 = 2,
+  SDTKIT_INT16 = -2,
+  SDTKIT_UINT32 = 4,
+  SDTKIT_INT32 = -4,
+  SDTKIT_UINT64 = 8,
+  SDTKIT_INT64 = -8,
+  SDTKIT_POINTER = 16,  /* an address, unsigned, the size of a pointer */
+  SDTKIT_STRING = 17,   /* a pointer to a NUL-terminated string: bpftrace
+                           and bcc read it with str(argN) */
+  SDTKIT_FLOAT = 18,    /* a float, as the 4 bytes of its IEEE 754 bits */
+  SDTKIT_DOUBLE = 19    /* a double, as the 8 bytes of its IEEE 754 bits:
+                           tracers read floating-point arguments as integers
+                           (no note marks them without breaking libbpf, bcc
+                           and gdb); reinterpret the bits */
+};
+
+/* What a function returns. */
+enum sdtkit_status
+{
+  SDTKIT_OK = 0,
+  SDTKIT_E_INVALID = -1,     /* an argument is invalid: NULL, a bad name,
+                                type or number of arguments */
+  SDTKIT_E_NOMEM = -2,       /* out of memory */
+  SDTKIT_E_EXISTS = -3,      /* the provider has a probe of that name */
+  SDTKIT_E_STATE = -4,       /* not in this state: probes are added to a
+                                provider that is not loaded; load needs it
+                                unloaded, unload loaded */
+  SDTKIT_E_LOAD = -5,        /* the object could not be made or loaded */
+  SDTKIT_E_UNSUPPORTED = -6  /* this machine has no run-time probes */
+};
+
+typedef struct sdtkit_provider sdtkit_provider;
+typedef struct sdtkit_probe sdtkit_probe;
+
+/* One argument's value, in the member its type reads. */
+typedef union sdtkit_value
+{
+  int64_t i;       /* SDTKIT_INT8 .. SDTKIT_INT64 */
+  uint64_t u;      /* SDTKIT_UINT8 .. SDTKIT_UINT64 */
+  double d;        /* SDTKIT_DOUBLE, and SDTKIT_FLOAT (converted to float) */
+  const void *p;   /* SDTKIT_POINTER, SDTKIT_STRING */
+} sdtkit_value;
+
+/* A new, empty provider called NAME in *OUT.  0, SDTKIT_E_INVALID (NAME is
+   NULL, empty, longer than SDTKIT_NAME_MAX or not a C identifier) or
+   SDTKIT_E_NOMEM; *OUT is NULL on error. */
+int sdtkit_provider_create (const char *name, sdtkit_provider **out);
+
+/* Add probe NAME with NARGS arguments (0 .. SDTKIT_MAX_ARGS) of the types
+   TYPES[0 .. NARGS-1] (enum sdtkit_type) to PV, which must not be loaded;
+   the probe is in *OUT (NULL on error) until PV is destroyed.
+   SDTKIT_E_INVALID, SDTKIT_E_EXISTS (PV has a probe NAME), SDTKIT_E_STATE
+   (PV is loaded: unload it, add, load again) or SDTKIT_E_NOMEM. */
+int sdtkit_provider_add_probe (sdtkit_provider *pv, const char *name,
+                               const int *types, int nargs,
+                               sdtkit_probe **out);
+
+/* Make PV's probes visible to tracers: write its object and load it.
+   SDTKIT_E_STATE when loaded already, SDTKIT_E_LOAD or SDTKIT_E_NOMEM
+   (sdtkit_provider_error says what was tried), SDTKIT_E_UNSUPPORTED. */
+int sdtkit_provider_load (sdtkit_provider *pv);
+
+/* Make PV's probes inert and hide them from tracers (see above).
+   SDTKIT_E_STATE when not loaded. */
+int sdtkit_provider_unload (sdtkit_provider *pv);
+
+/* Unload if loaded, unmap every object PV made and free PV and its probes.
+   NULL does nothing. */
+void sdtkit_provider_destroy (sdtkit_provider *pv);
+
+/* The message of PV's last failed call ("" when none); valid until the
+   next call on PV. */
+const char *sdtkit_provider_error (const sdtkit_provider *pv);
+
+/* The file of PV's loaded object, as /proc/PID/fd/N (what tracers and
+   `perf buildid-cache --add' open), or NULL when not loaded. */
+const char *sdtkit_provider_path (const sdtkit_provider *pv);
+
+/* A status code's name and meaning, e.g. "SDTKIT_E_STATE: ...". */
+const char *sdtkit_strerror (int status);
+
+/* Fire probe P with its arguments ARGS[0 .. nargs-1] (ARGS may be NULL for
+   a probe without arguments).  Does nothing when P's provider is not
+   loaded.  A tracer reads each value in the size of its type: the rest is
+   cut off. */
+void sdtkit_probe_fire (const sdtkit_probe *p, const sdtkit_value *args);
+
+/* The same with the arguments as C arguments, in the types the probe
+   declares after the default promotions: int for the 1, 2 and 4-byte
+   signed types, unsigned int for the unsigned ones, int64_t and uint64_t
+   for the 8-byte ones, a pointer for SDTKIT_POINTER and SDTKIT_STRING,
+   double for SDTKIT_FLOAT and SDTKIT_DOUBLE. */
+void sdtkit_probe_firev (const sdtkit_probe *p, ...);
+
+/* Non-zero while a tracer is attached to P (its semaphore is raised), 0
+   otherwise and when P's provider is not loaded.  The function, for
+   bindings that cannot call the inline form below. */
+int sdtkit_probe_is_enabled (const sdtkit_probe *p);
+
+/* P's name, its number of arguments, and the address of its semaphore (an
+   unsigned short the kernel raises while a tracer is attached; a JIT may
+   test it in generated code while the provider is loaded). */
+const char *sdtkit_probe_name (const sdtkit_probe *p);
+int sdtkit_probe_nargs (const sdtkit_probe *p);
+const volatile unsigned short *sdtkit_probe_semaphore (const sdtkit_probe *p);
+
+/* The inline form of sdtkit_probe_is_enabled(): two loads, no call, so a
+   disabled probe costs about what a compiled-in one guarded by its
+   *_ENABLED() macro does.  It relies on one documented fact of the layout:
+   a probe starts with a pointer to its semaphore (the semaphore in the
+   loaded object, or a zero of the library's while not loaded). */
+struct sdtkit_probe_head
+{
+  const volatile unsigned short *semaphore;
+};
+
+static __inline__ int
+sdtkit_probe_enabled (const sdtkit_probe *p)
+{
+  const struct sdtkit_probe_head *h = (const struct sdtkit_probe_head *) (const void *) p;
+  return *__atomic_load_n (&h->semaphore, __ATOMIC_ACQUIRE) != 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* sdtkit.h */

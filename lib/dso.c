@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dso.c: the shared object that holds a provider's run-time probes, for the
+ * target the run-time library runs on (or any of the 18, for the tests).
+ *
+ *   file and RX segment (vaddr = offset)      RW segment (vaddr = offset + SEG)
+ *   ELF header, program headers               .dynamic
+ *   .note.gnu.build-id  (perf needs it)       .got      (MIPS only: ld.so's)
+ *   .hash .dynsym .dynstr                     .probes   a semaphore per probe
+ *   .text           a stub per probe        not loaded
+ *   .stapsdt.base   inside a PT_LOAD: gdb     .note.stapsdt  a note per probe
+ *                   warns otherwise           .shstrtab, section headers
+ *
+ * Program headers: PT_LOAD (R+X), PT_LOAD (RW), PT_DYNAMIC, PT_NOTE (the
+ * build-id), PT_GNU_STACK (not executable).  No relocation: the stubs are
+ * position-independent, and every address a tracer reads (the notes' pc,
+ * base and semaphore, the symbols) is a link-time address like a linker
+ * writes.  The build-id is the SHA-1 of the file with the build-id zeroed,
+ * so the same provider gives the same bytes and the same build-id.
+ *
+ * Pure: no allocation, no output.  dso_layout() says how big the file is;
+ * dso_write() writes it into a buffer of that size.
+ */
+#include "core.h"
+#include "elf.h"
+
+#include <stdio.h>
+
+/* The RW segment's distance from its file offset: the largest page size of
+ * any target (64 KiB: aarch64, ppc64, mips), so that offset and address
+ * agree modulo every kernel's page size, as ld.so requires. */
+#define SEG 0x10000u
+
+enum {
+    BUILD_ID_SIZE = 20
+};
+
+/* DT_HASH's words are 8 bytes on Alpha and 64-bit s390 (glibc's
+ * Elf_Symndx), 4 bytes elsewhere. */
+static unsigned hash_word(const struct target *t)
+{
+    bool wide = t->machine == EM_ALPHA || (t->machine == EM_S390 && t->elfclass == ELFCLASS64);
+    return wide ? 8 : 4;
+}
+
+/* MIPS's ld.so relocates a GOT described by DT_MIPS_* entries and reads
+ * them whatever the object holds: two reserved entries, no global one. */
+static bool needs_mips_got(const struct target *t) { return t->machine == EM_MIPS; }
+
+/* The System V ELF hash of a symbol name. */
+static uint32_t elf_hash(const char *name)
+{
+    uint32_t h = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        h = (h << 4) + *p;
+        uint32_t g = h & 0xf0000000u;
+        if (g)
+            h ^= g >> 24;
+        h &= ~g;
+    }
+    return h;
+}
+
+/* The operand of argument i ("16(%rdi)"), its length without the NUL. */
+static size_t operand(const struct stub_arch *a, int i, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, a->operand, 8u * (unsigned)i);
+    assert(n > 0 && (size_t)n < len);
+    return (size_t)n;
+}
+
+/* The note's argument string, written to buf when buf is not NULL; its
+ * length with the NUL. */
+static size_t arg_string(const struct stub_arch *a, const struct dso_probe *p, char *buf)
+{
+    size_t n = 0;
+    for (int i = 0; i < p->nargs; i++) {
+        char size[8], opnd[32];
+        int sl = snprintf(size, sizeof size, "%s%d@", i ? " " : "", p->sizes[i]);
+        size_t ol = operand(a, i, opnd, sizeof opnd);
+        if (buf) {
+            memcpy(buf + n, size, (size_t)sl);
+            memcpy(buf + n + (size_t)sl, opnd, ol);
+        }
+        n += (size_t)sl + ol;
+    }
+    if (buf)
+        buf[n] = '\0';
+    return n + 1;
+}
+
+/* The descriptor of a probe's note: three addresses, then provider, name
+ * and arguments, each NUL-terminated, ending at the last NUL. */
+static uint32_t note_desc_size(const struct dso *d, const struct dso_probe *p)
+{
+    size_t word = d->target->elfclass == ELFCLASS64 ? 8 : 4;
+    return (uint32_t)(3 * word + strlen(d->provider) + 1 + strlen(p->name) + 1 +
+                      arg_string(d->arch, p, NULL));
+}
+
+static size_t add(struct dso_layout *lo, struct elf_section s)
+{
+    assert(lo->nsec < DSO_SECTIONS);
+    lo->sec[lo->nsec] = s;
+    return lo->nsec++;
+}
+
+int dso_layout(struct dso *d, const char **why)
+{
+    const struct target *t = d->target;
+    bool is64 = t->elfclass == ELFCLASS64;
+    uint64_t word = is64 ? 8 : 4;
+    struct dso_layout *lo = &d->lo;
+    d->arch = stub_arch_for(t);
+    if (!d->arch) {
+        *why = "no run-time probe stub for this machine";
+        return -1;
+    }
+    memset(lo, 0, sizeof *lo);
+    lo->nsec = 1;
+
+    /* sizes that depend on the probes */
+    uint64_t dynstr = 1 + strlen(d->soname) + 1, notes = 0;
+    for (size_t i = 0; i < d->nprobes; i++) {
+        const struct dso_probe *p = &d->probes[i];
+        assert(p->nargs >= 0 && p->nargs <= MAX_PROBE_ARGS);
+        dynstr += strlen(p->name) + 1;
+        notes += 12 + 8 + align_up(note_desc_size(d, p), 4);
+    }
+    size_t nsyms = d->nprobes + 1;
+    lo->nbucket = (uint32_t)(d->nprobes / 2 + 1);
+    uint64_t hw = hash_word(t);
+    size_t ndyn = 7 + (needs_mips_got(t) ? 7 : 0);
+
+    lo->build_id =
+        add(lo, (struct elf_section){".note.gnu.build-id", .type = SHT_NOTE, .flags = SHF_ALLOC,
+                                     .size = 16 + BUILD_ID_SIZE, .align = 4});
+    lo->hash = add(lo, (struct elf_section){".hash", .type = SHT_HASH, .flags = SHF_ALLOC,
+                                            .size = hw * (2 + lo->nbucket + nsyms), .align = hw,
+                                            .entsize = hw});
+    lo->dynsym = add(lo, (struct elf_section){".dynsym", .type = SHT_DYNSYM, .flags = SHF_ALLOC,
+                                              .size = ELF_SYM_SIZE(is64) * nsyms, .info = 1,
+                                              .align = word, .entsize = ELF_SYM_SIZE(is64)});
+    lo->dynstr = add(lo, (struct elf_section){".dynstr", .type = SHT_STRTAB, .flags = SHF_ALLOC,
+                                              .size = dynstr, .align = 1});
+    lo->text = add(
+        lo, (struct elf_section){".text", .type = SHT_PROGBITS, .flags = SHF_ALLOC | SHF_EXECINSTR,
+                                 .size = d->arch->align * d->nprobes, .align = d->arch->align});
+    lo->base = add(lo, (struct elf_section){".stapsdt.base", .type = SHT_PROGBITS,
+                                            .flags = SHF_ALLOC, .size = 1, .align = 1});
+    lo->dynamic = add(lo, (struct elf_section){".dynamic", .type = SHT_DYNAMIC,
+                                               .flags = SHF_ALLOC | SHF_WRITE,
+                                               .size = ELF_DYN_SIZE(is64) * ndyn, .align = word,
+                                               .entsize = ELF_DYN_SIZE(is64)});
+    if (needs_mips_got(t))
+        lo->got = add(lo, (struct elf_section){".got", .type = SHT_PROGBITS,
+                                               .flags = SHF_ALLOC | SHF_WRITE, .size = 2 * word,
+                                               .align = word, .entsize = word});
+    lo->probes = add(
+        lo, (struct elf_section){".probes", .type = SHT_PROGBITS, .flags = SHF_ALLOC | SHF_WRITE,
+                                 .size = 2 * (d->nprobes ? d->nprobes : 1), .align = 2});
+    lo->notes =
+        add(lo, (struct elf_section){".note.stapsdt", .type = SHT_NOTE, .size = notes, .align = 4});
+    lo->shstrtab = add(lo, (struct elf_section){".shstrtab", .type = SHT_STRTAB, .align = 1});
+    lo->sec[lo->dynsym].link = (uint32_t)lo->dynstr;
+    lo->sec[lo->hash].link = (uint32_t)lo->dynsym;
+    lo->sec[lo->dynamic].link = (uint32_t)lo->dynstr;
+
+    lo->nphdr = 5;
+    uint64_t start = ELF_EHDR_SIZE(is64) + lo->nphdr * ELF_PHDR_SIZE(is64);
+    lo->shoff = elf_layout(lo->sec, lo->nsec, lo->shstrtab, start, is64);
+    d->size = lo->shoff + lo->nsec * ELF_SHDR_SIZE(is64);
+    for (size_t i = 1; i < lo->nsec; i++) {
+        struct elf_section *s = &lo->sec[i];
+        if (s->flags & SHF_ALLOC)
+            s->addr = s->offset + (s->flags & SHF_WRITE ? SEG : 0);
+    }
+    for (size_t i = 0; i < d->nprobes; i++) {
+        struct dso_probe *p = &d->probes[i];
+        p->stub = lo->sec[lo->text].addr + i * d->arch->align;
+        p->pc = p->stub + (uint64_t)d->arch->unit * d->arch->prologue_len;
+        p->semaphore = lo->sec[lo->probes].addr + 2 * i;
+    }
+    return 0;
+}
+
+/* ---- writing ---- */
+
+static void write_build_id_note(struct elfw *w)
+{
+    elfw_note_head(w, "GNU", BUILD_ID_SIZE, NT_GNU_BUILD_ID);
+    for (int i = 0; i < BUILD_ID_SIZE; i++) /* filled in once the file is whole */
+        elfw_put(w, 0, 1);
+}
+
+static void write_hash(struct elfw *w, const struct dso *d)
+{
+    const struct dso_layout *lo = &d->lo;
+    unsigned hw = hash_word(d->target);
+    uint32_t nb = lo->nbucket, nsyms = (uint32_t)d->nprobes + 1;
+    /* chain[i] links symbol i to the next of its bucket; buckets keep the
+     * head.  Symbols go in from the last so each chain runs in order. */
+    elfw_put(w, nb, hw);
+    elfw_put(w, nsyms, hw);
+    size_t buckets = w->len, chains = buckets + (size_t)hw * nb;
+    for (uint32_t i = 0; i < nb + nsyms; i++)
+        elfw_put(w, 0, hw);
+    struct elfw at = *w;
+    for (uint32_t i = nsyms - 1; i >= 1; i--) {
+        uint32_t b = elf_hash(d->probes[i - 1].name) % nb;
+        /* chain[i] = bucket[b]; bucket[b] = i */
+        uint64_t head = 0;
+        for (unsigned k = 0; k < hw; k++) {
+            unsigned shift = d->target->data == ELFDATA2MSB ? 8 * (hw - 1 - k) : 8 * k;
+            head |= (uint64_t)w->buf[buckets + (size_t)hw * b + k] << shift;
+        }
+        at.len = chains + (size_t)hw * i;
+        elfw_put(&at, head, hw);
+        at.len = buckets + (size_t)hw * b;
+        elfw_put(&at, i, hw);
+    }
+}
+
+static void write_dynsym_dynstr(struct elfw *w, const struct dso *d)
+{
+    const struct dso_layout *lo = &d->lo;
+    size_t stub = stub_size(d->arch);
+    uint32_t name = 1 + (uint32_t)strlen(d->soname) + 1;
+    elfw_pad_to(w, lo->sec[lo->dynsym].offset);
+    elfw_sym(w, 0, 0, 0, 0, SHN_UNDEF, 0, 0);
+    for (size_t i = 0; i < d->nprobes; i++) {
+        elfw_sym(w, name, STB_GLOBAL, STT_FUNC, STV_DEFAULT, (unsigned)lo->text, d->probes[i].stub,
+                 stub);
+        name += (uint32_t)strlen(d->probes[i].name) + 1;
+    }
+    elfw_pad_to(w, lo->sec[lo->dynstr].offset);
+    elfw_put(w, 0, 1);
+    elfw_bytes(w, d->soname, strlen(d->soname) + 1);
+    for (size_t i = 0; i < d->nprobes; i++)
+        elfw_bytes(w, d->probes[i].name, strlen(d->probes[i].name) + 1);
+}
+
+static void write_stubs(struct elfw *w, const struct dso *d)
+{
+    const struct stub_arch *a = d->arch;
+    for (size_t i = 0; i < d->nprobes; i++) {
+        elfw_pad_to(w, d->lo.sec[d->lo.text].offset + i * a->align);
+        for (int k = 0; k < a->prologue_len; k++)
+            elfw_put(w, a->prologue[k], a->unit);
+        for (int k = 0; k < a->probe_len; k++)
+            elfw_put(w, a->probe[k], a->unit);
+        for (int k = 0; k < a->epilogue_len; k++)
+            elfw_put(w, a->epilogue[k], a->unit);
+    }
+}
+
+static void dyn(struct elfw *w, uint64_t tag, uint64_t value)
+{
+    elfw_addr(w, tag);
+    elfw_addr(w, value);
+}
+
+static void write_dynamic(struct elfw *w, const struct dso *d)
+{
+    const struct dso_layout *lo = &d->lo;
+    const struct elf_section *s = lo->sec;
+    elfw_pad_to(w, s[lo->dynamic].offset);
+    dyn(w, DT_SONAME, 1);
+    dyn(w, DT_HASH, s[lo->hash].addr);
+    dyn(w, DT_STRTAB, s[lo->dynstr].addr);
+    dyn(w, DT_SYMTAB, s[lo->dynsym].addr);
+    dyn(w, DT_STRSZ, s[lo->dynstr].size);
+    dyn(w, DT_SYMENT, s[lo->dynsym].entsize);
+    if (needs_mips_got(d->target)) {
+        uint64_t nsyms = d->nprobes + 1;
+        dyn(w, DT_PLTGOT, s[lo->got].addr);
+        dyn(w, DT_MIPS_RLD_VERSION, 1);
+        dyn(w, DT_MIPS_FLAGS, 0);
+        dyn(w, DT_MIPS_BASE_ADDRESS, 0);
+        dyn(w, DT_MIPS_LOCAL_GOTNO, 2);
+        dyn(w, DT_MIPS_SYMTABNO, nsyms);
+        dyn(w, DT_MIPS_GOTSYM, nsyms); /* no global GOT entries */
+    }
+    dyn(w, DT_NULL, 0);
+    assert(w->len == s[lo->dynamic].offset + s[lo->dynamic].size);
+    if (lo->got) {
+        elfw_pad_to(w, s[lo->got].offset);
+        elfw_addr(w, 0); /* ld.so's resolver */
+        /* the GNU mark ld.so looks for in the second entry */
+        elfw_addr(w, w->is64 ? (uint64_t)1 << 63 : (uint64_t)1 << 31);
+    }
+}
+
+static void write_notes(struct elfw *w, const struct dso *d)
+{
+    const struct dso_layout *lo = &d->lo;
+    uint64_t base = lo->sec[lo->base].addr;
+    elfw_pad_to(w, lo->sec[lo->notes].offset);
+    for (size_t i = 0; i < d->nprobes; i++) {
+        const struct dso_probe *p = &d->probes[i];
+        uint32_t descsz = note_desc_size(d, p);
+        elfw_note_head(w, "stapsdt", descsz, NT_STAPSDT);
+        size_t start = w->len;
+        elfw_addr(w, p->pc);
+        elfw_addr(w, base);
+        elfw_addr(w, p->semaphore);
+        elfw_bytes(w, d->provider, strlen(d->provider) + 1);
+        elfw_bytes(w, p->name, strlen(p->name) + 1);
+        size_t args = arg_string(d->arch, p, NULL);
+        assert(w->cap - w->len >= args);
+        arg_string(d->arch, p, (char *)w->buf + w->len);
+        w->len += args;
+        assert(w->len - start == descsz);
+        elfw_pad_to(w, align_up(w->len, 4));
+    }
+}
+
+static void write_phdrs(struct elfw *w, const struct dso *d)
+{
+    const struct dso_layout *lo = &d->lo;
+    const struct elf_section *s = lo->sec;
+    uint64_t rx_end = s[lo->base].offset + s[lo->base].size;
+    const struct elf_section *rw = &s[lo->dynamic], *rw_last = &s[lo->probes];
+    uint64_t rw_size = rw_last->offset + rw_last->size - rw->offset;
+    const struct elf_phdr ph[] = {
+        {PT_LOAD, PF_R | PF_X, 0, 0, rx_end, rx_end, SEG},
+        {PT_LOAD, PF_R | PF_W, rw->offset, rw->addr, rw_size, rw_size, SEG},
+        {PT_DYNAMIC, PF_R | PF_W, rw->offset, rw->addr, rw->size, rw->size, rw->align},
+        {PT_NOTE, PF_R, s[lo->build_id].offset, s[lo->build_id].addr, s[lo->build_id].size,
+         s[lo->build_id].size, 4},
+        {PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0, 16},
+    };
+    assert(sizeof ph / sizeof ph[0] == lo->nphdr);
+    for (size_t i = 0; i < lo->nphdr; i++)
+        elfw_phdr(w, &ph[i]);
+}
+
+void dso_write(const struct dso *d, void *buf)
+{
+    const struct dso_layout *lo = &d->lo;
+    const struct elf_section *s = lo->sec;
+    struct elfw w;
+    elfw_init(&w, d->target, buf, (size_t)d->size);
+    elfw_ehdr(&w, d->target, ET_DYN, 0, ELF_EHDR_SIZE(w.is64), lo->nphdr, lo->shoff, lo->nsec,
+              lo->shstrtab);
+    write_phdrs(&w, d);
+    elfw_pad_to(&w, s[lo->build_id].offset);
+    write_build_id_note(&w);
+    elfw_pad_to(&w, s[lo->hash].offset);
+    write_hash(&w, d);
+    write_dynsym_dynstr(&w, d);
+    write_stubs(&w, d);
+    elfw_pad_to(&w, s[lo->base].offset);
+    elfw_put(&w, 0, 1);
+    write_dynamic(&w, d);
+    elfw_pad_to(&w, s[lo->probes].offset + s[lo->probes].size); /* semaphores: zero */
+    write_notes(&w, d);
+    elfw_pad_to(&w, s[lo->shstrtab].offset);
+    elfw_shstrtab(&w, s, lo->nsec);
+    elfw_pad_to(&w, lo->shoff);
+    for (size_t i = 0; i < lo->nsec; i++)
+        elfw_shdr(&w, &s[i]);
+    assert(w.len == d->size);
+
+    /* the build-id: the file's SHA-1 with the build-id zeroed */
+    unsigned char id[BUILD_ID_SIZE];
+    sha1(buf, (size_t)d->size, id);
+    memcpy((unsigned char *)buf + s[lo->build_id].offset + 16, id, BUILD_ID_SIZE);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sha1.c: SHA-1 (FIPS 180-4), for the build-id of the run-time probes'
+ * shared objects: 20 bytes that change with every byte of the object, as
+ * the GNU linker's --build-id=sha1 gives.  Not for security.
+ *
+ * Pure: no allocation, no output.
+ */
+#include "core.h"
+
+static uint32_t rol(uint32_t x, unsigned n) { return (x << n) | (x >> (32 - n)); }
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void block(uint32_t h[5], const unsigned char *p)
+{
+    uint32_t w[80];
+    for (int i = 0; i < 16; i++)
+        w[i] = be32(p + 4 * i);
+    for (int i = 16; i < 80; i++)
+        w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
+    for (int i = 0; i < 80; i++) {
+        uint32_t f, k;
+        if (i < 20) {
+            f = (b & c) | (~b & d);
+            k = 0x5a827999;
+        } else if (i < 40) {
+            f = b ^ c ^ d;
+            k = 0x6ed9eba1;
+        } else if (i < 60) {
+            f = (b & c) | (b & d) | (c & d);
+            k = 0x8f1bbcdc;
+        } else {
+            f = b ^ c ^ d;
+            k = 0xca62c1d6;
+        }
+        uint32_t t = rol(a, 5) + f + e + k + w[i];
+        e = d;
+        d = c;
+        c = rol(b, 30);
+        b = a;
+        a = t;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+}
+
+void sha1(const void *data, size_t len, unsigned char out[20])
+{
+    uint32_t h[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+    const unsigned char *p = data;
+    size_t left = len;
+    for (; left >= 64; left -= 64, p += 64)
+        block(h, p);
+    /* the tail, a 1 bit, zeros, and the length in bits: one or two blocks */
+    unsigned char last[128] = {0};
+    memcpy(last, p, left);
+    last[left] = 0x80;
+    size_t n = left < 56 ? 64 : 128;
+    uint64_t bits = (uint64_t)len * 8;
+    for (int i = 0; i < 8; i++)
+        last[n - 1 - i] = (unsigned char)(bits >> (8 * i));
+    block(h, last);
+    if (n == 128)
+        block(h, last + 64);
+    for (int i = 0; i < 5; i++) {
+        out[4 * i] = (unsigned char)(h[i] >> 24);
+        out[4 * i + 1] = (unsigned char)(h[i] >> 16);
+        out[4 * i + 2] = (unsigned char)(h[i] >> 8);
+        out[4 * i + 3] = (unsigned char)h[i];
+    }
+}

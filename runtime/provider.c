@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * provider.c: <sdtkit.h>, the native API of the run-time probe library.
+ *
+ * A provider holds its probes; loading it writes a shared object for the
+ * running target (lib/dso.c), places and loads it (place.c), and publishes
+ * each probe's stub and semaphore with release stores, which fire and the
+ * inline is-enabled test read with acquire loads.  Unloading publishes a
+ * zero semaphore and no stub, and hides the notes; the object stays mapped
+ * until destroy, so a reader that loaded the old addresses still reads
+ * mapped memory.  Lifecycle calls on one provider take its mutex.
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+
+#include "../lib/elf.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* What an unloaded probe's semaphore reads. */
+static const volatile unsigned short zero_semaphore = 0;
+
+int provider_fail(struct sdtkit_provider *pv, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pv->error, sizeof pv->error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+const char *sdtkit_strerror(int status)
+{
+    switch (status) {
+    case SDTKIT_OK:
+        return "SDTKIT_OK: success";
+    case SDTKIT_E_INVALID:
+        return "SDTKIT_E_INVALID: an invalid argument";
+    case SDTKIT_E_NOMEM:
+        return "SDTKIT_E_NOMEM: out of memory";
+    case SDTKIT_E_EXISTS:
+        return "SDTKIT_E_EXISTS: the provider has a probe of that name";
+    case SDTKIT_E_STATE:
+        return "SDTKIT_E_STATE: not allowed in the provider's state";
+    case SDTKIT_E_LOAD:
+        return "SDTKIT_E_LOAD: the probes' object could not be made or loaded";
+    case SDTKIT_E_UNSUPPORTED:
+        return "SDTKIT_E_UNSUPPORTED: no run-time probes on this machine";
+    default:
+        return "unknown sdtkit status";
+    }
+}
+
+/* NULL when name is a valid provider or probe name, else what is wrong. */
+static const char *bad_name(const char *name)
+{
+    if (!name)
+        return "no name (NULL)";
+    if (!*name)
+        return "an empty name";
+    _Static_assert(SDTKIT_NAME_MAX == 60, "the message below says 60");
+    if (strlen(name) > SDTKIT_NAME_MAX)
+        return "a name longer than 60 bytes (SDTKIT_NAME_MAX)";
+    if (!is_identifier(name))
+        return "a name that is not a C identifier (letters, digits, '_', not a digit first)";
+    return NULL;
+}
+
+int sdtkit_provider_create(const char *name, sdtkit_provider **out)
+{
+    if (!out)
+        return SDTKIT_E_INVALID;
+    *out = NULL;
+    if (bad_name(name))
+        return SDTKIT_E_INVALID;
+    struct sdtkit_provider *pv = calloc(1, sizeof *pv);
+    if (!pv)
+        return SDTKIT_E_NOMEM;
+    pv->name = strdup(name);
+    if (!pv->name || pthread_mutex_init(&pv->lock, NULL) != 0) {
+        free(pv->name);
+        free(pv);
+        return SDTKIT_E_NOMEM;
+    }
+    *out = pv;
+    return SDTKIT_OK;
+}
+
+/* The note's size of a type, or 0 for an unknown type. */
+static int type_size(int type)
+{
+    switch (type) {
+    case SDTKIT_UINT8:
+    case SDTKIT_INT8:
+    case SDTKIT_UINT16:
+    case SDTKIT_INT16:
+    case SDTKIT_UINT32:
+    case SDTKIT_INT32:
+    case SDTKIT_UINT64:
+    case SDTKIT_INT64:
+        return type;
+    case SDTKIT_POINTER:
+    case SDTKIT_STRING:
+        return (int)sizeof(void *);
+    case SDTKIT_FLOAT:
+        return 4;
+    case SDTKIT_DOUBLE:
+        return 8;
+    default:
+        return 0;
+    }
+}
+
+static struct sdtkit_probe *find_probe(const struct sdtkit_provider *pv, const char *name)
+{
+    for (size_t i = 0; i < pv->nprobes; i++)
+        if (strcmp(pv->probes[i]->name, name) == 0)
+            return pv->probes[i];
+    return NULL;
+}
+
+/* Check and add a probe; pv is locked. */
+static int add_probe(struct sdtkit_provider *pv, const char *name, const int *types, int nargs,
+                     sdtkit_probe **out)
+{
+    const char *why = bad_name(name);
+    if (why)
+        return provider_fail(pv, SDTKIT_E_INVALID, "probe of provider '%s': %s", pv->name, why);
+    if (nargs < 0 || nargs > SDTKIT_MAX_ARGS || (nargs > 0 && !types))
+        return provider_fail(pv, SDTKIT_E_INVALID,
+                             "probe '%s': %d arguments (0 to %d, with their types)", name, nargs,
+                             SDTKIT_MAX_ARGS);
+    for (int i = 0; i < nargs; i++)
+        if (!type_size(types[i]))
+            return provider_fail(pv, SDTKIT_E_INVALID,
+                                 "probe '%s': argument %d has the unknown type %d", name, i + 1,
+                                 types[i]);
+    if (pv->loaded)
+        return provider_fail(pv, SDTKIT_E_STATE,
+                             "probe '%s': provider '%s' is loaded (unload it, add the probe, "
+                             "load it again)",
+                             name, pv->name);
+    if (find_probe(pv, name))
+        return provider_fail(pv, SDTKIT_E_EXISTS, "provider '%s' has a probe '%s' already",
+                             pv->name, name);
+    if (pv->nprobes == pv->cap) {
+        size_t cap = pv->cap ? 2 * pv->cap : 8;
+        void *v = realloc(pv->probes, cap * sizeof *pv->probes);
+        if (!v)
+            return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+        pv->probes = v;
+        pv->cap = cap;
+    }
+    struct sdtkit_probe *p = calloc(1, sizeof *p);
+    if (!p || !(p->name = strdup(name))) {
+        free(p);
+        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+    }
+    p->semaphore = &zero_semaphore;
+    p->provider = pv;
+    p->nargs = nargs;
+    for (int i = 0; i < nargs; i++) {
+        p->type[i] = (signed char)types[i];
+        p->size[i] = (signed char)type_size(types[i]);
+    }
+    pv->probes[pv->nprobes++] = p;
+    *out = p;
+    return SDTKIT_OK;
+}
+
+int sdtkit_provider_add_probe(sdtkit_provider *pv, const char *name, const int *types, int nargs,
+                              sdtkit_probe **out)
+{
+    if (!out)
+        return SDTKIT_E_INVALID;
+    *out = NULL;
+    if (!pv)
+        return SDTKIT_E_INVALID;
+    pthread_mutex_lock(&pv->lock);
+    int rc = add_probe(pv, name, types, nargs, out);
+    pthread_mutex_unlock(&pv->lock);
+    return rc;
+}
+
+/* The ELF identity of the object this library was loaded as (or linked
+ * into): the loader accepted its class, machine and flags, so an object
+ * carrying the same ones is accepted too (ARM hard-float, MIPS ABI and
+ * NaN, PowerPC64 ELFv1/v2 ...).  Its header is mapped at its base, in the
+ * running byte order. */
+static int own_target(struct target *t)
+{
+    Dl_info info;
+    if (!dladdr((void *)(uintptr_t)own_target, &info) || !info.dli_fbase)
+        return -1;
+    const unsigned char *e = info.dli_fbase;
+    if (memcmp(e, "\177ELF", 4) != 0)
+        return -1;
+    uint16_t machine;
+    uint32_t flags;
+    t->elfclass = e[4];
+    t->data = e[5];
+    t->osabi = e[7];
+    memcpy(&machine, e + 18, 2);
+    memcpy(&flags, e + (t->elfclass == ELFCLASS64 ? 48 : 36), 4);
+    t->machine = machine;
+    t->flags = flags;
+    bool msb = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+    if ((t->elfclass == ELFCLASS64) != (sizeof(void *) == 8) || (t->data == ELFDATA2MSB) != msb)
+        return -1;
+    return 0;
+}
+
+/* Write pv's object for target t into *buf (malloc'd).  pv is locked. */
+static int make_object(struct sdtkit_provider *pv, const struct target *t, struct dso *d,
+                       void **buf)
+{
+    const char *why = NULL;
+    d->target = t;
+    d->provider = pv->name;
+    d->soname = pv->name;
+    d->nprobes = pv->nprobes;
+    d->probes = calloc(pv->nprobes ? pv->nprobes : 1, sizeof *d->probes);
+    if (!d->probes)
+        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < pv->nprobes; i++) {
+        d->probes[i].name = pv->probes[i]->name;
+        d->probes[i].nargs = pv->probes[i]->nargs;
+        d->probes[i].sizes = pv->probes[i]->size;
+    }
+    if (dso_layout(d, &why) != 0) {
+        char machine[32];
+        return provider_fail(pv, SDTKIT_E_UNSUPPORTED, "%s: %s",
+                             arch_machine_name(t->machine, machine, sizeof machine), why);
+    }
+    *buf = malloc((size_t)d->size);
+    if (!*buf)
+        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory for a %zu-byte object",
+                             (size_t)d->size);
+    dso_write(d, *buf);
+    return SDTKIT_OK;
+}
+
+/* Point each probe at its stub and semaphore in the object loaded at base. */
+static void publish(struct sdtkit_provider *pv, const struct dso *d, uintptr_t base)
+{
+    for (size_t i = 0; i < pv->nprobes; i++) {
+        struct sdtkit_probe *p = pv->probes[i];
+        p->stub = base + (uintptr_t)d->probes[i].stub;
+        uintptr_t call = p->stub;
+#if defined __powerpc64__ && (!defined _CALL_ELF || _CALL_ELF == 1)
+        p->descriptor[0] = p->stub; /* the stub uses no TOC */
+        call = (uintptr_t)p->descriptor;
+#endif
+        const volatile unsigned short *sem =
+            (const volatile unsigned short *)(base + (uintptr_t)d->probes[i].semaphore);
+        __atomic_store_n(&p->semaphore, sem, __ATOMIC_RELEASE);
+        __atomic_store_n(&p->call, call, __ATOMIC_RELEASE);
+    }
+}
+
+static int load(struct sdtkit_provider *pv)
+{
+    struct target t;
+    struct dso d;
+    void *buf = NULL;
+    struct object *obj = NULL;
+    uintptr_t base;
+    memset(&d, 0, sizeof d);
+    pv->stage = STAGE_OBJECT;
+    if (pv->loaded) {
+        pv->stage = STAGE_NONE;
+        return provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is loaded already", pv->name);
+    }
+    if (own_target(&t) != 0)
+        return provider_fail(pv, SDTKIT_E_UNSUPPORTED, "cannot read this library's ELF header");
+    int rc = make_object(pv, &t, &d, &buf);
+    if (rc != SDTKIT_OK)
+        goto done;
+    rc = SDTKIT_E_NOMEM;
+    if (!(obj = calloc(1, sizeof *obj))) {
+        provider_fail(pv, rc, "out of memory");
+        goto done;
+    }
+    rc = SDTKIT_E_LOAD;
+    if (place_object(pv, buf, (size_t)d.size, obj) != 0)
+        goto done;
+    if (object_base(obj, &base) != 0) {
+        provider_fail(pv, rc, "cannot find where %s was loaded: %s", obj->path, dlerror());
+        drop_object(obj);
+        goto done;
+    }
+    obj->notes_offset = d.lo.sec[d.lo.notes].offset;
+    obj->notes_size = d.lo.sec[d.lo.notes].size;
+    obj->next = pv->objects;
+    pv->objects = obj;
+    obj = NULL;
+    publish(pv, &d, base);
+    pv->loaded = true;
+    pv->stage = STAGE_NONE;
+    pv->error[0] = '\0';
+    rc = SDTKIT_OK;
+done:
+    free(obj);
+    free(buf);
+    free(d.probes);
+    return rc;
+}
+
+int sdtkit_provider_load(sdtkit_provider *pv)
+{
+    if (!pv)
+        return SDTKIT_E_INVALID;
+    pthread_mutex_lock(&pv->lock);
+    int rc = load(pv);
+    pthread_mutex_unlock(&pv->lock);
+    return rc;
+}
+
+static int unload(struct sdtkit_provider *pv)
+{
+    if (!pv->loaded)
+        return provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is not loaded", pv->name);
+    for (size_t i = 0; i < pv->nprobes; i++) {
+        __atomic_store_n(&pv->probes[i]->call, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&pv->probes[i]->semaphore, &zero_semaphore, __ATOMIC_RELEASE);
+    }
+    hide_object(pv->objects);
+    pv->loaded = false;
+    return SDTKIT_OK;
+}
+
+int sdtkit_provider_unload(sdtkit_provider *pv)
+{
+    if (!pv)
+        return SDTKIT_E_INVALID;
+    pthread_mutex_lock(&pv->lock);
+    int rc = unload(pv);
+    pthread_mutex_unlock(&pv->lock);
+    return rc;
+}
+
+void sdtkit_provider_destroy(sdtkit_provider *pv)
+{
+    if (!pv)
+        return;
+    pthread_mutex_lock(&pv->lock);
+    if (pv->loaded)
+        unload(pv);
+    pthread_mutex_unlock(&pv->lock);
+    for (struct object *o = pv->objects, *next; o; o = next) {
+        next = o->next;
+        drop_object(o);
+        free(o);
+    }
+    for (size_t i = 0; i < pv->nprobes; i++) {
+        free(pv->probes[i]->name);
+        free(pv->probes[i]);
+    }
+    free(pv->probes);
+    free(pv->name);
+    pthread_mutex_destroy(&pv->lock);
+    free(pv);
+}
+
+const char *sdtkit_provider_error(const sdtkit_provider *pv) { return pv ? pv->error : ""; }
+
+const char *sdtkit_provider_path(const sdtkit_provider *pv)
+{
+    return pv && pv->loaded ? pv->objects->path : NULL;
+}
+
+/* ---- firing ---- */
+
+/* An argument slot: the value in its first bytes (see lib/arch.c). */
+union slot {
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f;
+    double d;
+    const void *p;
+};
+
+static void put_slot(union slot *s, int type, const sdtkit_value *v)
+{
+    s->u64 = 0;
+    switch (type) {
+    case SDTKIT_UINT8:
+    case SDTKIT_INT8:
+        s->u8 = (uint8_t)v->u;
+        break;
+    case SDTKIT_UINT16:
+    case SDTKIT_INT16:
+        s->u16 = (uint16_t)v->u;
+        break;
+    case SDTKIT_UINT32:
+    case SDTKIT_INT32:
+        s->u32 = (uint32_t)v->u;
+        break;
+    case SDTKIT_UINT64:
+    case SDTKIT_INT64:
+        s->u64 = v->u;
+        break;
+    case SDTKIT_POINTER:
+    case SDTKIT_STRING:
+        s->p = v->p;
+        break;
+    case SDTKIT_FLOAT:
+        s->f = (float)v->d;
+        break;
+    case SDTKIT_DOUBLE:
+        s->d = v->d;
+        break;
+    default:
+        assert(!"a type add_probe let through");
+        break;
+    }
+}
+
+static void fire(const struct sdtkit_probe *p, uintptr_t call, const sdtkit_value *args)
+{
+    union slot slots[SDTKIT_MAX_ARGS];
+    for (int i = 0; i < p->nargs; i++)
+        put_slot(&slots[i], p->type[i], &args[i]);
+    ((stub_fn *)call)(slots);
+}
+
+void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
+{
+    uintptr_t call = p ? __atomic_load_n(&p->call, __ATOMIC_ACQUIRE) : 0;
+    if (!call || (p->nargs > 0 && !args))
+        return;
+    fire(p, call, args);
+}
+
+void sdtkit_probe_firev(const sdtkit_probe *p, ...)
+{
+    uintptr_t call = p ? __atomic_load_n(&p->call, __ATOMIC_ACQUIRE) : 0;
+    if (!call)
+        return;
+    sdtkit_value v[SDTKIT_MAX_ARGS];
+    va_list ap;
+    va_start(ap, p);
+    for (int i = 0; i < p->nargs; i++) {
+        switch (p->type[i]) {
+        case SDTKIT_INT8:
+        case SDTKIT_INT16:
+        case SDTKIT_INT32:
+            v[i].i = va_arg(ap, int);
+            break;
+        case SDTKIT_UINT8:
+        case SDTKIT_UINT16:
+        case SDTKIT_UINT32:
+            v[i].u = va_arg(ap, unsigned);
+            break;
+        case SDTKIT_INT64:
+            v[i].i = va_arg(ap, int64_t);
+            break;
+        case SDTKIT_UINT64:
+            v[i].u = va_arg(ap, uint64_t);
+            break;
+        case SDTKIT_POINTER:
+        case SDTKIT_STRING:
+            v[i].p = va_arg(ap, const void *);
+            break;
+        default:
+            v[i].d = va_arg(ap, double);
+            break; /* SDTKIT_FLOAT, SDTKIT_DOUBLE */
+        }
+    }
+    va_end(ap);
+    fire(p, call, v);
+}
+
+int sdtkit_probe_is_enabled(const sdtkit_probe *p) { return p && sdtkit_probe_enabled(p); }
+
+const char *sdtkit_probe_name(const sdtkit_probe *p) { return p ? p->name : NULL; }
+
+int sdtkit_probe_nargs(const sdtkit_probe *p) { return p ? p->nargs : -1; }
+
+const volatile unsigned short *sdtkit_probe_semaphore(const sdtkit_probe *p)
+{
+    return p ? __atomic_load_n(&p->semaphore, __ATOMIC_ACQUIRE) : NULL;
+}
