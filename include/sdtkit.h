@@ -143,6 +143,17 @@ int sdtkit_provider_add_probe (sdtkit_provider *pv, const char *name,
                                const int *types, int nargs,
                                sdtkit_probe **out);
 
+/* Keep PV's object in a named file, DIR/sdtkit-PID-PROVIDER-N.so, rather
+   than in memory or an unnamed file: perf (`perf buildid-cache --add',
+   `perf probe -x') opens objects by name and cannot use /proc/PID/fd/N.
+   DIR NULL: the first of $SDTKIT_RUNTIME_DIR, $XDG_RUNTIME_DIR, $TMPDIR,
+   /dev/shm, /tmp, /var/tmp mounted exec.  The file is removed when PV is
+   unloaded or destroyed and when the process exits; one left by a process
+   that was killed is removed by the next named load in that directory.
+   Setting SDTKIT_RUNTIME_NAMED=1 in the environment does the same for
+   every provider.  Before loading: SDTKIT_E_STATE otherwise. */
+int sdtkit_provider_use_named_file (sdtkit_provider *pv, const char *dir);
+
 /* Make PV's probes visible to tracers: write its object and load it.
    SDTKIT_E_STATE when loaded already, SDTKIT_E_LOAD or SDTKIT_E_NOMEM
    (sdtkit_provider_error says what was tried), SDTKIT_E_UNSUPPORTED. */
@@ -160,8 +171,9 @@ void sdtkit_provider_destroy (sdtkit_provider *pv);
    next call on PV. */
 const char *sdtkit_provider_error (const sdtkit_provider *pv);
 
-/* The file of PV's loaded object, as /proc/PID/fd/N (what tracers and
-   `perf buildid-cache --add' open), or NULL when not loaded. */
+/* The file of PV's loaded object, as /proc/PID/fd/N (what bpftrace, bcc,
+   libbpf and gdb open), or the named file (see above), or NULL when not
+   loaded. */
 const char *sdtkit_provider_path (const sdtkit_provider *pv);
 
 /* A status code's name and meaning, e.g. "SDTKIT_E_STATE: ...". */

@@ -159,8 +159,17 @@ static inline uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a 
  * sha1.c, dso.c: the run-time probes' shared object (pure)
  * ====================================================================== */
 
-/* SHA-1 of data (for build-ids). */
-void sha1(const void *data, size_t len, unsigned char out[20]);
+/* SHA-1, for build-ids: init, update with the bytes, final. */
+struct sha1 {
+    uint32_t h[5];
+    unsigned char buf[64];
+    size_t used;    /* bytes in buf */
+    uint64_t total; /* bytes hashed */
+};
+
+void sha1_init(struct sha1 *s);
+void sha1_update(struct sha1 *s, const void *data, size_t len);
+void sha1_final(struct sha1 *s, unsigned char out[20]);
 
 /* One probe of a run-time provider. */
 struct dso_probe {
@@ -193,6 +202,8 @@ struct dso {
     const char *soname;
     struct dso_probe *probes;
     size_t nprobes;
+    const void *salt; /* hashed into the build-id after the file, or NULL */
+    size_t salt_len;
     /* Set by dso_layout(): */
     const struct stub_arch *arch;
     uint64_t size; /* of the file */

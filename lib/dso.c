@@ -16,7 +16,10 @@
  * position-independent, and every address a tracer reads (the notes' pc,
  * base and semaphore, the symbols) is a link-time address like a linker
  * writes.  The build-id is the SHA-1 of the file with the build-id zeroed,
- * so the same provider gives the same bytes and the same build-id.
+ * then of the caller's salt: without one, the same provider gives the same
+ * bytes; the run-time library salts each object it loads, because perf
+ * keys its cache by build-id and would take a new process's object for the
+ * file of an old one with the same probes.
  *
  * Pure: no allocation, no output.  dso_layout() says how big the file is;
  * dso_write() writes it into a buffer of that size.
@@ -362,8 +365,13 @@ void dso_write(const struct dso *d, void *buf)
         elfw_shdr(&w, &s[i]);
     assert(w.len == d->size);
 
-    /* the build-id: the file's SHA-1 with the build-id zeroed */
+    /* the build-id: the file's SHA-1 with the build-id zeroed, and the salt */
     unsigned char id[BUILD_ID_SIZE];
-    sha1(buf, (size_t)d->size, id);
+    struct sha1 h;
+    sha1_init(&h);
+    sha1_update(&h, buf, (size_t)d->size);
+    if (d->salt)
+        sha1_update(&h, d->salt, d->salt_len);
+    sha1_final(&h, id);
     memcpy((unsigned char *)buf + s[lo->build_id].offset + 16, id, BUILD_ID_SIZE);
 }

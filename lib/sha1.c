@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sha1.c: SHA-1 (FIPS 180-4), for the build-id of the run-time probes'
- * shared objects: 20 bytes that change with every byte of the object, as
- * the GNU linker's --build-id=sha1 gives.  Not for security.
+ * shared objects: 20 bytes that change with every byte hashed, as the GNU
+ * linker's --build-id=sha1 gives.  Not for security.
  *
  * Pure: no allocation, no output.
  */
@@ -52,28 +52,49 @@ static void block(uint32_t h[5], const unsigned char *p)
     h[4] += e;
 }
 
-void sha1(const void *data, size_t len, unsigned char out[20])
+void sha1_init(struct sha1 *s)
 {
-    uint32_t h[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+    static const uint32_t h0[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+    memcpy(s->h, h0, sizeof h0);
+    s->used = 0;
+    s->total = 0;
+}
+
+void sha1_update(struct sha1 *s, const void *data, size_t len)
+{
     const unsigned char *p = data;
-    size_t left = len;
-    for (; left >= 64; left -= 64, p += 64)
-        block(h, p);
-    /* the tail, a 1 bit, zeros, and the length in bits: one or two blocks */
-    unsigned char last[128] = {0};
-    memcpy(last, p, left);
-    last[left] = 0x80;
-    size_t n = left < 56 ? 64 : 128;
-    uint64_t bits = (uint64_t)len * 8;
+    s->total += len;
+    if (s->used) {
+        size_t n = 64 - s->used < len ? 64 - s->used : len;
+        memcpy(s->buf + s->used, p, n);
+        s->used += n;
+        p += n;
+        len -= n;
+        if (s->used < 64)
+            return;
+        block(s->h, s->buf);
+        s->used = 0;
+    }
+    for (; len >= 64; len -= 64, p += 64)
+        block(s->h, p);
+    memcpy(s->buf, p, len);
+    s->used = len;
+}
+
+void sha1_final(struct sha1 *s, unsigned char out[20])
+{
+    /* a 1 bit, zeros, and the length in bits: one or two blocks */
+    uint64_t bits = s->total * 8;
+    unsigned char pad[72] = {0x80};
+    size_t n = s->used < 56 ? 56 - s->used : 120 - s->used;
     for (int i = 0; i < 8; i++)
-        last[n - 1 - i] = (unsigned char)(bits >> (8 * i));
-    block(h, last);
-    if (n == 128)
-        block(h, last + 64);
+        pad[n + (size_t)i] = (unsigned char)(bits >> (56 - 8 * i));
+    sha1_update(s, pad, n + 8);
+    assert(s->used == 0);
     for (int i = 0; i < 5; i++) {
-        out[4 * i] = (unsigned char)(h[i] >> 24);
-        out[4 * i + 1] = (unsigned char)(h[i] >> 16);
-        out[4 * i + 2] = (unsigned char)(h[i] >> 8);
-        out[4 * i + 3] = (unsigned char)h[i];
+        out[4 * i] = (unsigned char)(s->h[i] >> 24);
+        out[4 * i + 1] = (unsigned char)(s->h[i] >> 16);
+        out[4 * i + 2] = (unsigned char)(s->h[i] >> 8);
+        out[4 * i + 3] = (unsigned char)s->h[i];
     }
 }

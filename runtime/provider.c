@@ -19,10 +19,43 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 /* What an unloaded probe's semaphore reads. */
 static const volatile unsigned short zero_semaphore = 0;
+
+/* Probes outlive their provider: sdtkit_probe_fire() and
+ * sdtkit_probe_enabled() on a probe whose provider was destroyed must do
+ * nothing, not touch freed memory.  A destroyed provider's probes, inert,
+ * wait here by number of arguments until a new probe with as many reuses
+ * one, so a stale handle always reads a probe whose arguments are as many
+ * as its caller passes, and memory stays bounded by the most probes alive
+ * at once. */
+static struct {
+    pthread_mutex_t lock;
+    struct sdtkit_probe *free[SDTKIT_MAX_ARGS + 1];
+} pool = {PTHREAD_MUTEX_INITIALIZER, {NULL}};
+
+static struct sdtkit_probe *pool_take(int nargs)
+{
+    pthread_mutex_lock(&pool.lock);
+    struct sdtkit_probe *p = pool.free[nargs];
+    if (p)
+        pool.free[nargs] = p->next_free;
+    pthread_mutex_unlock(&pool.lock);
+    return p;
+}
+
+/* p is inert (no stub, the zero semaphore) already. */
+static void pool_put(struct sdtkit_probe *p)
+{
+    p->provider = NULL;
+    pthread_mutex_lock(&pool.lock);
+    p->next_free = pool.free[p->nargs];
+    pool.free[p->nargs] = p;
+    pthread_mutex_unlock(&pool.lock);
+}
 
 int provider_fail(struct sdtkit_provider *pv, int status, const char *fmt, ...)
 {
@@ -155,12 +188,17 @@ static int add_probe(struct sdtkit_provider *pv, const char *name, const int *ty
         pv->probes = v;
         pv->cap = cap;
     }
-    struct sdtkit_probe *p = calloc(1, sizeof *p);
-    if (!p || !(p->name = strdup(name))) {
-        free(p);
+    char *copy = strdup(name);
+    struct sdtkit_probe *p = copy ? pool_take(nargs) : NULL;
+    if (p) {
+        free(p->name); /* a probe of a destroyed provider, inert */
+    } else if (!copy || !(p = calloc(1, sizeof *p))) {
+        free(copy);
         return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+    } else {
+        p->semaphore = &zero_semaphore;
     }
-    p->semaphore = &zero_semaphore;
+    p->name = copy;
     p->provider = pv;
     p->nargs = nargs;
     for (int i = 0; i < nargs; i++) {
@@ -262,9 +300,27 @@ static void publish(struct sdtkit_provider *pv, const struct dso *d, uintptr_t b
     }
 }
 
+/* What makes this load's object differ from every other's: the process,
+ * the time and a counter (see lib/dso.c on build-ids). */
+struct salt {
+    long pid;
+    struct timespec when;
+    unsigned long seq;
+};
+
+static void make_salt(struct salt *s)
+{
+    static unsigned long seq;
+    memset(s, 0, sizeof *s);
+    s->pid = (long)getpid();
+    clock_gettime(CLOCK_REALTIME, &s->when);
+    s->seq = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
+}
+
 static int load(struct sdtkit_provider *pv)
 {
     struct target t;
+    struct salt salt;
     struct dso d;
     void *buf = NULL;
     struct object *obj = NULL;
@@ -277,6 +333,9 @@ static int load(struct sdtkit_provider *pv)
     }
     if (own_target(&t) != 0)
         return provider_fail(pv, SDTKIT_E_UNSUPPORTED, "cannot read this library's ELF header");
+    make_salt(&salt);
+    d.salt = &salt;
+    d.salt_len = sizeof salt;
     int rc = make_object(pv, &t, &d, &buf);
     if (rc != SDTKIT_OK)
         goto done;
@@ -356,14 +415,34 @@ void sdtkit_provider_destroy(sdtkit_provider *pv)
         drop_object(o);
         free(o);
     }
-    for (size_t i = 0; i < pv->nprobes; i++) {
-        free(pv->probes[i]->name);
-        free(pv->probes[i]);
-    }
+    for (size_t i = 0; i < pv->nprobes; i++)
+        pool_put(pv->probes[i]);
     free(pv->probes);
     free(pv->name);
+    free(pv->named_dir);
     pthread_mutex_destroy(&pv->lock);
     free(pv);
+}
+
+int sdtkit_provider_use_named_file(sdtkit_provider *pv, const char *dir)
+{
+    if (!pv)
+        return SDTKIT_E_INVALID;
+    char *copy = dir ? strdup(dir) : NULL;
+    if (dir && !copy)
+        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+    pthread_mutex_lock(&pv->lock);
+    int rc = SDTKIT_OK;
+    if (pv->loaded) {
+        rc = provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is loaded already", pv->name);
+        free(copy);
+    } else {
+        free(pv->named_dir);
+        pv->named_dir = copy;
+        pv->named = true;
+    }
+    pthread_mutex_unlock(&pv->lock);
+    return rc;
 }
 
 const char *sdtkit_provider_error(const sdtkit_provider *pv) { return pv ? pv->error : ""; }

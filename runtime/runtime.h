@@ -45,6 +45,7 @@ struct sdtkit_probe {
     uintptr_t descriptor[3];
 #endif
     struct sdtkit_provider *provider;
+    struct sdtkit_probe *next_free; /* in the pool, once its provider is gone */
     char *name;
     int nargs;
     signed char type[SDTKIT_MAX_ARGS]; /* enum sdtkit_type */
@@ -56,9 +57,11 @@ struct sdtkit_probe {
 struct object {
     void *handle;
     int fd;
+    bool named;                        /* path is a file of ours, removed at unload */
     uint64_t notes_offset, notes_size; /* .note.stapsdt, zeroed at unload */
-    char path[48];                     /* /proc/PID/fd/N */
-    struct object *next;
+    char path[4096];                   /* /proc/PID/fd/N, or the named file */
+    struct object *next;               /* the provider's, newest first */
+    struct object *next_named;         /* place.c's list of named files */
 };
 
 struct sdtkit_provider {
@@ -67,7 +70,9 @@ struct sdtkit_provider {
     struct sdtkit_probe **probes;
     size_t nprobes, cap;
     bool loaded;
-    bool prefer_file;       /* libstapsdt's memfd_disabled */
+    bool prefer_file;       /* libstapsdt's memfd_disabled: not in memory */
+    bool named;             /* in a named file (for perf) */
+    char *named_dir;        /* in this directory, or NULL: the candidates */
     struct object *objects; /* newest first: the loaded one while loaded */
     enum load_stage stage;  /* of the last failed load */
     char error[512];
@@ -83,8 +88,9 @@ int provider_fail(struct sdtkit_provider *pv, int status, const char *fmt, ...)
  * load it and fill obj; 0, or -1 with the reasons of every attempt in pv's
  * error and pv->stage set. */
 int place_object(struct sdtkit_provider *pv, const void *buf, size_t size, struct object *obj);
-/* Hide the object's probes from tracers that read its file again. */
-void hide_object(const struct object *obj);
+/* Hide the object's probes from tracers that read its file again (and
+ * remove a named file). */
+void hide_object(struct object *obj);
 /* Unmap the object and close its file. */
 void drop_object(struct object *obj);
 /* The load address of a dlopen'ed object. */

@@ -30,6 +30,32 @@ struct compat_probe {
 
 static struct compat_provider *compat(SDTProvider_t *p) { return (struct compat_provider *)p; }
 
+/* As native probes (provider.c), a destroyed provider's probes stay valid
+ * and inert (_fire NULL) for bindings that still hold them, until a probe
+ * with as many arguments reuses them. */
+static struct {
+    pthread_mutex_t lock;
+    struct compat_probe *free[MAX_ARGUMENTS + 1];
+} pool = {PTHREAD_MUTEX_INITIALIZER, {NULL}};
+
+static struct compat_probe *pool_take(int argc)
+{
+    pthread_mutex_lock(&pool.lock);
+    struct compat_probe *n = pool.free[argc];
+    if (n)
+        pool.free[argc] = (struct compat_probe *)n->node.next;
+    pthread_mutex_unlock(&pool.lock);
+    return n;
+}
+
+static void pool_put(struct compat_probe *n)
+{
+    pthread_mutex_lock(&pool.lock);
+    n->node.next = &pool.free[n->node.probe.argCount]->node;
+    pool.free[n->node.probe.argCount] = n;
+    pthread_mutex_unlock(&pool.lock);
+}
+
 /* Set the error members: code and message (NULL for noError). */
 static void set_error(struct compat_provider *cp, SDTError_t code, const char *msg)
 {
@@ -88,20 +114,32 @@ static SDTProbe_t *add_probe(struct compat_provider *cp, const char *name, int a
             return NULL;
         }
     }
-    struct compat_probe *node = calloc(1, sizeof *node);
-    if (!node || !name || !(node->node.probe.name = strdup(name))) {
-        free(node);
+    char *copy = name ? strdup(name) : NULL;
+    struct compat_probe *node = copy ? pool_take(argc) : NULL;
+    bool reused = node != NULL;
+    if (!node && copy)
+        node = calloc(1, sizeof *node);
+    if (!node) {
+        free(copy);
         set_error(cp, elfCreationError, name ? "out of memory" : "probe of no name (NULL)");
         return NULL;
     }
-    int rc = sdtkit_provider_add_probe(cp->native, name, types, argc, &node->native);
+    sdtkit_probe *native;
+    int rc = sdtkit_provider_add_probe(cp->native, name, types, argc, &native);
     if (rc != SDTKIT_OK) {
         set_error(cp, elfCreationError, sdtkit_provider_error(cp->native));
-        free(node->node.probe.name);
-        free(node);
+        free(copy);
+        if (reused)
+            pool_put(node); /* as it was: inert, argCount == argc */
+        else
+            free(node);
         return NULL;
     }
+    if (reused)
+        free(node->node.probe.name);
+    node->native = native;
     SDTProbe_t *p = &node->node.probe;
+    p->name = copy;
     for (int i = 0; i < argc; i++)
         p->argFmt[i] = (ArgType_t)types[i];
     p->argCount = argc;
@@ -175,11 +213,12 @@ void providerDestroy(SDTProvider_t *provider)
     if (!provider)
         return;
     struct compat_provider *cp = compat(provider);
+    for (SDTProbeList_t *n = provider->probes; n; n = n->next)
+        __atomic_store_n(&n->probe._fire, NULL, __ATOMIC_RELEASE);
     sdtkit_provider_destroy(cp->native);
     for (SDTProbeList_t *n = provider->probes, *next; n; n = next) {
         next = n->next;
-        free(n->probe.name);
-        free(n);
+        pool_put((struct compat_probe *)n);
     }
     free(provider->name);
     free(cp->filename);

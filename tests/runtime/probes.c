@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/* probes [-c] [-n COUNT] [-i MS] [-u]: a program with run-time probes, for
+   the tracer tests.  Provider "rt" (with -c, built with libstapsdt's API
+   as provider "rtc", integer types only) has one probe per argument type,
+   each fired with a value of its own, one with every type (12 arguments)
+   and one with none.  It prints the object's path, "ready", then fires
+   every probe COUNT times (default: until killed), every MS milliseconds
+   (default 100), saying "enabled NAME" each time a probe reads as enabled,
+   and "done" at the end.  -u unloads before exiting and prints what the
+   probes read after.  The values are in tests/runtime/values. */
+#define _GNU_SOURCE
+#include <sdtkit.h>
+#include <libstapsdt.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char text[] = "hello, tracer";
+
+struct arg {
+    const char *probe;
+    int type;
+    sdtkit_value value;
+};
+
+/* One probe per type, in the order of tests/runtime/values. */
+static struct arg args[] = {
+    {"u8", SDTKIT_UINT8, {.u = 250}},
+    {"i8", SDTKIT_INT8, {.i = -100}},
+    {"u16", SDTKIT_UINT16, {.u = 65000}},
+    {"i16", SDTKIT_INT16, {.i = -30000}},
+    {"u32", SDTKIT_UINT32, {.u = 4000000000u}},
+    {"i32", SDTKIT_INT32, {.i = -2000000000}},
+    {"u64", SDTKIT_UINT64, {.u = 18000000000000000000ull}},
+    {"i64", SDTKIT_INT64, {.i = -9000000000000000000ll}},
+    {"ptr", SDTKIT_POINTER, {.p = NULL}}, /* set to &text at run time */
+    {"str", SDTKIT_STRING, {.p = NULL}},  /* text */
+    {"flt", SDTKIT_FLOAT, {.d = 1.5}},    /* bits 0x3fc00000 */
+    {"dbl", SDTKIT_DOUBLE, {.d = 2.25}},  /* bits 0x4002000000000000 */
+};
+#define NARGS (sizeof args / sizeof args[0])
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+static int native(long count, long ms, int unload)
+{
+    sdtkit_provider *pv;
+    sdtkit_probe *one[NARGS], *all, *none;
+    int types[NARGS];
+    sdtkit_value values[NARGS];
+    int rc = sdtkit_provider_create("rt", &pv);
+    for (size_t i = 0; i < NARGS && rc == 0; i++) {
+        types[i] = args[i].type;
+        values[i] = args[i].value;
+        rc = sdtkit_provider_add_probe(pv, args[i].probe, &args[i].type, 1, &one[i]);
+    }
+    if (rc == 0)
+        rc = sdtkit_provider_add_probe(pv, "all", types, NARGS, &all);
+    if (rc == 0)
+        rc = sdtkit_provider_add_probe(pv, "none", NULL, 0, &none);
+    if (rc == 0)
+        rc = sdtkit_provider_load(pv);
+    if (rc != 0) {
+        fprintf(stderr, "probes: %s: %s\n", sdtkit_strerror(rc), sdtkit_provider_error(pv));
+        return 1;
+    }
+    printf("%s\nready\n", sdtkit_provider_path(pv));
+    fflush(stdout);
+    for (long n = 0; count < 0 || n < count; n++) {
+        for (size_t i = 0; i < NARGS; i++) {
+            if (sdtkit_probe_enabled(one[i]))
+                printf("enabled %s\n", args[i].probe);
+            sdtkit_probe_fire(one[i], &values[i]);
+        }
+        if (sdtkit_probe_enabled(all))
+            printf("enabled all\n");
+        sdtkit_probe_fire(all, values);
+        if (sdtkit_probe_enabled(none))
+            printf("enabled none\n");
+        sdtkit_probe_firev(none);
+        fflush(stdout);
+        if (ms)
+            sleep_ms(ms);
+    }
+    if (unload) {
+        rc = sdtkit_provider_unload(pv);
+        printf("unloaded %d enabled %d path %s\n", rc, sdtkit_probe_is_enabled(all),
+               sdtkit_provider_path(pv) ? sdtkit_provider_path(pv) : "(none)");
+        sdtkit_probe_fire(all, values); /* a no-op */
+    }
+    printf("done\n");
+    sdtkit_provider_destroy(pv);
+    return 0;
+}
+
+/* libstapsdt's API: integer types, at most 6 arguments. */
+static int compat(long count, long ms, int unload)
+{
+    SDTProvider_t *pv = providerInit("rtc");
+    SDTProbe_t *p8 = pv ? providerAddProbe(pv, "i8", 1, int8) : NULL;
+    SDTProbe_t *p32 = pv ? providerAddProbe(pv, "u32", 1, uint32) : NULL;
+    SDTProbe_t *six = pv ? providerAddProbe(pv, "six", 6, uint8, int16, int32, uint64, int64,
+                                             uint64) : NULL;
+    if (!six || providerLoad(pv) != 0) {
+        fprintf(stderr, "probes: %s\n", pv && pv->error ? pv->error : "providerInit failed");
+        return 1;
+    }
+    printf("%s\nready\n", pv->_filename);
+    fflush(stdout);
+    for (long n = 0; count < 0 || n < count; n++) {
+        if (probeIsEnabled(six))
+            printf("enabled six\n");
+        probeFire(p8, -100);
+        probeFire(p32, 4000000000u);
+        probeFire(six, 250, -30000, -2000000000, (uint64_t)18000000000000000000ull,
+                  (int64_t)-9000000000000000000ll, (uint64_t)(uintptr_t)text);
+        fflush(stdout);
+        if (ms)
+            sleep_ms(ms);
+    }
+    if (unload) {
+        int rc = providerUnload(pv);
+        printf("unloaded %d fire %p enabled %d\n", rc, six->_fire, probeIsEnabled(six));
+    }
+    printf("done\n");
+    providerDestroy(pv);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    long count = -1, ms = 100;
+    int use_compat = 0, unload = 0, opt;
+    while ((opt = getopt(argc, argv, "cn:i:u")) != -1) {
+        switch (opt) {
+        case 'c': use_compat = 1; break;
+        case 'n': count = atol(optarg); break;
+        case 'i': ms = atol(optarg); break;
+        case 'u': unload = 1; break;
+        default:
+            fprintf(stderr, "usage: probes [-c] [-n COUNT] [-i MS] [-u]\n");
+            return 2;
+        }
+    }
+    args[8].value.p = text;
+    args[9].value.p = text;
+    return use_compat ? compat(count, ms, unload) : native(count, ms, unload);
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* script: runs the run-time library's calls read from stdin, one per line,
+   and prints what each returned, for the cases of tests/runtime/cases/.
+
+     create NAME          sdtkit_provider_create       (NAME: a word, "" or NULL)
+     add NAME TYPE...     sdtkit_provider_add_probe    (TYPE: u8 i8 u16 i16 u32 i32
+                                                        u64 i64 ptr str flt dbl, or a number)
+     load | unload | destroy | path | error
+     fire NAME | enabled NAME
+     init NAME            providerInit                 (libstapsdt's API)
+     cadd NAME COUNT TYPE...  providerAddProbe         (TYPE: a number, as ArgType_t)
+     cload | cunload | cdestroy | cmemfd 0|1 | cfilename
+     cfire NAME | cenabled NAME
+
+   Each prints one line: the status (0 or the SDTKIT_E_ name; for libstapsdt
+   calls the return value, then errno_code and error), and after a failed
+   native call the provider's message.  "fire" and "enabled" print what the
+   probe reads.  Probes are found by name among those added, also after
+   their provider is destroyed (the handles stay valid). */
+#include <libstapsdt.h>
+#include <sdtkit.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX 64
+
+static sdtkit_provider *pv;
+static SDTProvider_t *cpv;
+static struct {
+    char name[64];
+    sdtkit_probe *p;
+    SDTProbe_t *cp;
+} probes[MAX];
+static int nprobes;
+
+static const char *word(char **s)
+{
+    while (**s == ' ')
+        (*s)++;
+    if (!**s)
+        return NULL;
+    char *w = *s;
+    while (**s && **s != ' ')
+        (*s)++;
+    if (**s)
+        *(*s)++ = '\0';
+    if (strcmp(w, "NULL") == 0)
+        return "\1"; /* stands for the null pointer */
+    return strcmp(w, "\"\"") == 0 ? "" : w;
+}
+
+static const char *arg(const char *w) { return w && strcmp(w, "\1") == 0 ? NULL : w; }
+
+static int type_of(const char *w)
+{
+    static const char *const names[] = {"u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64",
+                                        "ptr", "str", "flt", "dbl"};
+    static const int types[] = {SDTKIT_UINT8,   SDTKIT_INT8,   SDTKIT_UINT16, SDTKIT_INT16,
+                                SDTKIT_UINT32,  SDTKIT_INT32,  SDTKIT_UINT64, SDTKIT_INT64,
+                                SDTKIT_POINTER, SDTKIT_STRING, SDTKIT_FLOAT,  SDTKIT_DOUBLE};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(w, names[i]) == 0)
+            return types[i];
+    return atoi(w);
+}
+
+static void status(int rc)
+{
+    if (rc == 0) {
+        puts("0");
+        return;
+    }
+    const char *s = sdtkit_strerror(rc), *msg = sdtkit_provider_error(pv);
+    printf("%.*s%s%s\n", (int)strcspn(s, ":"), s, *msg ? " " : "", msg);
+}
+
+static void cstatus(long rc)
+{
+    printf("%ld errno %d error %s\n", rc, cpv ? (int)cpv->errno_code : 0,
+           cpv && cpv->error ? cpv->error : "(null)");
+}
+
+/* The last probe of that name added with the API compat says (libstapsdt's
+ * or the native one). */
+static int find(const char *name, int compat)
+{
+    for (int i = nprobes - 1; i >= 0; i--)
+        if (name && strcmp(probes[i].name, name) == 0 && (compat ? !!probes[i].cp : !!probes[i].p))
+            return i;
+    return -1;
+}
+
+static void remember(const char *name, sdtkit_probe *p, SDTProbe_t *cp)
+{
+    if (nprobes < MAX && name && (p || cp)) {
+        snprintf(probes[nprobes].name, sizeof probes[nprobes].name, "%s", name);
+        probes[nprobes].p = p;
+        probes[nprobes].cp = cp;
+        nprobes++;
+    }
+}
+
+static void run(char *line)
+{
+    const char *cmd = word(&line), *name = arg(word(&line));
+    if (!cmd)
+        return;
+    int i = find(name, cmd[0] == 'c');
+    if (strcmp(cmd, "create") == 0) {
+        status(sdtkit_provider_create(name, &pv));
+    } else if (strcmp(cmd, "add") == 0) {
+        int types[32], n = 0;
+        for (const char *w; n < 32 && (w = word(&line));)
+            types[n++] = type_of(w);
+        sdtkit_probe *p = NULL;
+        status(sdtkit_provider_add_probe(pv, name, types, n, &p));
+        remember(name, p, NULL);
+    } else if (strcmp(cmd, "load") == 0) {
+        status(sdtkit_provider_load(pv));
+    } else if (strcmp(cmd, "unload") == 0) {
+        status(sdtkit_provider_unload(pv));
+    } else if (strcmp(cmd, "destroy") == 0) {
+        sdtkit_provider_destroy(pv);
+        pv = NULL;
+        puts("0");
+    } else if (strcmp(cmd, "path") == 0) {
+        const char *path = sdtkit_provider_path(pv);
+        puts(!path ? "(null)" : strncmp(path, "/proc/", 6) == 0 ? "/proc/PID/fd/N" : path);
+    } else if (strcmp(cmd, "error") == 0) {
+        printf("[%s]\n", sdtkit_provider_error(pv));
+    } else if (strcmp(cmd, "fire") == 0 || strcmp(cmd, "enabled") == 0) {
+        sdtkit_value v[SDTKIT_MAX_ARGS] = {{0}};
+        if (i < 0) {
+            puts("no such probe");
+            return;
+        }
+        if (cmd[0] == 'f')
+            sdtkit_probe_fire(probes[i].p, v);
+        printf("%s enabled %d\n", sdtkit_probe_name(probes[i].p),
+               sdtkit_probe_is_enabled(probes[i].p));
+    } else if (strcmp(cmd, "init") == 0) {
+        cpv = providerInit(name);
+        puts(cpv ? "provider" : "NULL");
+    } else if (strcmp(cmd, "cadd") == 0) {
+        const char *count = word(&line);
+        int t[8] = {0};
+        for (int k = 0; k < 8; k++) {
+            const char *w = word(&line);
+            t[k] = w ? atoi(w) : 0;
+        }
+        SDTProbe_t *p = providerAddProbe(cpv, name, count ? atoi(count) : 0, t[0], t[1], t[2],
+                                         t[3], t[4], t[5], t[6], t[7]);
+        if (p)
+            printf("probe %s argCount %d\n", p->name, p->argCount);
+        else
+            cstatus(0);
+        remember(name, NULL, p);
+    } else if (strcmp(cmd, "cload") == 0) {
+        cstatus(providerLoad(cpv));
+    } else if (strcmp(cmd, "cunload") == 0) {
+        cstatus(providerUnload(cpv));
+    } else if (strcmp(cmd, "cdestroy") == 0) {
+        providerDestroy(cpv);
+        cpv = NULL;
+        puts("0");
+    } else if (strcmp(cmd, "cmemfd") == 0) {
+        printf("%d\n", providerUseMemfd(cpv, (MemFDOption_t)(name ? atoi(name) : 0)));
+    } else if (strcmp(cmd, "cfilename") == 0) {
+        const char *f = cpv ? cpv->_filename : NULL;
+        puts(!f ? "(null)" : strncmp(f, "/proc/", 6) == 0 ? "/proc/PID/fd/N" : f);
+    } else if (strcmp(cmd, "cfire") == 0 || strcmp(cmd, "cenabled") == 0) {
+        if (i < 0) {
+            puts("no such probe");
+            return;
+        }
+        if (cmd[1] == 'f')
+            probeFire(probes[i].cp, 1, 2, 3, 4, 5, 6);
+        printf("%s fire %s enabled %d\n", probes[i].cp->name,
+               probes[i].cp->_fire ? "set" : "NULL", probeIsEnabled(probes[i].cp));
+    } else {
+        printf("unknown command %s\n", cmd);
+    }
+}
+
+int main(void)
+{
+    char line[4096];
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] == '#' || !line[0])
+            continue;
+        run(line);
+        fflush(stdout);
+    }
+    return 0;
+}
