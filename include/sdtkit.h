@@ -49,10 +49,13 @@
    free()).
 
    Unloading hides the probes from tracers that look again and makes them
-   inert (disabled, firing does nothing), but keeps the object mapped until
-   the provider is destroyed, so that a thread still inside
-   sdtkit_probe_enabled() or sdtkit_probe_fire() never touches unmapped
-   memory.  Loading again (after adding probes, say) makes a new object.
+   inert (disabled, firing does nothing), but keeps the object mapped, so
+   that a thread still inside sdtkit_probe_enabled() or sdtkit_probe_fire()
+   never touches unmapped memory: the objects of a provider's 16 latest
+   loads stay mapped until it is destroyed (an older one is unmapped when
+   the provider is loaded again).  Loading again (after adding probes, say)
+   makes a new object.  A destroyed provider's probes stay valid handles,
+   inert, until a new probe with as many arguments reuses them.
 
    Where the object lives: in memory (memfd_create, with MFD_EXEC where the
    kernel knows it), or, when the kernel refuses executable memory files

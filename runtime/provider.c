@@ -300,6 +300,28 @@ static void publish(struct sdtkit_provider *pv, const struct dso *d, uintptr_t b
     }
 }
 
+/* An unloaded object stays mapped so that a thread that read a probe's
+ * old stub or semaphore address just before the unload still reads mapped
+ * memory.  Only so many are kept: one older than that many reloads is
+ * unmapped at the next load (a thread would have had to stall between two
+ * loads of sdtkit_probe_enabled() for that many reloads to touch it). */
+enum {
+    KEPT_OBJECTS = 16
+};
+
+static void drop_old_objects(struct sdtkit_provider *pv)
+{
+    struct object **p = &pv->objects;
+    for (int kept = 0; *p && kept <= KEPT_OBJECTS; kept++)
+        p = &(*p)->next;
+    while (*p) {
+        struct object *o = *p;
+        *p = o->next;
+        drop_object(o);
+        free(o);
+    }
+}
+
 /* What makes this load's object differ from every other's: the process,
  * the time and a counter (see lib/dso.c on build-ids). */
 struct salt {
@@ -358,6 +380,7 @@ static int load(struct sdtkit_provider *pv)
     pv->objects = obj;
     obj = NULL;
     publish(pv, &d, base);
+    drop_old_objects(pv);
     pv->loaded = true;
     pv->stage = STAGE_NONE;
     pv->error[0] = '\0';

@@ -43,6 +43,17 @@ static struct arg args[] = {
 };
 #define NARGS (sizeof args / sizeof args[0])
 
+/* The object's path, the file it is ("file TARGET": a memory file, an
+ * unnamed file ...), and "ready". */
+static void report(const char *path)
+{
+    char target[4096] = "";
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    target[n > 0 ? n : 0] = '\0';
+    printf("%s\nfile %s\nready\n", path, n > 0 ? target : path);
+    fflush(stdout);
+}
+
 static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
@@ -72,8 +83,7 @@ static int native(long count, long ms, int unload)
         fprintf(stderr, "probes: %s: %s\n", sdtkit_strerror(rc), sdtkit_provider_error(pv));
         return 1;
     }
-    printf("%s\nready\n", sdtkit_provider_path(pv));
-    fflush(stdout);
+    report(sdtkit_provider_path(pv));
     for (long n = 0; count < 0 || n < count; n++) {
         for (size_t i = 0; i < NARGS; i++) {
             if (sdtkit_probe_enabled(one[i]))
@@ -113,8 +123,7 @@ static int compat(long count, long ms, int unload)
         fprintf(stderr, "probes: %s\n", pv && pv->error ? pv->error : "providerInit failed");
         return 1;
     }
-    printf("%s\nready\n", pv->_filename);
-    fflush(stdout);
+    report(pv->_filename);
     for (long n = 0; count < 0 || n < count; n++) {
         if (probeIsEnabled(six))
             printf("enabled six\n");

@@ -1,0 +1,333 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# The run-time probe library (libsdtkit, libstapsdt): its two APIs, the
+# object it writes, where that object lives and what it leaves behind,
+# bad input and lifecycle (cases as data in tests/runtime/cases/), threads.
+# Tracers on its probes are in tests/runtime-tracers.bats, other
+# architectures in tests/runtime-arch.bats.
+
+load helpers
+load tracers-helpers
+load runtime-helpers
+
+setup_file() {
+    rt_fixtures
+}
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    rt_fixtures
+}
+
+teardown() {
+    cleanup_tracers
+}
+
+# ---- the APIs, case by case -----------------------------------------------
+
+@test "names: providers and probes are C identifiers of 1 to 60 bytes, each probe once" {
+    rt_case "$ROOT/tests/runtime/cases/names.case"
+}
+
+@test "arguments: 0 to 12, each of a known type" {
+    rt_case "$ROOT/tests/runtime/cases/arguments.case"
+}
+
+@test "lifecycle: load and unload twice are errors, probes are never dead, handles outlive" {
+    rt_case "$ROOT/tests/runtime/cases/lifecycle.case"
+}
+
+@test "libstapsdt's API: its calls, errors in errno and error, _fire and _filename" {
+    rt_case "$ROOT/tests/runtime/cases/libstapsdt.case"
+}
+
+@test "every call is valgrind-clean, in every case" {
+    need_cmd valgrind
+    [ -z "$RT_CFLAGS" ] || skip "the sanitizer pass checks the same under ASan"
+    local c
+    for c in "$ROOT"/tests/runtime/cases/*.case; do
+        sed -n 's/^> //p' "$c" | valgrind -q --error-exitcode=9 --leak-check=full \
+            --errors-for-leak-kinds=definite "$SCRIPT" >/dev/null 2>valgrind.err ||
+            { echo "$c:"; cat valgrind.err; false; }
+    done
+}
+
+# ---- libstapsdt's ABI -------------------------------------------------------
+
+@test "libstapsdt.h has libstapsdt's values, layouts and offsets" {
+    cat > abi.c <<'C'
+#include <stddef.h>
+#include <libstapsdt.h>
+#define EQ(a, b) _Static_assert((a) == (b), #a " == " #b);
+EQ(MAX_ARGUMENTS, 6)
+EQ(noError, -1) EQ(elfCreationError, 0) EQ(tmpCreationError, 1)
+EQ(sharedLibraryOpenError, 2) EQ(symbolLoadingError, 3) EQ(sharedLibraryCloseError, 4)
+EQ(noarg, 0) EQ(uint8, 1) EQ(int8, -1) EQ(uint16, 2) EQ(int16, -2)
+EQ(uint32, 4) EQ(int32, -4) EQ(uint64, 8) EQ(int64, -8)
+EQ(memfd_disabled, 0) EQ(memfd_enabled, 1)
+EQ(sizeof(struct SDTProbe), 56) EQ(sizeof(SDTProbe_t), 56)
+EQ(offsetof(SDTProbe_t, name), 0) EQ(offsetof(SDTProbe_t, argFmt), 8)
+EQ(offsetof(SDTProbe_t, _fire), 32) EQ(offsetof(SDTProbe_t, provider), 40)
+EQ(offsetof(SDTProbe_t, argCount), 48)
+EQ(sizeof(struct SDTProbeList_), 64) EQ(offsetof(SDTProbeList_t, probe), 0)
+EQ(offsetof(SDTProbeList_t, next), 56)
+EQ(sizeof(struct SDTProvider), 56) EQ(offsetof(SDTProvider_t, name), 0)
+EQ(offsetof(SDTProvider_t, probes), 8) EQ(offsetof(SDTProvider_t, errno), 16)
+EQ(offsetof(SDTProvider_t, error), 24) EQ(offsetof(SDTProvider_t, _handle), 32)
+EQ(offsetof(SDTProvider_t, _filename), 40) EQ(offsetof(SDTProvider_t, _memfd), 48)
+EQ(offsetof(SDTProvider_t, _use_memfd), 52)
+int main(void) { return 0; }
+C
+    cc -std=c11 -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" abi.c -o abi
+}
+
+@test "libstapsdt.h compiles after <errno.h>, in C89 to C2x and C++98 to C++20" {
+    printf '#include <errno.h>\n#include <libstapsdt.h>\nint f(SDTProvider_t *p) { return p->errno_code + errno; }\n' > e.c
+    local std
+    for std in c89 gnu89 c99 c11 c17 c2x; do
+        cc -std=$std -Wall -Wextra -Werror -I "$INCLUDE" -c e.c -o e.o || { echo "$std"; false; }
+    done
+    cp e.c e.cc
+    for std in c++98 c++11 c++14 c++17 c++20; do
+        g++ -std=$std -Wall -Wextra -Werror -I "$INCLUDE" -c e.cc -o e.o || { echo "$std"; false; }
+    done
+    # without <errno.h>, the member has its old name
+    printf '#include <libstapsdt.h>\nint f(SDTProvider_t *p) { return p->errno; }\n' > n.c
+    cc -std=c11 -Wall -Wextra -Werror -I "$INCLUDE" -c n.c -o n.o
+}
+
+@test "a C++ program links with libstapsdt and libsdtkit and fires" {
+    cat > p.cc <<'C'
+#include <libstapsdt.h>
+#include <sdtkit.h>
+#include <cstdio>
+int main() {
+    SDTProvider_t *p = providerInit("cxx");
+    SDTProbe_t *pr = providerAddProbe(p, "hit", 1, int32);
+    if (providerLoad(p) != 0) return 1;
+    probeFire(pr, 42);
+    sdtkit_provider *n;
+    sdtkit_probe *q;
+    if (sdtkit_provider_create("cxx2", &n) != 0) return 2;
+    if (sdtkit_provider_add_probe(n, "hit", nullptr, 0, &q) != 0) return 3;
+    if (sdtkit_provider_load(n) != 0) return 4;
+    sdtkit_probe_fire(q, nullptr);
+    std::printf("%d %d\n", probeIsEnabled(pr), sdtkit_probe_enabled(q));
+    sdtkit_provider_destroy(n);
+    providerDestroy(p);
+    return 0;
+}
+C
+    g++ -std=c++11 -Wall -Wextra -Werror $RT_CFLAGS -I "$INCLUDE" p.cc -o p \
+        "$RT_LIBDIR/libstapsdt.so.0" "$RT_LIBDIR/libsdtkit.so.1" -Wl,-rpath,"$RT_LIBDIR"
+    run ./p
+    [ "$status" -eq 0 ]
+    [ "$output" = "0 0" ]
+}
+
+@test "the libraries export their API and nothing else, under their SONAMEs" {
+    run sh -c "nm -D --defined-only '$RT_LIBDIR/libstapsdt.so.0' | awk '{ print \$3 }' | sort | tr '\n' ' '"
+    [ "$output" = "probeFire probeIsEnabled providerAddProbe providerDestroy providerInit providerLoad providerUnload providerUseMemfd " ]
+    run sh -c "nm -D --defined-only '$RT_LIBDIR/libsdtkit.so.1' | awk '{ print \$3 }' | grep -v '^SDTKIT_1$' | sed 's/@@SDTKIT_1//' | sort | tr '\n' ' '"
+    [ "$output" = "sdtkit_probe_fire sdtkit_probe_firev sdtkit_probe_is_enabled sdtkit_probe_name sdtkit_probe_nargs sdtkit_probe_semaphore sdtkit_provider_add_probe sdtkit_provider_create sdtkit_provider_destroy sdtkit_provider_error sdtkit_provider_load sdtkit_provider_path sdtkit_provider_unload sdtkit_provider_use_named_file sdtkit_strerror " ]
+    readelf -dW "$RT_LIBDIR/libstapsdt.so.0" | grep -q 'SONAME.*\[libstapsdt.so.0\]'
+    readelf -dW "$RT_LIBDIR/libsdtkit.so.1" | grep -q 'SONAME.*\[libsdtkit.so.1\]'
+}
+
+@test "the static archives are position-independent and define only the API globally" {
+    [ -z "$RT_CFLAGS" ] || skip "the archives are not built for the sanitizer pass"
+    run sh -c "nm --defined-only -g '$ROOT/build/libstapsdt.a' | awk 'NF == 3 { print \$3 }' | sort | tr '\n' ' '"
+    [ "$output" = "probeFire probeIsEnabled providerAddProbe providerDestroy providerInit providerLoad providerUnload providerUseMemfd " ]
+    # vendored into a binding's own shared object, as R's binding does
+    printf '#include <libstapsdt.h>\nint bind_init(void) { return providerInit("vendored") != 0; }\n' > v.c
+    cc -shared -fPIC -I "$INCLUDE" v.c "$ROOT/build/libstapsdt.a" -o libv.so -Wl,-z,defs -ldl -lpthread
+    nm -D --defined-only libv.so | grep -q ' bind_init$'
+}
+
+# ---- the object ---------------------------------------------------------------
+
+@test "the loaded object passes sdt-list --check, with a build-id and notes for every probe" {
+    rt_start out -i 100
+    run "$ROOT/tools/sdt-list" --check "$RT_PATH"
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 14 ]
+    [[ "${lines[0]}" == "$RT_PATH"$'\trt\tu8\t'* ]]
+    [[ "$output" == *$'\trt\tall\t'*$'\t8@0(%rdi) -1@8(%rdi) 2@16(%rdi) -2@24(%rdi) 4@32(%rdi) -4@40(%rdi) 8@48(%rdi) -8@56(%rdi) 8@64(%rdi) 8@72(%rdi) 4@80(%rdi) 8@88(%rdi)'* ]] ||
+        [[ "$output" == *$'\trt\tall\t'*$'\t1@0(%rdi) -1@8(%rdi) 2@16(%rdi) -2@24(%rdi) 4@32(%rdi) -4@40(%rdi) 8@48(%rdi) -8@56(%rdi) 8@64(%rdi) 8@72(%rdi) 4@80(%rdi) 8@88(%rdi)'* ]]
+    readelf -n "$RT_PATH" | grep -q 'Build ID: [0-9a-f]\{40\}'
+    readelf -hW "$RT_PATH" | grep -q 'Type: *DYN'
+    readelf -dW "$RT_PATH" | grep -q 'SONAME.*\[rt\]'
+}
+
+@test "the object's .stapsdt.base and semaphores lie in loaded segments, the notes in none" {
+    rt_start out -i 100
+    local base sem notes
+    base=$(readelf -SW "$RT_PATH" | awk '$2 == ".stapsdt.base" { print $4 }')
+    sem=$(readelf -SW "$RT_PATH" | awk '$2 == ".probes" { print $3, $6 }')
+    [ -n "$base" ] && [ -n "$sem" ]
+    file_offset "$RT_PATH" "0x$base"
+    file_offset "$RT_PATH" "0x${sem%% *}"
+    # .probes is in the writable segment; .note.stapsdt is not allocated
+    readelf -lW "$RT_PATH" | awk '/^ *0[0-9] / && /\.probes/' | grep -q dynamic
+    readelf -SW "$RT_PATH" | awk '$2 == ".note.stapsdt" { exit $8 == "" ? 0 : 1 }'
+}
+
+@test "two loads make objects with different build-ids (perf keys its cache by them)" {
+    rt_start a -i 100
+    local one=$RT_PATH
+    rt_start b -i 100
+    [ "$(readelf -n "$one" | grep 'Build ID')" != "$(readelf -n "$RT_PATH" | grep 'Build ID')" ]
+}
+
+@test "on x86-64 the compat _fire is the probe, whose first byte is 0x90 untraced, 0xcc under a uprobe" {
+    [ "$(uname -m)" = x86_64 ] || skip "x86-64 only"
+    need_tracefs
+    cat > fire.c <<'C'
+#include <libstapsdt.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+    SDTProvider_t *p = providerInit("byte");
+    SDTProbe_t *pr = providerAddProbe(p, "x", 0);
+    if (providerLoad(p) != 0) return 1;
+    printf("%s\nready\n", p->_filename);
+    fflush(stdout);
+    for (int i = 0; i < 200; i++) {
+        printf("%02x %d\n", *(unsigned char *)pr->_fire, probeIsEnabled(pr));
+        fflush(stdout);
+        usleep(20000);
+    }
+    return 0;
+}
+C
+    rt_build fire fire.c
+    bg out ./fire
+    wait_for out '^ready$'
+    local path pc
+    path=$(head -1 out)
+    grep -q '^90 0$' out
+    # a raw uprobe at the probe (no semaphore): libstapsdt's test sees it
+    pc=$(readelf -n "$path" | awk '/Location:/ { sub(/,$/, "", $2); print $2; exit }')
+    uprobe_add "p:sdtkit_rt_$$/x $path:$(file_offset "$path" "$pc")"
+    echo 1 > "$TRACEFS/events/sdtkit_rt_$$/x/enable"
+    wait_for out '^cc 1$'
+}
+
+# ---- where the object lives ----------------------------------------------------
+
+@test "by default the object is a memory file, loaded as /proc/PID/fd/N, nothing on disk" {
+    rt_start out -i 100
+    [[ "$RT_PATH" =~ ^/proc/$RT_PID/fd/[0-9]+$ ]]
+    [[ "$(readlink "$RT_PATH")" == "/memfd:rt (deleted)" ]]
+    grep -q '/memfd:rt (deleted)' "/proc/$RT_PID/maps"
+}
+
+@test "when the kernel refuses executable memory files, an unnamed file in an exec directory" {
+    need_cmd unshare
+    [ "$(id -u)" -eq 0 ] || refused "not root: a pid namespace's vm.memfd_noexec needs root"
+    [ -e /proc/sys/vm/memfd_noexec ] || refused "the kernel has no vm.memfd_noexec (Linux 6.3+)"
+    mkdir -p tmp
+    run unshare --pid --fork --mount-proc sh -c \
+        "echo 2 > /proc/sys/vm/memfd_noexec && TMPDIR=$PWD/tmp XDG_RUNTIME_DIR= '$PROBES' -n 1 -i 0 -u"
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" =~ ^/proc/[0-9]+/fd/[0-9]+$ ]]
+    # an O_TMPFILE file of the directory: it never had a name
+    [[ "${lines[1]}" =~ ^"file $PWD/tmp/#"[0-9]+" (deleted)"$ ]]
+    [ "${lines[2]}" = ready ]
+    [ -z "$(ls -A tmp)" ]
+    # without the refusal, the same run uses a memory file
+    run env TMPDIR="$PWD/tmp" "$PROBES" -n 1 -i 0 -u
+    [ "${lines[1]}" = "file /memfd:rt (deleted)" ]
+}
+
+@test "a directory mounted noexec is never used, and a load with nowhere to go says why" {
+    [ "$(id -u)" -eq 0 ] || refused "not root: mounting a noexec tmpfs needs root"
+    [ -e /proc/sys/vm/memfd_noexec ] || refused "the kernel has no vm.memfd_noexec (Linux 6.3+)"
+    need_cmd unshare
+    local priv
+    # outside /tmp, which the second load hides under a noexec mount
+    priv=$(mktemp -d "$ROOT/build/rt-mounts.XXXXXX")
+    cp "$SCRIPT" "$priv/script"
+    mkdir "$priv/noexec" "$priv/exec"
+    printf 'create p\nadd x\nload\npath\n' > "$priv/load"
+    cat > "$priv/run.sh" <<EOF
+mount -t tmpfs -o noexec tmpfs "$priv/noexec" || exit 3
+# a named file: the directory asked for is noexec, the next candidate takes it
+SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$priv/noexec" XDG_RUNTIME_DIR="$priv/exec" TMPDIR= \
+    "$priv/script" < "$priv/load"
+# memory files refused, and every candidate noexec
+echo 2 > /proc/sys/vm/memfd_noexec || exit 3
+for d in /dev/shm /tmp /var/tmp; do mount -t tmpfs -o noexec tmpfs \$d || exit 3; done
+SDTKIT_RUNTIME_DIR="$priv/noexec" XDG_RUNTIME_DIR= TMPDIR= "$priv/script" < "$priv/load"
+EOF
+    run unshare --mount --pid --fork --mount-proc sh "$priv/run.sh"
+    rm -rf "$priv"
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 8 ]
+    [ "${lines[2]}" = 0 ]
+    [[ "${lines[3]}" =~ ^"$priv/exec/sdtkit-"[0-9]+"-p-1.so"$ ]]
+    [ "${lines[6]}" = "SDTKIT_E_LOAD cannot load the probes of provider 'p' (memfd_create: Permission denied; $priv/noexec: mounted noexec; /dev/shm: mounted noexec; /tmp: mounted noexec; /var/tmp: mounted noexec)" ]
+    [ "${lines[7]}" = "(null)" ]
+}
+
+@test "a named file is removed at unload, at exit, and when left by a killed process" {
+    mkdir -p dir
+    # unload removes it; exit removes it
+    run env SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$PWD/dir" "$PROBES" -n 1 -i 0 -u
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "$PWD/dir/sdtkit-"*"-rt-1.so" ]]
+    [ -z "$(ls -A dir)" ]
+    run env SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$PWD/dir" "$PROBES" -n 1 -i 0
+    [ "$status" -eq 0 ]
+    [ -z "$(ls -A dir)" ]
+    # SIGKILL leaves it; the next named load in the directory removes it
+    SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$PWD/dir" rt_start out -i 100
+    local left=$RT_PATH
+    stop "$RT_PID" KILL
+    [ -e "$left" ]
+    run env SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$PWD/dir" "$PROBES" -n 1 -i 0 -u
+    [ "$status" -eq 0 ]
+    [ ! -e "$left" ]
+    [ -z "$(ls -A dir)" ]
+}
+
+@test "a memory-file object leaves nothing anywhere when the process is killed" {
+    need_cmd strace
+    mkdir -p run tmp
+    # no file is ever created: no open with O_CREAT, no link, no mkdir
+    SDTKIT_RUNTIME_DIR="$PWD/run" XDG_RUNTIME_DIR="$PWD/run" TMPDIR="$PWD/tmp" \
+        bg out strace -f -o trace -e trace=open,openat,creat,link,linkat,mkdir,rename "$PROBES" -i 100
+    wait_for out '^ready$'
+    local pid
+    pid=$(sed -n '1s|^/proc/\([0-9]*\)/fd/.*|\1|p' out)
+    [ -n "$pid" ]
+    stop "$pid" KILL
+    stop "$BG_PID"
+    [ -s trace ]
+    run grep -E 'O_CREAT|creat\(|link|mkdir|rename' trace
+    [ "$status" -eq 1 ]
+    [ -z "$(ls -A run)" ] && [ -z "$(ls -A tmp)" ]
+}
+
+# ---- threads ---------------------------------------------------------------------
+
+@test "many threads fire while another unloads, loads and adds probes: no crash, every fire counted" {
+    rt_build stress "$ROOT/tests/runtime/stress.c"
+    run timeout 120 ./stress 8 2000
+    [ "$status" -eq 0 ]
+    [[ "${lines[-1]}" == "ok "* ]]
+}
+
+@test "the same under ThreadSanitizer, gcc and clang: no data race" {
+    [ -z "$RT_CFLAGS" ] || skip "ThreadSanitizer and AddressSanitizer do not mix: the normal pass runs this"
+    need_cmd clang
+    local cc srcs=("$ROOT"/runtime/provider.c "$ROOT"/runtime/place.c "$ROOT"/runtime/stapsdt.c
+                   "$ROOT"/lib/arch.c "$ROOT"/lib/elfwrite.c "$ROOT"/lib/sha1.c "$ROOT"/lib/dso.c)
+    for cc in gcc clang; do
+        "$cc" -std=c11 -O1 -g -fsanitize=thread -D_POSIX_C_SOURCE=200809L \
+            -DSDTKIT_VERSION='"test"' -I "$INCLUDE" "$ROOT/tests/runtime/stress.c" "${srcs[@]}" \
+            -o "stress-$cc" -ldl -lpthread
+        run env TSAN_OPTIONS=halt_on_error=1:exitcode=66 timeout 300 "./stress-$cc" 4 300
+        [ "$status" -eq 0 ] || { echo "$cc:"; echo "$output" | head -40; false; }
+    done
+}
