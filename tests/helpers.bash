@@ -52,6 +52,7 @@ package_of() {
         valgrind) echo valgrind ;; cmake) echo cmake ;; pkg-config) echo pkgconf ;;
         qemu-*) echo qemu-user ;; setpriv | flock) echo util-linux ;;
         timeout) echo coreutils ;; file) echo file ;;
+        tplist-bpfcc | trace-bpfcc) echo bpfcc-tools ;; unshare) echo util-linux ;;
         *) echo "$1" ;;
     esac
 }

@@ -188,6 +188,54 @@ trace_instance() {
     TRACE_INSTANCES+=("$INST")
 }
 
+# ---- libbpf and bcc --------------------------------------------------------
+
+# build_loader: LOADER and BPFOBJ, built once per bats run.
+build_loader() {
+    local d="${BATS_RUN_TMPDIR:-$BATS_FILE_TMPDIR}/sdtkit-libbpf"
+    (
+        flock 8
+        if [ ! -x "$d/usdt-loader" ]; then
+            mkdir -p "$d"
+            clang -target bpf -O2 -g -D__TARGET_ARCH_x86 -I "/usr/include/$(gcc -print-multiarch)" \
+                -Wall -Werror -c "$ROOT/tests/libbpf/usdt-args.bpf.c" -o "$d/usdt-args.bpf.o" &&
+            gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Werror \
+                "$ROOT/tests/libbpf/usdt-loader.c" -lbpf -o "$d/usdt-loader"
+        fi
+    ) 8> "$d.lock"
+    LOADER=$d/usdt-loader
+    BPFOBJ=$d/usdt-args.bpf.o
+    [ -x "$LOADER" ]
+    timeout 30 "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1 | grep -q 'attach x:y' ||
+        refused "libbpf cannot load BPF programs here: $(timeout 30 "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1)"
+}
+
+# need_bcc_trace: bcc's trace (and its other tools that compile BPF C)
+# can build its programs: BCC_KERNEL_SOURCE names a kernel header tree.
+# This machine's kernel ships none; Debian 12's 6.1 headers, the -common
+# tree with the -amd64 one's generated include/, arch/ and .config laid
+# over it, serve uprobes (struct pt_regs is the same).  Built once per run.
+need_bcc_trace() {
+    need_cmd trace-bpfcc
+    local common amd64
+    common=$(ls -d /usr/src/linux-headers-*-common 2>/dev/null | sort -V | tail -1)
+    amd64=${common%-common}-amd64
+    [ -n "$common" ] && [ -d "$amd64" ] ||
+        missing "no kernel headers for bcc in /usr/src (.ci/run installs linux-headers-amd64)"
+    BCC_KERNEL_SOURCE="${BATS_RUN_TMPDIR:-$BATS_FILE_TMPDIR}/sdtkit-bcc-kernel"
+    (
+        flock 8
+        if [ ! -e "$BCC_KERNEL_SOURCE/.built" ]; then
+            rm -rf "$BCC_KERNEL_SOURCE"
+            mkdir -p "$BCC_KERNEL_SOURCE"
+            cp -a "$common"/. "$BCC_KERNEL_SOURCE"/ &&
+                (cd "$amd64" && tar -ch include arch .config 2>/dev/null) | tar -x -C "$BCC_KERNEL_SOURCE" &&
+                touch "$BCC_KERNEL_SOURCE/.built"
+        fi
+    ) 8> "$BCC_KERNEL_SOURCE.lock"
+    [ -e "$BCC_KERNEL_SOURCE/.built" ]
+}
+
 # ---- Cleanup ----------------------------------------------------------
 
 # cleanup_tracers: kill the background programs, disable and remove the

@@ -1,0 +1,168 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Tracers on run-time probes (tests/runtime/probes.c: provider "rt", a
+# probe per argument type with the values of tests/runtime/values, "all"
+# with 12 arguments, "none"; provider "rtc" with libstapsdt's API), on this
+# machine's kernel, with the commands their users type: each finds the
+# probes of the running process, decodes every argument as fired, and
+# raises the probe's semaphore while attached, which the program reads.
+
+load helpers
+load tracers-helpers
+load runtime-helpers
+
+setup_file() {
+    rt_fixtures
+}
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    rt_fixtures
+    need_tracefs
+}
+
+teardown() {
+    cleanup_tracers
+}
+
+# expected_values: "probe value" per line of tests/runtime/values.
+expected_values() {
+    awk -F '\t' '!/^#/ { print $1 " " $4 }' "$RT_VALUES"
+}
+
+# ---- bpftrace ----------------------------------------------------------------
+
+@test "bpftrace -l -p lists every run-time probe of the process, by its /proc/PID/fd path" {
+    need_bpftrace
+    rt_start out -i 50
+    run timeout 60 bpftrace -l 'usdt:*' -p "$RT_PID"
+    [ "$status" -eq 0 ]
+    run grep -c "^usdt:$RT_PATH:rt:" <<<"$output"
+    [ "$output" -eq 14 ]
+}
+
+@test "bpftrace -p decodes every argument type as fired, without a path" {
+    need_bpftrace
+    rt_start out -i 20
+    # one clause per probe, each printing once; the values file says how
+    local script
+    script=$(awk -F '\t' '!/^#/ {
+        printf "usdt::rt:%s /!@d[\"%s\"]/ { printf(\"%s %s\\n\", %s); @d[\"%s\"] = 1; } ",
+               $1, $1, $1, $2, $3, $1 }' "$RT_VALUES")
+    run timeout 60 bpftrace -p "$RT_PID" -e "$script interval:s:3 { exit(); }"
+    [ "$status" -eq 0 ]
+    diff <(expected_values | sort) <(grep -E '^[a-z0-9]+ ' <<<"$output" | sort)
+}
+
+@test "bpftrace raises a probe's semaphore while attached: the program reads it enabled, then disabled" {
+    need_bpftrace
+    rt_start out -i 20
+    sleep 0.3
+    ! grep -q '^enabled' out
+    bpftrace_bg bt 'usdt::rt:i32 { @n = count(); }' -p "$RT_PID"
+    wait_for out '^enabled i32$' 3
+    ! grep -q '^enabled u32$' out
+    stop "$BG_PID"
+    local n
+    n=$(grep -c '^enabled i32$' out)
+    sleep 0.5
+    [ "$(grep -c '^enabled i32$' out)" -eq "$n" ]
+}
+
+@test "bpftrace decodes the probes of libstapsdt's API the same way" {
+    need_bpftrace
+    rt_start out -c -i 20
+    run timeout 60 bpftrace -p "$RT_PID" -e 'usdt::rtc:six { printf("six %u %d %d %lu %ld %s\n", arg0, arg1, arg2, arg3, arg4, str(arg5)); exit(); }'
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"six 250 -30000 -2000000000 18000000000000000000 -9000000000000000000 hello, tracer"* ]]
+    wait_for out '^enabled six$'
+}
+
+# ---- bcc -----------------------------------------------------------------------
+
+@test "bcc's tplist -p lists every run-time probe" {
+    need_cmd tplist-bpfcc
+    rt_start out -i 50
+    run timeout 60 tplist-bpfcc -p "$RT_PID"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c "^$RT_PATH rt:" <<<"$output")" -eq 14 ]
+}
+
+@test "bcc's trace -p decodes the integer arguments and raises the semaphore" {
+    need_bcc_trace
+    rt_start out -i 20
+    # bcc 0.26's trace prints %s arguments of USDT probes empty, compiled-in
+    # ones too: strings are checked with bpftrace, libbpf and gdb
+    bg bcc env BCC_KERNEL_SOURCE="$BCC_KERNEL_SOURCE" timeout 60 trace-bpfcc -p "$RT_PID" \
+        'u::rt:u8 "u8 %u", arg1' 'u::rt:i16 "i16 %d", arg1' 'u::rt:u32 "u32 %u", arg1' \
+        'u::rt:i64 "i64 %lld", arg1' 'u::rt:all "all %d %u %d", arg2, arg5, arg6'
+    wait_for bcc 'all -100 4000000000 -2000000000$' 1 50
+    wait_for bcc 'u8 250$'
+    wait_for bcc 'i16 -30000$'
+    wait_for bcc 'u32 4000000000$'
+    wait_for bcc 'i64 -9000000000000000000$'
+    wait_for out '^enabled all$'
+}
+
+# ---- libbpf ----------------------------------------------------------------
+
+@test "libbpf attaches to /proc/PID/fd/N and reads all 12 arguments of every type" {
+    need_cmd clang gcc
+    [ -f /usr/include/bpf/usdt.bpf.h ] || missing "libbpf's headers are not installed (.ci/run installs libbpf-dev)"
+    build_loader
+    rt_start out -i 20
+    run timeout 120 "$LOADER" "$BPFOBJ" "$RT_PATH" rt:all rt:i8 rt:str rt:dbl -- sleep 1.5
+    [ "$status" -eq 0 ]
+    local all
+    all=$(grep -m1 '^rt:all ' <<<"$output")
+    # u8 i8 u16 i16 u32 i32 u64 i64 (as a signed long) ptr str flt dbl
+    [[ "$all" =~ ^"rt:all 250 -100 65000 -30000 4000000000 -2000000000 -446744073709551616 -9000000000000000000 "[0-9]+" "[0-9]+" 1069547520 4612248968380809216"$ ]]
+    grep -q '^rt:i8 -100$' <<<"$output"
+    grep -q '^rt:dbl 4612248968380809216$' <<<"$output"
+    wait_for out '^enabled all$'
+}
+
+# ---- gdb -------------------------------------------------------------------------
+
+@test "gdb -p lists the run-time probes and reads every argument at a probe breakpoint" {
+    need_gdb
+    rt_start out -i 20
+    run timeout 120 gdb -batch -nx -p "$RT_PID" -ex 'info probes stap rt' \
+        -ex 'break -probe-stap rt:all' -ex continue \
+        -ex 'printf "args %u %d %u %d %u %d %lu %ld %s %s %x %lx\n", $_probe_arg0, $_probe_arg1, $_probe_arg2, $_probe_arg3, $_probe_arg4, $_probe_arg5, $_probe_arg6, $_probe_arg7, (char *)$_probe_arg8, (char *)$_probe_arg9, $_probe_arg10, $_probe_arg11' \
+        -ex 'printf "argc %d\n", $_probe_argc'
+    [ "$status" -eq 0 ]
+    [ "$(grep -c "^stap \+rt \+" <<<"$output")" -eq 14 ]
+    grep -q "^stap \+rt \+all .*$RT_PATH" <<<"$output"
+    grep -qx 'args 250 -100 65000 -30000 4000000000 -2000000000 18000000000000000000 -9000000000000000000 hello, tracer hello, tracer 3fc00000 4002000000000000' <<<"$output"
+    grep -qx 'argc 12' <<<"$output"
+    # gdb raised the semaphore while the breakpoint was there
+    wait_for out '^enabled all$'
+}
+
+# ---- perf ------------------------------------------------------------------------
+
+@test "perf finds, probes and records the run-time probes of a named-file object" {
+    need_cmd perf
+    rt_start out -i 20
+    # /proc/PID/fd/N resolves to no file, which perf needs
+    run perf buildid-cache --add "$RT_PATH"
+    [[ "$output" == *"Couldn't add"* ]]
+    stop "$RT_PID"
+    mkdir -p dir
+    SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$PWD/dir" rt_start out2 -i 20
+    [[ "$RT_PATH" == "$PWD/dir/sdtkit-$RT_PID-rt-1.so" ]]
+    export PERF_BUILDID_DIR="$PWD/debug"
+    perf buildid-cache --add "$RT_PATH"
+    run perf list 'sdt_rt:*'
+    [[ "$output" == *"sdt_rt:i32"* ]]
+    perf probe -a sdt_rt:i32 -a sdt_rt:u64
+    UPROBE_EVENTS+=(sdt_rt/i32 sdt_rt/u64)
+    run timeout 60 perf record -q -e sdt_rt:i32 -e sdt_rt:u64 -p "$RT_PID" -o perf.data -- sleep 1
+    [ "$status" -eq 0 ]
+    run perf script -i perf.data
+    [[ "$output" == *"sdt_rt:i32:"*"arg1=-2000000000"* ]]
+    [[ "$output" == *"sdt_rt:u64:"*"arg1=18000000000000000000"* ]]
+    # perf raised the semaphore (its uprobe has the note's ref_ctr_offset)
+    grep -q '^enabled i32$' out2
+}
