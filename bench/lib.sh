@@ -12,6 +12,11 @@ timeit() {
     awk -F, 'NR == 2 { print $4 }' "$csv"
 }
 
+# lastcpu: the mean user + system time (s) of the last timeit's runs.
+lastcpu() {
+    awk -F, 'NR == 2 { print $5 + $6 }' "$WORK/t.csv"
+}
+
 # timeit_rounds DIR CMD...: the median wall time (s) of each CMD, one per
 # line, from RUNS rounds that run every CMD once in turn: on a shared machine
 # a slow minute then slows every command alike, not just the one it met.

@@ -113,3 +113,22 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     objdump -d --start-address=$((loc)) --stop-address=$((loc + 11)) ten | grep -qE ':\s+66 2e 0f 1f 84 00 00\s+cs nopw'
     grep -q '^nop10_cost$' "$ROOT/bench/run"
 }
+
+@test "the run-time benchmark runs every untraced mode with one checksum, and loads providers" {
+    make -s -C "$ROOT" runtime
+    gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I "$INCLUDE" "$ROOT/bench/runtime.c" -o rt \
+        "$ROOT/build/libsdtkit.so.1" "$ROOT/build/libstapsdt.so.0" -Wl,-rpath,"$ROOT/build"
+    local m sums=""
+    for m in none compiled gated plain native compat; do
+        run ./rt "$m" 1000
+        [ "$status" -eq 0 ]
+        [[ "$output" =~ ^[0-9.]+" ns/iter "[0-9]+$ ]]
+        sums="$sums ${output##* }"
+    done
+    [ "$(tr ' ' '\n' <<<"$sums" | sort -u | grep -c .)" -eq 1 ]
+    run ./rt load 2 100
+    [ "$status" -eq 0 ]
+    [[ "$output" =~ ^[0-9.]+" ms/load (best "[0-9.]+"), object "[0-9]+" bytes, "[0-9.-]+" KiB per loaded provider"$ ]]
+    run ./rt nosuchmode 1
+    [ "$status" -eq 2 ]
+}

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/* bench/runtime.c: what run-time probes cost, beside a compiled-in probe.
+
+     runtime MODE N      N iterations of a loop over one probe site, then
+                         "ns/iter"; MODE is
+       none              the loop without a probe
+       compiled          if (BENCH_HIT_ENABLED ()) STAP_PROBE2 (bench, hit, ...)
+       gated             if (sdtkit_probe_enabled (p)) sdtkit_probe_fire (p, ...)
+       plain             STAP_PROBE2 (bench, hit, ...), unguarded
+       native            sdtkit_probe_fire (p, ...), unguarded
+       compat            probeFire (p, ...) (libstapsdt's API), unguarded
+     runtime traced-compiled N OFFSET, runtime traced-runtime N
+                         plain and compat with a uprobe on the probe,
+                         enabled, counting (the compiled probe at file
+                         OFFSET of this program): root and tracefs needed
+     runtime load N PROBES
+                         N times: create a provider of PROBES probes (two
+                         arguments each), load, destroy; prints "ms/load",
+                         the object's size and the memory a loaded provider
+                         holds (RSS growth over 100 loaded providers).
+
+   Prints a checksum too, so that nothing is optimised away. */
+#define _GNU_SOURCE
+#define _SDT_HAS_SEMAPHORES 1
+#include <libstapsdt.h>
+#include <sdtkit.h>
+#include <sys/sdt.h>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* What dtrace -h and -G would give for "probe hit(long, unsigned long)". */
+__extension__ unsigned short bench_hit_semaphore
+    __attribute__((section(".probes"), visibility("hidden")));
+#define BENCH_HIT_ENABLED() __builtin_expect(bench_hit_semaphore, 0)
+
+static const char *tracefs = "/sys/kernel/tracing";
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Write text to a tracefs file (appending, or replacing): 0 or -1. */
+static int tracefs_write(const char *file, const char *text, int append)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", tracefs, file);
+    int fd = open(path, O_WRONLY | (append ? O_APPEND : O_TRUNC));
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    close(fd);
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* A counting uprobe on path at offset, enabled; 0 or -1. */
+static int uprobe_on(const char *path, unsigned long offset)
+{
+    char spec[4200];
+    snprintf(spec, sizeof spec, "p:sdtkit_bench_rt/hit %s:0x%lx\n", path, offset);
+    if (tracefs_write("uprobe_events", spec, 1) != 0)
+        return -1;
+    tracefs_write("tracing_on", "0", 0); /* counted, not logged */
+    return tracefs_write("events/sdtkit_bench_rt/hit/enable", "1", 0);
+}
+
+static void uprobe_off(void)
+{
+    tracefs_write("events/sdtkit_bench_rt/hit/enable", "0", 0);
+    tracefs_write("uprobe_events", "-:sdtkit_bench_rt/hit\n", 1);
+    tracefs_write("tracing_on", "1", 0);
+}
+
+static sdtkit_provider *pv;
+static sdtkit_probe *probe;
+static SDTProvider_t *cpv;
+static SDTProbe_t *cprobe;
+
+static void setup(void)
+{
+    static const int types[] = {SDTKIT_INT64, SDTKIT_UINT64};
+    if (sdtkit_provider_create("bench", &pv) ||
+        sdtkit_provider_add_probe(pv, "hit", types, 2, &probe) || sdtkit_provider_load(pv)) {
+        fprintf(stderr, "runtime: %s\n", sdtkit_provider_error(pv));
+        exit(1);
+    }
+    cpv = providerInit("cbench");
+    cprobe = cpv ? providerAddProbe(cpv, "hit", 2, int64, uint64) : NULL;
+    if (!cprobe || providerLoad(cpv) != 0) {
+        fprintf(stderr, "runtime: libstapsdt's API failed\n");
+        exit(1);
+    }
+}
+
+enum mode {
+    NONE,
+    COMPILED,
+    GATED,
+    PLAIN,
+    NATIVE,
+    COMPAT
+};
+
+__attribute__((noinline)) static unsigned long run(enum mode m, long n)
+{
+    unsigned long x = 88172645463325252UL;
+    for (long i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17; /* carried from one iteration to the next */
+        switch (m) {
+        case NONE:
+            break;
+        case COMPILED:
+            if (BENCH_HIT_ENABLED())
+                STAP_PROBE2(bench, hit, i, x);
+            break;
+        case GATED:
+            if (sdtkit_probe_enabled(probe)) {
+                sdtkit_value v[2] = {{.i = i}, {.u = x}};
+                sdtkit_probe_fire(probe, v);
+            }
+            break;
+        case PLAIN:
+            STAP_PROBE2(bench, hit, i, x);
+            break;
+        case NATIVE: {
+            sdtkit_value v[2] = {{.i = i}, {.u = x}};
+            sdtkit_probe_fire(probe, v);
+            break;
+        }
+        case COMPAT:
+            probeFire(cprobe, (int64_t)i, (uint64_t)x);
+            break;
+        }
+    }
+    return x;
+}
+
+static long rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, resident = 0;
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* One provider of nprobes probes, loaded: 0 or -1. */
+static int make(sdtkit_provider **p, const char *name, int nprobes)
+{
+    static const int types[] = {SDTKIT_INT64, SDTKIT_UINT64};
+    if (sdtkit_provider_create(name, p) != 0)
+        return -1;
+    for (int k = 0; k < nprobes; k++) {
+        char probe_name[32];
+        sdtkit_probe *q;
+        snprintf(probe_name, sizeof probe_name, "probe%d", k);
+        if (sdtkit_provider_add_probe(*p, probe_name, types, 2, &q) != 0)
+            return -1;
+    }
+    if (sdtkit_provider_load(*p) == 0)
+        return 0;
+    fprintf(stderr, "runtime: %s\n", sdtkit_provider_error(*p));
+    return -1;
+}
+
+static int load(long n, int nprobes)
+{
+    double best = 1e9, total = 0;
+    long size = 0;
+    for (long r = 0; r < n; r++) {
+        sdtkit_provider *p;
+        double t0 = now();
+        if (make(&p, "loadbench", nprobes) != 0)
+            return 1;
+        double t = now() - t0;
+        total += t;
+        best = t < best ? t : best;
+        FILE *f = fopen(sdtkit_provider_path(p), "r");
+        if (f && fseek(f, 0, SEEK_END) == 0)
+            size = ftell(f);
+        if (f)
+            fclose(f);
+        sdtkit_provider_destroy(p);
+    }
+    /* memory: 100 providers of one probe, loaded at once */
+    sdtkit_provider *many[100];
+    long before = rss_kib();
+    for (int k = 0; k < 100; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "mem%d", k);
+        if (make(&many[k], name, 1) != 0)
+            return 1;
+    }
+    long after = rss_kib();
+    for (int k = 0; k < 100; k++)
+        sdtkit_provider_destroy(many[k]);
+    printf("%.3f ms/load (best %.3f), object %ld bytes, %.1f KiB per loaded provider\n",
+           total * 1e3 / (double)n, best * 1e3, size, (double)(after - before) / 100);
+    return 0;
+}
+
+/* The uprobe a traced mode needs: 0, or -1 when the machine refuses. */
+static int trace(const char *mode, int argc, char **argv)
+{
+    if (strcmp(mode, "traced-compiled") == 0)
+        return argc > 3 ? uprobe_on("/proc/self/exe", strtoul(argv[3], NULL, 0)) : -1;
+    /* libstapsdt's _fire is the probe's address: its offset in the object
+     * (whose load address dladdr gives) is its file offset */
+    Dl_info info;
+    if (!dladdr(cprobe->_fire, &info))
+        return -1;
+    return uprobe_on(cpv->_filename,
+                     (unsigned long)((uintptr_t)cprobe->_fire - (uintptr_t)info.dli_fbase));
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        enum mode mode;
+    } modes[] = {{"none", NONE},
+                 {"compiled", COMPILED},
+                 {"gated", GATED},
+                 {"plain", PLAIN},
+                 {"native", NATIVE},
+                 {"compat", COMPAT},
+                 {"traced-compiled", PLAIN},
+                 {"traced-runtime", COMPAT}};
+    if (argc < 3) {
+        fprintf(stderr, "usage: runtime MODE N [OFFSET | PROBES]\n");
+        return 2;
+    }
+    long n = atol(argv[2]);
+    if (strcmp(argv[1], "load") == 0)
+        return load(n, argc > 3 ? atoi(argv[3]) : 1000);
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        if (strcmp(argv[1], modes[i].name) != 0)
+            continue;
+        setup();
+        bool traced = strncmp(argv[1], "traced", 6) == 0;
+        if (traced && trace(argv[1], argc, argv) != 0) {
+            fprintf(stderr, "runtime: cannot register a uprobe (root and tracefs needed)\n");
+            return 1;
+        }
+        double t0 = now();
+        unsigned long x = run(modes[i].mode, n);
+        double t = now() - t0;
+        if (traced)
+            uprobe_off();
+        printf("%.3f ns/iter %lu\n", t * 1e9 / (double)n, x);
+        sdtkit_provider_destroy(pv);
+        providerDestroy(cpv);
+        return 0;
+    }
+    fprintf(stderr, "runtime: unknown mode %s\n", argv[1]);
+    return 2;
+}
