@@ -140,9 +140,10 @@ fuzz: $(FUZZERS)
 # ---- Examples, demo, tests ---------------------------------------------
 
 # The examples are built with this tree's dtrace and header, never the system's.
-EXAMPLE_VARS = DTRACE=$(CURDIR)/tools/dtrace SDT_INCLUDE=$(CURDIR)/include
+EXAMPLE_VARS = DTRACE=$(CURDIR)/tools/dtrace SDT_INCLUDE=$(CURDIR)/include \
+               RUNTIME_LIBDIR=$(CURDIR)/build
 
-examples: tools
+examples: tools runtime
 	$(MAKE) -C provider-examples $(EXAMPLE_VARS)
 
 demo: examples

@@ -48,7 +48,7 @@ in_section() {
     for f in hello-usdt/hello-usdt tick/tick hello-semaphore-usdt/hello-semaphore-usdt \
              probe-test/probe-test shared-lib/libgreet.so shared-lib/greet-linked \
              shared-lib/greet-dlopen cxx-templates/cxx-ring postgres-style/minipg \
-             usdt-jobs/usdt-jobs; do
+             usdt-jobs/usdt-jobs runtime-c/minijit; do
         [ -x "$EX/$f" ] || { echo "$f was not built"; cat "$EX/build.log"; false; }
     done
     ! grep -i 'warning' "$EX/build.log"
@@ -101,6 +101,24 @@ cmq:start [-4 8] sem" ]
     # the programs that only call libgreet.so have no probes of their own
     [ -z "$(note_probes "$EX/shared-lib/greet-linked")" ]
     [ -z "$(note_probes "$EX/shared-lib/greet-dlopen")" ]
+}
+
+@test "the run-time examples create their probes, print their object's path and run" {
+    run "$EX/runtime-c/minijit" 2 0
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" =~ ^/proc/[0-9]+/fd/[0-9]+$ ]]
+    [ "${lines[1]}" = "fib(11) = 89" ] && [ "${lines[2]}" = "fact(11) = 39916800" ]
+    [ "${lines[3]}" = "gcd(11) = 6" ] && [ "${lines[6]}" = "gcd(12) = 18" ]
+    MINIJIT_FUNCS="fib" run "$EX/runtime-c/minijit" 1 0
+    [ "${#lines[@]}" -eq 2 ]
+    MINIJIT_FUNCS="not-a-name" run "$EX/runtime-c/minijit" 1 0
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"SDTKIT_E_INVALID"*"not-a-name__entry"* ]] || [[ "$output" == *"SDTKIT_E_INVALID"* ]]
+    need_cmd python3
+    SDTKIT_LIBDIR="$ROOT/build" run python3 "$EX/runtime-python/probes.py" 2 0
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" =~ ^/proc/[0-9]+/fd/[0-9]+$ ]]
+    [ "${lines[1]}" = "request 1 /item/1" ] && [ "${lines[2]}" = "request 2 /item/2" ]
 }
 
 @test "every semaphore lies in the .probes section of the file whose note names it" {

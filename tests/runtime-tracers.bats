@@ -166,3 +166,22 @@ expected_values() {
     # perf raised the semaphore (its uprobe has the note's ref_ctr_offset)
     grep -q '^enabled i32$' out2
 }
+
+# ---- the examples ----------------------------------------------------------
+
+@test "bpftrace traces the run-time examples, C and Python, with -p and no path" {
+    need_bpftrace
+    shared_examples
+    bg jit "$EX/runtime-c/minijit" 0 0.02
+    wait_for jit '^/proc/'
+    run timeout 60 bpftrace -p "$BG_PID" -e 'usdt::minijit:fact__return { printf("fact(%d) = %d\n", arg0, arg1); exit(); }'
+    [ "$status" -eq 0 ]
+    [[ "$output" =~ "fact("1[0-9]") = "[0-9]+ ]]
+    wait_for jit '\[traced\]$'
+    need_cmd python3
+    SDTKIT_LIBDIR="$ROOT/build" bg py python3 "$EX/runtime-python/probes.py" 0 0.02
+    wait_for py '^/proc/'
+    run timeout 60 bpftrace -p "$BG_PID" -e 'usdt::pyapp:request { printf("%s %d\n", str(arg0), arg1); exit(); }'
+    [ "$status" -eq 0 ]
+    [[ "$output" =~ "/item/"[0-6]" "[0-9]+ ]]
+}

@@ -18,7 +18,7 @@ build_examples() {
     mkdir -p "$dir"
     cp -R "$EXAMPLES_SRC"/. "$dir"/
     make -s -C "$dir" clean >/dev/null 2>&1 || true
-    make -C "$dir" DTRACE="$DTRACE" SDT_INCLUDE="$INCLUDE" \
+    make -C "$dir" DTRACE="$DTRACE" SDT_INCLUDE="$INCLUDE" RUNTIME_LIBDIR="$ROOT/build" \
         WARNFLAGS="-Wall -Wextra -Werror" MESON_OPTS="-Dwerror=true" "$@" \
         > "$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
 }
