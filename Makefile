@@ -115,6 +115,15 @@ OBJCOPY ?= objcopy
 runtime: $(RT_LIBS)
 .PHONY: runtime
 
+# The shared libraries again under ASan/UBSan, for the sanitizer pass.
+ASAN_RT_LIBS = build/asan/$(SDTKIT_SO) build/asan/$(STAPSDT_SO)
+build/asan/$(SDTKIT_SO): $(call objs,build/asan,$(RT_NATIVE_SRCS) $(RT_CORE_SRCS)) runtime/sdtkit.map
+build/asan/$(STAPSDT_SO): $(call objs,build/asan,$(RT_COMPAT_SRCS) $(RT_NATIVE_SRCS) \
+                          $(RT_CORE_SRCS)) runtime/stapsdt.map
+$(ASAN_RT_LIBS):
+	$(CC) $(SAN_FLAGS) -shared -Wl,-soname,$(@F) -Wl,--version-script=$(filter %.map,$^) \
+	    -o $@ $(filter %.o,$^) -ldl -lpthread
+
 # ---- libFuzzer harnesses (fuzz/*_fuzz.c): clang, with the core and the
 # dtrace stages (not its main); `make fuzz` runs each for FUZZ_SECONDS.
 
@@ -153,7 +162,7 @@ demo: examples
 # sanitized programs again with the sanitizer build, and one line for both:
 # N passed, N failed, N skipped.  The suites build the examples in copies
 # of their own: with SUITES given, the tree's examples are not rebuilt.
-check: tools $(ASAN_TOOLS) $(if $(SUITES),,examples)
+check: tools $(ASAN_TOOLS) runtime $(ASAN_RT_LIBS) $(if $(SUITES),,examples)
 	BATS=$(BATS) tests/run $(SUITES)
 
 # ---- Installing ---------------------------------------------------------

@@ -50,9 +50,11 @@ static struct compat_probe *pool_take(int argc)
 
 static void pool_put(struct compat_probe *n)
 {
+    int argc = n->node.probe.argCount;
     pthread_mutex_lock(&pool.lock);
-    n->node.next = &pool.free[n->node.probe.argCount]->node;
-    pool.free[n->node.probe.argCount] = n;
+    struct compat_probe *head = pool.free[argc];
+    n->node.next = head ? &head->node : NULL;
+    pool.free[argc] = n;
     pthread_mutex_unlock(&pool.lock);
 }
 
