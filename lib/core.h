@@ -500,7 +500,12 @@ struct objread_ops {
  * reads outside buf[0..len).  member is NULL for a plain file. */
 enum obj_kind read_notes(const unsigned char *buf, size_t len, const struct objread_ops *ops);
 
-/* The number of space-separated arguments in a note's argument string. */
+/* Where the note argument ("SIZE@OPERAND") starting at arg ends: at the
+ * next space that a SIZE@ follows, or at the end of the string.  Operands
+ * may hold spaces: GCC writes ARM's and AArch64's memory operands as
+ * [x0, 8], and the notes copy them. */
+const char *note_arg_end(const char *arg);
+/* The number of arguments in a note's argument string. */
 int note_arg_count(const char *args);
 
 /* ======================================================================

@@ -431,15 +431,30 @@ enum obj_kind read_notes(const unsigned char *buf, size_t len, const struct objr
     return OBJ_UNKNOWN;
 }
 
+const char *note_arg_end(const char *arg)
+{
+    for (const char *q = arg; (q = strchr(q, ' ')); q++) {
+        const char *r = q + 1;
+        if (*r == '-')
+            r++;
+        if (!is_digit((unsigned char)*r))
+            continue;
+        while (is_digit((unsigned char)*r))
+            r++;
+        if (*r == 'f')
+            r++;
+        if (*r == '@')
+            return q;
+    }
+    return arg + strlen(arg);
+}
+
 int note_arg_count(const char *args)
 {
     int n = 0;
-    bool in = false;
-    for (const char *p = args; *p; p++) {
-        bool space = *p == ' ' || *p == '\t';
-        if (!space && !in)
-            n++;
-        in = !space;
+    for (const char *p = args; *p; n++) {
+        const char *end = note_arg_end(p);
+        p = *end ? end + 1 : end;
     }
     return n;
 }

@@ -223,6 +223,22 @@ EOC
     check many.o "13 arguments; at most 12 are allowed"
 }
 
+@test "operands with spaces, as GCC writes ARM and AArch64 memory, are one argument each" {
+    note arm.s prov name "-8@[x0, 16] 4@[r0, #8] -4@[sp] 8@%rdi"
+    gcc -c arm.s -o arm.o
+    run "$SDT_LIST" --check arm.o
+    [ "$status" -eq 0 ]
+    [ "${output##*$'\t'}" = "-8@[x0, 16] 4@[r0, #8] -4@[sp] 8@%rdi" ]
+    # dtrace -G counts them as four arguments too: no mismatch warning
+    printf 'provider prov { probe name(long, int, int, long); };\n' > prov.d
+    run --separate-stderr "$DTRACE" -G -s prov.d -o prov.o arm.o
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    printf 'provider prov { probe name(long, int); };\n' > two.d
+    run --separate-stderr "$DTRACE" -G -s two.d -o two.o arm.o
+    [[ "$stderr" == *"probe 'prov:name' is used with 4 arguments but declared with 2"* ]]
+}
+
 @test "--check rejects a descriptor that does not end at the argument string" {
     cat >pad.s <<'EOF'
 	.section .note.stapsdt,"","note"

@@ -93,14 +93,11 @@ static const char *check_arg(const char *a, size_t len)
 
 static void check_args(struct lister *ls, const char *label, const struct sdt_note *n)
 {
-    const char *s = n->args;
-    if (!*s)
-        return;
     int count = 0;
-    for (const char *p = s;;) {
-        const char *sp = strchr(p, ' ');
-        size_t len = sp ? (size_t)(sp - p) : strlen(p);
-        if (len == 0) {
+    for (const char *p = n->args; *p; count++) {
+        const char *end = note_arg_end(p);
+        size_t len = (size_t)(end - p);
+        if (len == 0 || p[len - 1] == ' ') {
             violation(ls, label, n, "arguments are not separated by exactly one space");
             return;
         }
@@ -109,10 +106,7 @@ static void check_args(struct lister *ls, const char *label, const struct sdt_no
             violation(ls, label, n, why);
             return;
         }
-        count++;
-        if (!sp)
-            break;
-        p = sp + 1;
+        p = *end ? end + 1 : end;
     }
     if (count > MAX_PROBE_ARGS) {
         char msg[80];
