@@ -46,51 +46,82 @@ const char *arch_machine_name(unsigned machine, char *buf, size_t len)
 }
 
 /* One row per target; elfclass 0 matches either class of the machine.  The
- * first row matching a target's machine and class is its stub. */
+ * first row matching a target's machine and class is its stub.  Operands
+ * are printf formats given the displacement (operand0 ignores it).  One
+ * target per row, as written: */
+/* clang-format off */
 static const struct stub_arch stubs[] = {
     /* nop; ret.  The pointer is in %rdi.  libstapsdt's users read the first
      * byte of a stub and take 0x90 as "not traced" (a Go wrapper does), so
      * nothing may come before the nop. */
-    {"x86-64", EM_X86_64, ELFCLASS64, 1, {0}, 0, {0x90}, 1, {0xc3}, 1, 16, "%u(%%rdi)"},
+    {.name = "x86-64", .machine = EM_X86_64, .elfclass = ELFCLASS64, .unit = 1,
+     .probe = {0x90}, .probe_len = 1, .epilogue = {0xc3}, .epilogue_len = 1,
+     .align = 16, .operand0 = "(%%rdi)", .operand = "%u(%%rdi)"},
     /* x32: the same code; GCC names the pointer %edi */
-    {"x32", EM_X86_64, ELFCLASS32, 1, {0}, 0, {0x90}, 1, {0xc3}, 1, 16, "%u(%%edi)"},
+    {.name = "x32", .machine = EM_X86_64, .elfclass = ELFCLASS32, .unit = 1,
+     .probe = {0x90}, .probe_len = 1, .epilogue = {0xc3}, .epilogue_len = 1,
+     .align = 16, .operand0 = "(%%edi)", .operand = "%u(%%edi)"},
     /* movl 4(%esp),%eax; nop; ret: cdecl passes the pointer on the stack */
-    {"i386", EM_386, 0, 1, {0x8b, 0x44, 0x24, 0x04}, 4, {0x90}, 1, {0xc3}, 1, 16, "%u(%%eax)"},
+    {.name = "i386", .machine = EM_386, .unit = 1,
+     .prologue = {0x8b, 0x44, 0x24, 0x04}, .prologue_len = 4,
+     .probe = {0x90}, .probe_len = 1, .epilogue = {0xc3}, .epilogue_len = 1,
+     .align = 16, .operand0 = "(%%eax)", .operand = "%u(%%eax)"},
     /* nop; ret */
-    {"arm64", EM_AARCH64, 0, 4, {0}, 0, {0xd503201f}, 1, {0xd65f03c0}, 1, 16, "[x0, %u]"},
-    /* mov r0, r0 (the nop of every ARM architecture, v5 included); bx lr */
-    {"arm", EM_ARM, 0, 4, {0}, 0, {0xe1a00000}, 1, {0xe12fff1e}, 1, 16, "[r0, #%u]"},
+    {.name = "arm64", .machine = EM_AARCH64, .unit = 4,
+     .probe = {0xd503201f}, .probe_len = 1, .epilogue = {0xd65f03c0}, .epilogue_len = 1,
+     .align = 16, .operand0 = "[x0]", .operand = "[x0, %u]"},
+    /* mov r0, r0 (the nop of every ARM architecture, v5 included); bx lr.
+     * ARM code: a caller in Thumb code switches with blx. */
+    {.name = "arm", .machine = EM_ARM, .unit = 4,
+     .probe = {0xe1a00000}, .probe_len = 1, .epilogue = {0xe12fff1e}, .epilogue_len = 1,
+     .align = 16, .operand0 = "[r0]", .operand = "[r0, #%u]"},
     /* nop; blr.  GCC names general registers by number */
-    {"ppc64", EM_PPC64, 0, 4, {0}, 0, {0x60000000}, 1, {0x4e800020}, 1, 16, "%u(3)"},
-    {"powerpc", EM_PPC, 0, 4, {0}, 0, {0x60000000}, 1, {0x4e800020}, 1, 16, "%u(3)"},
+    {.name = "ppc64", .machine = EM_PPC64, .unit = 4,
+     .probe = {0x60000000}, .probe_len = 1, .epilogue = {0x4e800020}, .epilogue_len = 1,
+     .align = 16, .operand0 = "0(3)", .operand = "%u(3)"},
+    {.name = "powerpc", .machine = EM_PPC, .unit = 4,
+     .probe = {0x60000000}, .probe_len = 1, .epilogue = {0x4e800020}, .epilogue_len = 1,
+     .align = 16, .operand0 = "0(3)", .operand = "%u(3)"},
     /* nop 0 (bc 0,0); br %r14 */
-    {"s390x", EM_S390, 0, 2, {0}, 0, {0x4700, 0x0000}, 2, {0x07fe}, 1, 16, "%u(%%r2)"},
+    {.name = "s390x", .machine = EM_S390, .unit = 2,
+     .probe = {0x4700, 0x0000}, .probe_len = 2, .epilogue = {0x07fe}, .epilogue_len = 1,
+     .align = 16, .operand0 = "0(%%r2)", .operand = "%u(%%r2)"},
     /* nop; ret, uncompressed */
-    {"riscv64", EM_RISCV, 0, 4, {0}, 0, {0x00000013}, 1, {0x00008067}, 1, 16, "%u(a0)"},
+    {.name = "riscv64", .machine = EM_RISCV, .unit = 4,
+     .probe = {0x00000013}, .probe_len = 1, .epilogue = {0x00008067}, .epilogue_len = 1,
+     .align = 16, .operand0 = "0(a0)", .operand = "%u(a0)"},
     /* nop; jr $ra; nop (the delay slot) */
-    {"mips", EM_MIPS, 0, 4, {0}, 0, {0x00000000}, 1, {0x03e00008, 0x00000000}, 2, 16, "%u($4)"},
-    /* nop; retl; nop (the delay slot); a leaf has no register window: %o0 */
-    {"sparc64",
-     EM_SPARCV9,
-     0,
-     4,
-     {0},
-     0,
-     {0x01000000},
-     1,
-     {0x81c3e008, 0x01000000},
-     2,
-     16,
-     "[%%o0+%u]"},
+    {.name = "mips", .machine = EM_MIPS, .unit = 4,
+     .probe = {0x00000000}, .probe_len = 1, .epilogue = {0x03e00008, 0x00000000},
+     .epilogue_len = 2, .align = 16, .operand0 = "0($4)", .operand = "%u($4)"},
+    /* nop; retl; nop (the delay slot).  No register window (a leaf, as GCC
+     * -mflat compiles one): the pointer stays in %o0. */
+    {.name = "sparc64", .machine = EM_SPARCV9, .unit = 4,
+     .probe = {0x01000000}, .probe_len = 1, .epilogue = {0x81c3e008, 0x01000000},
+     .epilogue_len = 2, .align = 16, .operand0 = "[%%o0]", .operand = "[%%o0+%u]"},
     /* movea.l 4(%sp),%a0; nop; rts */
-    {"m68k", EM_68K, 0, 2, {0x206f, 0x0004}, 2, {0x4e71}, 1, {0x4e75}, 1, 16, "%u(%%a0)"},
+    {.name = "m68k", .machine = EM_68K, .unit = 2,
+     .prologue = {0x206f, 0x0004}, .prologue_len = 2,
+     .probe = {0x4e71}, .probe_len = 1, .epilogue = {0x4e75}, .epilogue_len = 1,
+     .align = 16, .operand0 = "(%%a0)", .operand = "%u(%%a0)"},
     /* nop (or %r0,%r0,%r0); bv,n %r0(%rp) */
-    {"hppa", EM_PARISC, 0, 4, {0}, 0, {0x08000240}, 1, {0xe840c002}, 1, 16, "%u(%%r26)"},
+    {.name = "hppa", .machine = EM_PARISC, .unit = 4,
+     .probe = {0x08000240}, .probe_len = 1, .epilogue = {0xe840c002}, .epilogue_len = 1,
+     .align = 16, .operand0 = "0(%%r26)", .operand = "%u(%%r26)"},
     /* nop (bis $31,$31,$31); ret $31,($26),1 */
-    {"alpha", EM_ALPHA, 0, 4, {0}, 0, {0x47ff041f}, 1, {0x6bfa8001}, 1, 16, "%u($16)"},
-    /* nop; rts; nop (the delay slot) */
-    {"sh4", EM_SH, 0, 2, {0}, 0, {0x0009}, 1, {0x000b, 0x0009}, 2, 16, "@(%u,r4)"},
+    {.name = "alpha", .machine = EM_ALPHA, .unit = 4,
+     .probe = {0x47ff041f}, .probe_len = 1, .epilogue = {0x6bfa8001}, .epilogue_len = 1,
+     .align = 16, .operand0 = "0($16)", .operand = "%u($16)"},
+    /* mov r4,r5; add #64,r5; nop; rts; nop (the delay slot).  @(disp,rN)
+     * reaches 60 bytes at most: slots 8 to 11 are read from r5, as GCC
+     * reads past the 60th byte (it adds 64 to a base register). */
+    {.name = "sh4", .machine = EM_SH, .unit = 2,
+     .prologue = {0x6543, 0x7540}, .prologue_len = 2,
+     .probe = {0x0009}, .probe_len = 1, .epilogue = {0x000b, 0x0009}, .epilogue_len = 2,
+     .align = 16, .operand0 = "@r4", .operand = "@(%u,r4)",
+     .far = 8, .far_operand0 = "@r5", .far_operand = "@(%u,r5)"},
 };
+/* clang-format on */
 
 const struct stub_arch *stub_arch_for(const struct target *t)
 {

@@ -79,7 +79,15 @@ struct stub_arch {
     uint32_t epilogue[2]; /* the return, and its delay slot */
     unsigned char epilogue_len;
     unsigned char align; /* of each stub; also its stride (a stub is smaller) */
-    const char *operand; /* printf format of slot memory: one %u, the offset */
+    /* Slot memory in the note, as the target's GCC prints a memory operand:
+     * at displacement 0, and at a displacement (printf: one %u). */
+    const char *operand0, *operand;
+    /* Where the probe instruction cannot reach every slot from one register
+     * (SuperH: 60 bytes at most), slots from `far' on are addressed from a
+     * second register that the prologue points `far' slots further on;
+     * 0 elsewhere. */
+    unsigned char far;
+    const char *far_operand0, *far_operand;
 };
 
 /* The stub of t's machine and class, or NULL when it is not one of the 18

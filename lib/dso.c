@@ -67,7 +67,11 @@ static uint32_t elf_hash(const char *name)
 /* The operand of argument i ("16(%rdi)"), its length without the NUL. */
 static size_t operand(const struct stub_arch *a, int i, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, a->operand, 8u * (unsigned)i);
+    bool far = a->far && i >= a->far;
+    unsigned disp = 8u * (unsigned)(far ? i - a->far : i);
+    const char *fmt =
+        far ? (disp ? a->far_operand : a->far_operand0) : (disp ? a->operand : a->operand0);
+    int n = snprintf(buf, len, fmt, disp);
     assert(n > 0 && (size_t)n < len);
     return (size_t)n;
 }
