@@ -152,8 +152,7 @@ C
     [ "$status" -eq 0 ]
     [ "${#lines[@]}" -eq 14 ]
     [[ "${lines[0]}" == "$RT_PATH"$'\trt\tu8\t'* ]]
-    [[ "$output" == *$'\trt\tall\t'*$'\t8@0(%rdi) -1@8(%rdi) 2@16(%rdi) -2@24(%rdi) 4@32(%rdi) -4@40(%rdi) 8@48(%rdi) -8@56(%rdi) 8@64(%rdi) 8@72(%rdi) 4@80(%rdi) 8@88(%rdi)'* ]] ||
-        [[ "$output" == *$'\trt\tall\t'*$'\t1@0(%rdi) -1@8(%rdi) 2@16(%rdi) -2@24(%rdi) 4@32(%rdi) -4@40(%rdi) 8@48(%rdi) -8@56(%rdi) 8@64(%rdi) 8@72(%rdi) 4@80(%rdi) 8@88(%rdi)'* ]]
+    [[ "$output" == *$'\trt\tall\t'*$'\t1@(%rdi) -1@8(%rdi) 2@16(%rdi) -2@24(%rdi) 4@32(%rdi) -4@40(%rdi) 8@48(%rdi) -8@56(%rdi) 8@64(%rdi) 8@72(%rdi) 4@80(%rdi) 8@88(%rdi)'* ]]
     readelf -n "$RT_PATH" | grep -q 'Build ID: [0-9a-f]\{40\}'
     readelf -hW "$RT_PATH" | grep -q 'Type: *DYN'
     readelf -dW "$RT_PATH" | grep -q 'SONAME.*\[rt\]'
