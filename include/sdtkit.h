@@ -31,6 +31,14 @@
      ...
      sdtkit_provider_destroy (pv);
 
+   System-wide: every run-time probe also passes through the library's own
+   probe, sdtkit:fire (provider, name, nargs, arguments: a pointer to the
+   arguments, 8 bytes apart), so one attach to the library's file traces
+   every process that uses it:
+
+     bpftrace -e 'usdt:/usr/lib/x86_64-linux-gnu/libsdtkit.so.1:sdtkit:fire {
+         printf ("%d %s:%s\n", pid, str (arg0), str (arg1)); }'
+
    Link with -lsdtkit (pkg-config sdtkit-runtime).  libstapsdt's API, for
    the bindings written for it, is <libstapsdt.h> (-lstapsdt).
 

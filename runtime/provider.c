@@ -15,6 +15,10 @@
 
 #include "../lib/elf.h"
 
+/* sdtkit:fire, the library's own probe (below), has a semaphore. */
+#define _SDT_HAS_SEMAPHORES 1
+#include "../include/sys/sdt.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
@@ -524,11 +528,25 @@ static void put_slot(union slot *s, int type, const sdtkit_value *v)
     }
 }
 
+/* sdtkit:fire(provider, name, nargs, slots): every run-time probe, of
+ * every provider of every process using this library, passes through it
+ * when it fires, so one attach sees them all:
+ *
+ *   bpftrace -e 'usdt:/usr/lib/x86_64-linux-gnu/libsdtkit.so.1:sdtkit:fire {
+ *       printf("%s:%s\n", str(arg0), str(arg1)); }'
+ *
+ * slots holds the arguments, 8 bytes apart.  Its semaphore keeps it to a
+ * load and a branch while nobody watches. */
+__extension__ unsigned short sdtkit_fire_semaphore
+    __attribute__((section(".probes"), visibility("hidden")));
+
 static void fire(const struct sdtkit_probe *p, uintptr_t call, const sdtkit_value *args)
 {
     union slot slots[SDTKIT_MAX_ARGS];
     for (int i = 0; i < p->nargs; i++)
         put_slot(&slots[i], p->type[i], &args[i]);
+    if (__builtin_expect(sdtkit_fire_semaphore, 0))
+        STAP_PROBE4(sdtkit, fire, p->provider->name, p->name, p->nargs, slots);
     ((stub_fn *)call)(slots);
 }
 

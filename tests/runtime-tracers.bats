@@ -185,3 +185,22 @@ expected_values() {
     [ "$status" -eq 0 ]
     [[ "$output" =~ "/item/"[0-6]" "[0-9]+ ]]
 }
+
+# ---- system-wide --------------------------------------------------------------
+
+@test "one attach to the library's sdtkit:fire sees every run-time probe of every process" {
+    need_bpftrace
+    rt_start a -i 20
+    local first=$RT_PID
+    rt_start b -c -i 20
+    # the probe is in the library itself: attached by its path, for all processes
+    run timeout 60 bpftrace -e "
+        usdt:$RT_LIBDIR/libsdtkit.so.1:sdtkit:fire /str(arg1) == \"i32\"/ {
+            @a[pid, str(arg0), str(arg1), arg2, *(int32 *)arg3] = count(); }
+        usdt:$RT_LIBDIR/libstapsdt.so.0:sdtkit:fire /str(arg1) == \"six\"/ {
+            @b[pid, str(arg0), str(arg1), arg2, *(int16 *)(arg3 + 8)] = count(); }
+        interval:s:2 { exit(); }"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"@a[$first, rt, i32, 1, -2000000000]: "[0-9]* ]]
+    [[ "$output" == *"@b[$RT_PID, rtc, six, 6, -30000]: "[0-9]* ]]
+}
