@@ -32,10 +32,22 @@
 /* Probes have 0 to MAX_PROBE_ARGS arguments (the parser makes sure). */
 static const char *const arg_count[MAX_PROBE_ARGS + 1] = {"0", "1", "2", "3",  "4",  "5", "6",
                                                           "7", "8", "9", "10", "11", "12"};
-static const char *const arg_name[MAX_PROBE_ARGS + 1] = {"",      "arg1",  "arg2", "arg3", "arg4",
-                                                         "arg5",  "arg6",  "arg7", "arg8", "arg9",
-                                                         "arg10", "arg11", "arg12"};
-
+/* The macro's parameter list for each number of arguments. */
+static const char *const arg_list[MAX_PROBE_ARGS + 1] = {
+    "",
+    "arg1",
+    "arg1, arg2",
+    "arg1, arg2, arg3",
+    "arg1, arg2, arg3, arg4",
+    "arg1, arg2, arg3, arg4, arg5",
+    "arg1, arg2, arg3, arg4, arg5, arg6",
+    "arg1, arg2, arg3, arg4, arg5, arg6, arg7",
+    "arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8",
+    "arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9",
+    "arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10",
+    "arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11",
+    "arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12",
+};
 /* Deterministic and specific to these providers and probes. */
 static void emit_guard_name(const struct program *prog, struct buf *out)
 {
@@ -204,11 +216,8 @@ static void expand(struct buf *out, const char *t, size_t len, const struct str 
 
 /* Scratch text reused from probe to probe. */
 struct names {
-    struct buf macro;  /* PROV_NAME */
-    struct buf sem;    /* prov_name_semaphore */
-    struct buf decl;   /* " int x, char *s" */
-    struct buf params; /* arg1, arg2 */
-    struct buf types;  /* the prototype's parameter types */
+    struct buf decl;  /* " int x, char *s" */
+    struct buf types; /* the prototype's parameter types */
 };
 
 /* b's text without its first skip bytes (none when b is empty). */
@@ -233,26 +242,23 @@ static void emit_probe(const struct probe *pr, bool define_semaphore, struct nam
 {
     assert(pr->nargs >= 0 && pr->nargs <= MAX_PROBE_ARGS); /* the parser fails others */
     const char *pv = pr->provider->name, *name = pr->name;
-    nm->macro.len = nm->sem.len = nm->decl.len = nm->params.len = nm->types.len = 0;
-    probe_macro_name(pr, &nm->macro);
-    probe_semaphore_name(pr, &nm->sem);
+    assert(pr->macro.s && pr->semaphore.s); /* program_check named it */
+    nm->decl.len = nm->types.len = 0;
     for (int i = 0; i < pr->nargs; i++) {
         buf_add(&nm->decl, ", ", 2);
         buf_adds(&nm->decl, pr->args[i].text);
-        buf_add(&nm->params, ", ", 2);
-        buf_adds(&nm->params, arg_name[i + 1]);
         buf_add(&nm->types, ", ", 2);
         buf_adds(&nm->types, pr->args[i].ctype);
     }
 
     struct str slot[26] = {{0}};
-    slot['M' - 'A'] = text_of(&nm->macro, 0);
+    slot['M' - 'A'] = pr->macro;
     slot['P' - 'A'] = text_str(pv);
     slot['N' - 'A'] = text_str(name);
-    slot['S' - 'A'] = text_of(&nm->sem, 0);
+    slot['S' - 'A'] = pr->semaphore;
     /* Each list was built with a ", " in front: " int x" keeps its blank. */
     slot['D' - 'A'] = text_of(&nm->decl, 1);
-    slot['A' - 'A'] = text_of(&nm->params, 2);
+    slot['A' - 'A'] = text_str(arg_list[pr->nargs]);
     slot['T' - 'A'] = text_of(&nm->types, 2);
     slot['C' - 'A'] = text_str(arg_count[pr->nargs]);
 
@@ -313,7 +319,7 @@ int emit_header(const struct program *prog, const struct header_options *opt, st
                       "   itself (weak, one per executable or shared library); no dtrace -G\n"
                       "   object is needed, and linking one as well is harmless. */\n");
     emit_typecheck_preamble(prog, out);
-    struct names nm = {{0}, {0}, {0}, {0}, {0}};
+    struct names nm = {{0}, {0}};
     for (size_t i = 0; i < prog->nproviders && rc == 0; i++) {
         const struct provider *pv = prog->providers[i];
         for (size_t j = 0; j < pv->nprobes && rc == 0; j++) {
@@ -324,10 +330,7 @@ int emit_header(const struct program *prog, const struct header_options *opt, st
             }
         }
     }
-    buf_free(&nm.macro);
-    buf_free(&nm.sem);
     buf_free(&nm.decl);
-    buf_free(&nm.params);
     buf_free(&nm.types);
     buf_printf(out, "\n#endif /* %s */\n", guard.data);
     buf_free(&guard);

@@ -48,7 +48,7 @@ static void collect_semaphores(const struct program *prog, enum semaphore_style 
             if (style == SEM_V1)
                 buf_cat(&name, pv->probes[j]->name, "_semaphore", (char *)NULL);
             else
-                probe_semaphore_name(pv->probes[j], &name);
+                buf_add(&name, pv->probes[j]->semaphore.s, pv->probes[j]->semaphore.len);
             if (strmap_put(&seen, name.data, name.len, sems))
                 continue;
             sems->name[sems->n++] = (uint32_t)sems->strtab.len;

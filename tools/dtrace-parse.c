@@ -274,52 +274,44 @@ enum {
     KW_TYPE
 }; /* KW_TYPE: ends a type, never a name */
 
-static const struct {
-    struct str word;
-    unsigned char kind;
-} type_keywords[] = {
-    {STR("const"), KW_QUALIFIER},
-    {STR("volatile"), KW_QUALIFIER},
-    {STR("restrict"), KW_QUALIFIER},
-    {STR("__restrict"), KW_QUALIFIER},
-    {STR("__restrict__"), KW_QUALIFIER},
-    {STR("_Atomic"), KW_QUALIFIER},
-    {STR("__const"), KW_QUALIFIER},
-    {STR("__volatile__"), KW_QUALIFIER},
-    {STR("register"), KW_QUALIFIER},
-    {STR("void"), KW_TYPE},
-    {STR("char"), KW_TYPE},
-    {STR("short"), KW_TYPE},
-    {STR("int"), KW_TYPE},
-    {STR("long"), KW_TYPE},
-    {STR("float"), KW_TYPE},
-    {STR("double"), KW_TYPE},
-    {STR("signed"), KW_TYPE},
-    {STR("unsigned"), KW_TYPE},
-    {STR("_Bool"), KW_TYPE},
-    {STR("_Complex"), KW_TYPE},
-    {STR("_Imaginary"), KW_TYPE},
-    {STR("__int128"), KW_TYPE},
-    {STR("__signed__"), KW_TYPE},
-    {STR("__unsigned__"), KW_TYPE},
-    {STR("struct"), KW_TYPE},
-    {STR("union"), KW_TYPE},
-    {STR("enum"), KW_TYPE},
-};
-
-/* t's kind among type_keywords.  Each token of an argument is looked up
+/* t's kind among those words.  Each token of an argument is looked up
  * once, when it is read (parse_args), and the kind kept in the token: the
- * argument's name and hints ask about every token several times. */
+ * argument's name and hints ask about every token several times.  By
+ * length first, so most words cost a comparison or two. */
 static unsigned char keyword_kind(const struct token *t)
 {
+#define IS(w) (memcmp(t->text, w, sizeof w - 1) == 0)
     if (t->kind != TK_IDENT)
         return KW_NONE;
-    for (size_t i = 0; i < sizeof type_keywords / sizeof type_keywords[0]; i++) {
-        const struct str *w = &type_keywords[i].word;
-        if (t->len == w->len && t->text[0] == w->s[0] && memcmp(t->text, w->s, w->len) == 0)
-            return type_keywords[i].kind;
+    switch (t->len) {
+    case 3:
+        return IS("int") ? KW_TYPE : KW_NONE;
+    case 4:
+        return IS("void") || IS("char") || IS("long") || IS("enum") ? KW_TYPE : KW_NONE;
+    case 5:
+        if (IS("const"))
+            return KW_QUALIFIER;
+        return IS("short") || IS("float") || IS("union") || IS("_Bool") ? KW_TYPE : KW_NONE;
+    case 6:
+        return IS("double") || IS("signed") || IS("struct") ? KW_TYPE : KW_NONE;
+    case 7:
+        return IS("_Atomic") || IS("__const") ? KW_QUALIFIER : KW_NONE;
+    case 8:
+        if (IS("volatile") || IS("restrict") || IS("register"))
+            return KW_QUALIFIER;
+        return IS("unsigned") || IS("_Complex") || IS("__int128") ? KW_TYPE : KW_NONE;
+    case 10:
+        if (IS("__restrict"))
+            return KW_QUALIFIER;
+        return IS("_Imaginary") || IS("__signed__") ? KW_TYPE : KW_NONE;
+    case 12:
+        if (IS("__restrict__") || IS("__volatile__"))
+            return KW_QUALIFIER;
+        return IS("__unsigned__") ? KW_TYPE : KW_NONE;
+    default:
+        return KW_NONE;
     }
-    return KW_NONE;
+#undef IS
 }
 
 static bool is_qualifier(const struct token *t) { return t->kw == KW_QUALIFIER; }
@@ -873,7 +865,8 @@ done:
 
 /* ---- checks across the whole program ---- */
 
-void probe_macro_name(const struct probe *pr, struct buf *b)
+/* Append PROVIDER_PROBE with "__" -> "_", upper case (the macro name). */
+static void probe_macro_name(const struct probe *pr, struct buf *b)
 {
     buf_add_upper(b, pr->provider->name, strlen(pr->provider->name));
     buf_addc(b, '_');
@@ -887,7 +880,8 @@ void probe_macro_name(const struct probe *pr, struct buf *b)
     buf_add_upper(b, run, strlen(run));
 }
 
-void probe_semaphore_name(const struct probe *pr, struct buf *b)
+/* Append provider_probe_semaphore (the default semaphore name). */
+static void probe_semaphore_name(const struct probe *pr, struct buf *b)
 {
     buf_cat(b, pr->provider->name, "_", pr->name, "_semaphore", (char *)NULL);
 }
@@ -909,7 +903,7 @@ static int claim(struct strmap *m, const struct buf *name, const struct probe *p
  * prov_name_semaphore.  Case and "__" folding make different probes
  * meet: p:gc__start and p:gc_start, or a_b:c and a:b_c.
  */
-int program_check(const struct program *prog)
+int program_check(struct program *prog)
 {
     struct strmap macros = {0}, semaphores = {0};
     struct buf name = {0};
@@ -919,15 +913,18 @@ int program_check(const struct program *prog)
     for (size_t i = 0; i < prog->nproviders; i++) {
         const struct provider *pv = prog->providers[i];
         for (size_t j = 0; j < pv->nprobes; j++) {
-            const struct probe *pr = pv->probes[j];
+            struct probe *pr = pv->probes[j];
             name.len = 0;
             probe_macro_name(pr, &name);
+            pr->macro = (struct str){arena_strndup(&prog->arena, name.data, name.len), name.len};
             if (claim(&macros, &name, pr, "macro") != 0) {
                 rc = -1;
                 continue;
             }
             name.len = 0;
             probe_semaphore_name(pr, &name);
+            pr->semaphore =
+                (struct str){arena_strndup(&prog->arena, name.data, name.len), name.len};
             if (claim(&semaphores, &name, pr, "semaphore") != 0)
                 rc = -1;
         }
@@ -937,15 +934,14 @@ int program_check(const struct program *prog)
         const struct provider *pv = prog->providers[i];
         for (size_t j = 0; j < pv->nprobes; j++) {
             const struct probe *pr = pv->probes[j];
-            name.len = 0;
-            probe_macro_name(pr, &name);
-            if (name.len <= 8 || strcmp(name.data + name.len - 8, "_ENABLED") != 0)
+            const struct str *m = &pr->macro;
+            if (m->len <= 8 || strcmp(m->s + m->len - 8, "_ENABLED") != 0)
                 continue;
-            const struct probe *stem = strmap_get(&macros, name.data, name.len - 8);
+            const struct probe *stem = strmap_get(&macros, m->s, m->len - 8);
             if (stem && stem != pr) {
                 error_at(&pr->loc,
                          "probe '%s:%s' and probe '%s:%s' would both define the macro '%s'",
-                         pv->name, pr->name, stem->provider->name, stem->name, name.data);
+                         pv->name, pr->name, stem->provider->name, stem->name, m->s);
                 note_at(&stem->loc, "'%s:%s' is declared here", stem->provider->name, stem->name);
                 rc = -1;
             }

@@ -95,6 +95,9 @@ struct probe {
     int nargs;
     struct arg *args;
     struct provider *provider;
+    /* Set by program_check: the names the outputs give the probe. */
+    struct str macro;     /* PROVIDER_PROBE */
+    struct str semaphore; /* provider_probe_semaphore */
 };
 
 struct provider {
@@ -124,12 +127,9 @@ void program_free(struct program *prog);
  * on any bytes. */
 int parse_buffer(struct program *prog, const char *name, const char *text, size_t len,
                  bool with_text);
-/* Checks across all inputs: generated names that would collide.  0 or -1. */
-int program_check(const struct program *prog);
-/* Append PROVIDER_PROBE with "__" -> "_", upper case (the macro name). */
-void probe_macro_name(const struct probe *pr, struct buf *out);
-/* Append provider_probe_semaphore (the default semaphore name). */
-void probe_semaphore_name(const struct probe *pr, struct buf *out);
+/* Checks across all inputs: generated names that would collide.  Records
+ * each probe's names (macro, semaphore) for the outputs.  0 or -1. */
+int program_check(struct program *prog);
 struct provider *program_find_provider(const struct program *prog, const char *name);
 struct probe *program_find_probe(const struct program *prog, const char *provider,
                                  const char *name);
