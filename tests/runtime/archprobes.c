@@ -13,37 +13,11 @@
    WANT receives one line per argument, "NAME argN VALUE": the value a
    tracer that decodes the note (its size and sign) reads, in decimal.
    Exits 1, saying why on stderr, when the provider does not load. */
-#include <sdtkit.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char text[] = "hello, tracer";
-
-struct arg {
-    const char *probe;
-    int type;
-    sdtkit_value value;
-};
-
-/* Values that fill their type, so that a tracer reading the wrong size or
-   sign reads something else. */
-static struct arg args[] = {
-    {"u8", SDTKIT_UINT8, {.u = 250}},
-    {"i8", SDTKIT_INT8, {.i = -100}},
-    {"u16", SDTKIT_UINT16, {.u = 65000}},
-    {"i16", SDTKIT_INT16, {.i = -30000}},
-    {"u32", SDTKIT_UINT32, {.u = 4000000000u}},
-    {"i32", SDTKIT_INT32, {.i = -2000000000}},
-    {"u64", SDTKIT_UINT64, {.u = 18000000000000000000ull}},
-    {"i64", SDTKIT_INT64, {.i = -9000000000000000000ll}},
-    {"ptr", SDTKIT_POINTER, {.p = NULL}}, /* &text, set in main */
-    {"str", SDTKIT_STRING, {.p = NULL}},  /* text */
-    {"flt", SDTKIT_FLOAT, {.d = 1.5}},
-    {"dbl", SDTKIT_DOUBLE, {.d = 2.25}},
-};
-#define NARGS (sizeof args / sizeof args[0])
+#include "rt.h"
 
 /* A debugger's breakpoint: called once, when the provider is loaded,
    through a pointer (on Alpha a direct call enters past the GP setup, where
@@ -109,32 +83,16 @@ static void fire(const sdtkit_probe *p, const char *name, const sdtkit_value *v)
 
 int main(int argc, char **argv)
 {
-    sdtkit_provider *pv = NULL;
-    sdtkit_probe *one[NARGS], *all, *none;
-    int types[NARGS];
-    sdtkit_value values[NARGS];
+    struct rt rt;
     FILE *want;
     if (argc != 2 || !(want = fopen(argv[1], "w"))) {
         fprintf(stderr, "usage: archprobes WANT\n");
         return 2;
     }
-    args[8].value.p = text;
-    args[9].value.p = text;
-    int rc = sdtkit_provider_create("rt", &pv);
-    for (size_t i = 0; i < NARGS && rc == 0; i++) {
-        types[i] = args[i].type;
-        values[i] = args[i].value;
-        rc = sdtkit_provider_add_probe(pv, args[i].probe, &args[i].type, 1, &one[i]);
-    }
-    if (rc == 0)
-        rc = sdtkit_provider_add_probe(pv, "all", types, NARGS, &all);
-    if (rc == 0)
-        rc = sdtkit_provider_add_probe(pv, "none", NULL, 0, &none);
-    if (rc == 0)
-        rc = sdtkit_provider_load(pv);
+    int rc = rt_load(&rt);
     if (rc != 0) {
         fprintf(stderr, "archprobes: %s: %s\n", sdtkit_strerror(rc),
-                pv ? sdtkit_provider_error(pv) : "");
+                rt.pv ? sdtkit_provider_error(rt.pv) : "");
         return 1;
     }
     for (size_t i = 0; i < NARGS; i++)
@@ -142,12 +100,12 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NARGS; i++)
         print_want(want, "all", (int)i, &args[i]);
     fclose(want);
-    loaded_hook(sdtkit_provider_path(pv));
+    loaded_hook(sdtkit_provider_path(rt.pv));
     for (size_t i = 0; i < NARGS; i++)
-        fire(one[i], args[i].probe, &values[i]);
-    fire(all, "all", values);
-    fire(none, "none", NULL);
+        fire(rt.one[i], args[i].probe, &rt.values[i]);
+    fire(rt.all, "all", rt.values);
+    fire(rt.none, "none", NULL);
     printf("done\n");
-    sdtkit_provider_destroy(pv);
+    sdtkit_provider_destroy(rt.pv);
     return 0;
 }

@@ -18,30 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char text[] = "hello, tracer";
-
-struct arg {
-    const char *probe;
-    int type;
-    sdtkit_value value;
-};
-
-/* One probe per type, in the order of tests/runtime/values. */
-static struct arg args[] = {
-    {"u8", SDTKIT_UINT8, {.u = 250}},
-    {"i8", SDTKIT_INT8, {.i = -100}},
-    {"u16", SDTKIT_UINT16, {.u = 65000}},
-    {"i16", SDTKIT_INT16, {.i = -30000}},
-    {"u32", SDTKIT_UINT32, {.u = 4000000000u}},
-    {"i32", SDTKIT_INT32, {.i = -2000000000}},
-    {"u64", SDTKIT_UINT64, {.u = 18000000000000000000ull}},
-    {"i64", SDTKIT_INT64, {.i = -9000000000000000000ll}},
-    {"ptr", SDTKIT_POINTER, {.p = NULL}}, /* set to &text at run time */
-    {"str", SDTKIT_STRING, {.p = NULL}},  /* text */
-    {"flt", SDTKIT_FLOAT, {.d = 1.5}},    /* bits 0x3fc00000 */
-    {"dbl", SDTKIT_DOUBLE, {.d = 2.25}},  /* bits 0x4002000000000000 */
-};
-#define NARGS (sizeof args / sizeof args[0])
+#include "rt.h"
 
 /* The object's path, the file it is ("file TARGET": a memory file, an
  * unnamed file ...), and "ready". */
@@ -63,51 +40,38 @@ static void sleep_ms(long ms)
 
 static int native(long count, long ms, int unload)
 {
-    sdtkit_provider *pv;
-    sdtkit_probe *one[NARGS], *all, *none;
-    int types[NARGS];
-    sdtkit_value values[NARGS];
-    int rc = sdtkit_provider_create("rt", &pv);
-    for (size_t i = 0; i < NARGS && rc == 0; i++) {
-        types[i] = args[i].type;
-        values[i] = args[i].value;
-        rc = sdtkit_provider_add_probe(pv, args[i].probe, &args[i].type, 1, &one[i]);
-    }
-    if (rc == 0)
-        rc = sdtkit_provider_add_probe(pv, "all", types, NARGS, &all);
-    if (rc == 0)
-        rc = sdtkit_provider_add_probe(pv, "none", NULL, 0, &none);
-    if (rc == 0)
-        rc = sdtkit_provider_load(pv);
+    struct rt rt;
+    int rc = rt_load(&rt);
     if (rc != 0) {
-        fprintf(stderr, "probes: %s: %s\n", sdtkit_strerror(rc), sdtkit_provider_error(pv));
+        fprintf(stderr, "probes: %s: %s\n", sdtkit_strerror(rc),
+                rt.pv ? sdtkit_provider_error(rt.pv) : "");
         return 1;
     }
-    report(sdtkit_provider_path(pv));
+    report(sdtkit_provider_path(rt.pv));
     for (long n = 0; count < 0 || n < count; n++) {
         for (size_t i = 0; i < NARGS; i++) {
-            if (sdtkit_probe_enabled(one[i]))
+            if (sdtkit_probe_enabled(rt.one[i]))
                 printf("enabled %s\n", args[i].probe);
-            sdtkit_probe_fire(one[i], &values[i]);
+            sdtkit_probe_fire(rt.one[i], &rt.values[i]);
         }
-        if (sdtkit_probe_enabled(all))
+        if (sdtkit_probe_enabled(rt.all))
             printf("enabled all\n");
-        sdtkit_probe_fire(all, values);
-        if (sdtkit_probe_enabled(none))
+        sdtkit_probe_fire(rt.all, rt.values);
+        if (sdtkit_probe_enabled(rt.none))
             printf("enabled none\n");
-        sdtkit_probe_firev(none);
+        sdtkit_probe_firev(rt.none);
         fflush(stdout);
         if (ms)
             sleep_ms(ms);
     }
     if (unload) {
-        rc = sdtkit_provider_unload(pv);
-        printf("unloaded %d enabled %d path %s\n", rc, sdtkit_probe_is_enabled(all),
-               sdtkit_provider_path(pv) ? sdtkit_provider_path(pv) : "(none)");
-        sdtkit_probe_fire(all, values); /* a no-op */
+        rc = sdtkit_provider_unload(rt.pv);
+        printf("unloaded %d enabled %d path %s\n", rc, sdtkit_probe_is_enabled(rt.all),
+               sdtkit_provider_path(rt.pv) ? sdtkit_provider_path(rt.pv) : "(none)");
+        sdtkit_probe_fire(rt.all, rt.values); /* a no-op */
     }
     printf("done\n");
-    sdtkit_provider_destroy(pv);
+    sdtkit_provider_destroy(rt.pv);
     return 0;
 }
 
@@ -159,7 +123,5 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    args[8].value.p = text;
-    args[9].value.p = text;
     return use_compat ? compat(count, ms, unload) : native(count, ms, unload);
 }
