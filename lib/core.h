@@ -200,6 +200,8 @@ struct dso_layout {
     size_t build_id, hash, dynsym, dynstr, text, base, dynamic, got, probes, notes, shstrtab;
     uint32_t nbucket;
     uint64_t shoff;
+    char operand[MAX_PROBE_ARGS][32]; /* each argument slot's, as the notes write it */
+    unsigned char operand_len[MAX_PROBE_ARGS];
 };
 
 /* A provider's shared object.  The caller sets target, provider, soname

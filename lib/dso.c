@@ -64,32 +64,43 @@ static uint32_t elf_hash(const char *name)
     return h;
 }
 
-/* The operand of argument i ("16(%rdi)"), its length without the NUL. */
-static size_t operand(const struct stub_arch *a, int i, char *buf, size_t len)
+/* The operand of each argument slot ("(%rdi)", "16(%rdi)"), once per
+ * object: slot memory as the target's GCC prints it (see arch.c). */
+static void make_operands(struct dso *d)
 {
-    bool far = a->far && i >= a->far;
-    unsigned disp = 8u * (unsigned)(far ? i - a->far : i);
-    const char *fmt =
-        far ? (disp ? a->far_operand : a->far_operand0) : (disp ? a->operand : a->operand0);
-    int n = snprintf(buf, len, fmt, disp);
-    assert(n > 0 && (size_t)n < len);
-    return (size_t)n;
+    const struct stub_arch *a = d->arch;
+    for (int i = 0; i < MAX_PROBE_ARGS; i++) {
+        bool far = a->far && i >= a->far;
+        unsigned disp = 8u * (unsigned)(far ? i - a->far : i);
+        const char *fmt =
+            far ? (disp ? a->far_operand : a->far_operand0) : (disp ? a->operand : a->operand0);
+        int n = snprintf(d->lo.operand[i], sizeof d->lo.operand[i], fmt, disp);
+        assert(n > 0 && (size_t)n < sizeof d->lo.operand[i]);
+        d->lo.operand_len[i] = (unsigned char)n;
+    }
 }
 
-/* The note's argument string, written to buf when buf is not NULL; its
- * length with the NUL. */
-static size_t arg_string(const struct stub_arch *a, const struct dso_probe *p, char *buf)
+/* The note's argument string ("-4@(%rdi) 8@8(%rdi)"), written to buf when
+ * buf is not NULL; its length with the NUL. */
+static size_t arg_string(const struct dso *d, const struct dso_probe *p, char *buf)
 {
     size_t n = 0;
     for (int i = 0; i < p->nargs; i++) {
-        char size[8], opnd[32];
-        int sl = snprintf(size, sizeof size, "%s%d@", i ? " " : "", p->sizes[i]);
-        size_t ol = operand(a, i, opnd, sizeof opnd);
+        char size[4];
+        size_t sl = 0;
+        if (i)
+            size[sl++] = ' ';
+        if (p->sizes[i] < 0)
+            size[sl++] = '-';
+        int v = p->sizes[i] < 0 ? -p->sizes[i] : p->sizes[i];
+        assert(v == 1 || v == 2 || v == 4 || v == 8);
+        size[sl++] = (char)('0' + v);
         if (buf) {
-            memcpy(buf + n, size, (size_t)sl);
-            memcpy(buf + n + (size_t)sl, opnd, ol);
+            memcpy(buf + n, size, sl);
+            buf[n + sl] = '@';
+            memcpy(buf + n + sl + 1, d->lo.operand[i], d->lo.operand_len[i]);
         }
-        n += (size_t)sl + ol;
+        n += sl + 1 + d->lo.operand_len[i];
     }
     if (buf)
         buf[n] = '\0';
@@ -102,7 +113,7 @@ static uint32_t note_desc_size(const struct dso *d, const struct dso_probe *p)
 {
     size_t word = d->target->elfclass == ELFCLASS64 ? 8 : 4;
     return (uint32_t)(3 * word + strlen(d->provider) + 1 + strlen(p->name) + 1 +
-                      arg_string(d->arch, p, NULL));
+                      arg_string(d, p, NULL));
 }
 
 static size_t add(struct dso_layout *lo, struct elf_section s)
@@ -125,6 +136,7 @@ int dso_layout(struct dso *d, const char **why)
     }
     memset(lo, 0, sizeof *lo);
     lo->nsec = 1;
+    make_operands(d);
 
     /* sizes that depend on the probes */
     uint64_t dynstr = 1 + strlen(d->soname) + 1, notes = 0;
@@ -313,9 +325,9 @@ static void write_notes(struct elfw *w, const struct dso *d)
         elfw_addr(w, p->semaphore);
         elfw_bytes(w, d->provider, strlen(d->provider) + 1);
         elfw_bytes(w, p->name, strlen(p->name) + 1);
-        size_t args = arg_string(d->arch, p, NULL);
+        size_t args = arg_string(d, p, NULL);
         assert(w->cap - w->len >= args);
-        arg_string(d->arch, p, (char *)w->buf + w->len);
+        arg_string(d, p, (char *)w->buf + w->len);
         w->len += args;
         assert(w->len - start == descsz);
         elfw_pad_to(w, align_up(w->len, 4));

@@ -22,29 +22,29 @@ static void block(uint32_t h[5], const unsigned char *p)
         w[i] = be32(p + 4 * i);
     for (int i = 16; i < 80; i++)
         w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-    for (int i = 0; i < 80; i++) {
-        uint32_t f, k;
-        if (i < 20) {
-            f = (b & c) | (~b & d);
-            k = 0x5a827999;
-        } else if (i < 40) {
-            f = b ^ c ^ d;
-            k = 0x6ed9eba1;
-        } else if (i < 60) {
-            f = (b & c) | (b & d) | (c & d);
-            k = 0x8f1bbcdc;
-        } else {
-            f = b ^ c ^ d;
-            k = 0xca62c1d6;
-        }
-        uint32_t t = rol(a, 5) + f + e + k + w[i];
-        e = d;
-        d = c;
-        c = rol(b, 30);
-        b = a;
-        a = t;
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], t;
+    /* the four functions of the rounds, 20 rounds each */
+#define ROUND(f, k)                                                                                \
+    t = rol(a, 5) + (f) + e + (k) + w[i];                                                          \
+    e = d;                                                                                         \
+    d = c;                                                                                         \
+    c = rol(b, 30);                                                                                \
+    b = a;                                                                                         \
+    a = t
+    int i = 0;
+    for (; i < 20; i++) {
+        ROUND((b & c) | (~b & d), 0x5a827999);
     }
+    for (; i < 40; i++) {
+        ROUND(b ^ c ^ d, 0x6ed9eba1);
+    }
+    for (; i < 60; i++) {
+        ROUND((b & c) | (b & d) | (c & d), 0x8f1bbcdc);
+    }
+    for (; i < 80; i++) {
+        ROUND(b ^ c ^ d, 0xca62c1d6);
+    }
+#undef ROUND
     h[0] += a;
     h[1] += b;
     h[2] += c;

@@ -152,12 +152,49 @@ static int type_size(int type)
     }
 }
 
+/* ---- the probes by name: open addressing, at most half full ---- */
+
+static size_t name_hash(const char *name)
+{
+    size_t h = 2166136261u; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+/* The slot of name in pv's index: its probe's, or the empty one it would
+ * take. */
+static struct sdtkit_probe **index_slot(const struct sdtkit_provider *pv, const char *name)
+{
+    size_t mask = pv->index_cap - 1;
+    for (size_t i = name_hash(name) & mask;; i = (i + 1) & mask)
+        if (!pv->index[i] || strcmp(pv->index[i]->name, name) == 0)
+            return &pv->index[i];
+}
+
 static struct sdtkit_probe *find_probe(const struct sdtkit_provider *pv, const char *name)
 {
-    for (size_t i = 0; i < pv->nprobes; i++)
-        if (strcmp(pv->probes[i]->name, name) == 0)
-            return pv->probes[i];
-    return NULL;
+    return pv->index_cap ? *index_slot(pv, name) : NULL;
+}
+
+/* Room in the index for one more probe: 0, or -1 out of memory. */
+static int index_reserve(struct sdtkit_provider *pv)
+{
+    if (2 * (pv->nprobes + 1) <= pv->index_cap)
+        return 0;
+    size_t cap = pv->index_cap ? 2 * pv->index_cap : 16;
+    struct sdtkit_probe **old = pv->index;
+    size_t old_cap = pv->index_cap;
+    if (!(pv->index = calloc(cap, sizeof *pv->index))) {
+        pv->index = old;
+        return -1;
+    }
+    pv->index_cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i])
+            *index_slot(pv, old[i]->name) = old[i];
+    free(old);
+    return 0;
 }
 
 /* Check and add a probe; pv is locked. */
@@ -184,6 +221,8 @@ static int add_probe(struct sdtkit_provider *pv, const char *name, const int *ty
     if (find_probe(pv, name))
         return provider_fail(pv, SDTKIT_E_EXISTS, "provider '%s' has a probe '%s' already",
                              pv->name, name);
+    if (index_reserve(pv) != 0)
+        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
     if (pv->nprobes == pv->cap) {
         size_t cap = pv->cap ? 2 * pv->cap : 8;
         void *v = realloc(pv->probes, cap * sizeof *pv->probes);
@@ -209,6 +248,7 @@ static int add_probe(struct sdtkit_provider *pv, const char *name, const int *ty
         p->type[i] = (signed char)types[i];
         p->size[i] = (signed char)type_size(types[i]);
     }
+    *index_slot(pv, p->name) = p;
     pv->probes[pv->nprobes++] = p;
     *out = p;
     return SDTKIT_OK;
@@ -445,6 +485,7 @@ void sdtkit_provider_destroy(sdtkit_provider *pv)
     for (size_t i = 0; i < pv->nprobes; i++)
         pool_put(pv->probes[i]);
     free(pv->probes);
+    free(pv->index);
     free(pv->name);
     free(pv->named_dir);
     pthread_mutex_destroy(&pv->lock);

@@ -69,6 +69,8 @@ struct sdtkit_provider {
     char *name;
     struct sdtkit_probe **probes;
     size_t nprobes, cap;
+    struct sdtkit_probe **index; /* the probes by name (provider.c) */
+    size_t index_cap;            /* a power of two, or 0 */
     bool loaded;
     bool prefer_file;       /* libstapsdt's memfd_disabled: not in memory */
     bool named;             /* in a named file (for perf) */
