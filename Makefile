@@ -4,9 +4,12 @@
 #   make                  build the programs and the provider examples, run the demo
 #   make check            run every test suite (and the programs under ASan/UBSan);
 #                         SUITES="tests/a.bats ..." runs only those
-#   make install PREFIX=/usr/local DESTDIR=   (also sdtkit.pc for pkg-config)
+#   make install PREFIX=/usr/local DESTDIR= LIBDIR=   the tools, headers, man
+#                         pages, run-time libraries, pkg-config and CMake files
 #   make uninstall, make clean, make bench, make fuzz (FUZZ_SECONDS=60 each)
-#   make deb              the Debian package, build/deb/sdtkit_VERSION_ARCH.deb
+#   make dist, make distcheck   the release tarball, build/sdtkit-VERSION.tar.gz
+#   make deb, make rpm    the Debian and RPM packages, from that tarball
+#   make musl             the tools and run-time library with musl-gcc
 #
 # Layout: lib/ is the core (build/libsdtcore.a), tools/ the programs that
 # link it.  Objects go to build/ (build/asan/ for the sanitizer build).
@@ -15,8 +18,13 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
-# sdtkit.pc holds no architecture-dependent path: share/pkgconfig.
+# The run-time libraries, their pkg-config files and the CMake package (which
+# names them) are architecture-dependent: LIBDIR (Debian passes its
+# multiarch directory).  sdtkit.pc holds no such path: share/pkgconfig.
+LIBDIR     ?= $(PREFIX)/lib
 PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
+LIBPKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR   ?= $(LIBDIR)/cmake/sdtkit
 DESTDIR    ?=
 
 CC      ?= cc
@@ -165,7 +173,7 @@ HEADERS = include/sys/sdt.h include/sys/sdt-config.h include/sys/sdt-operands.h
 # move them.  Written at install time: the paths are those of this install.
 pc_path = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 
-install: tools
+install: tools install-runtime install-cmake
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/sys $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
@@ -180,13 +188,96 @@ install: tools
 	  >$(DESTDIR)$(PKGCONFIGDIR)/sdtkit.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/sdtkit.pc
 
-uninstall:
+uninstall: uninstall-runtime uninstall-cmake
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/sys/,$(notdir $(HEADERS)))
 	rm -f $(DESTDIR)$(INCLUDEDIR)/usdt.h
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/sdtkit.pc
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/sys 2>/dev/null
+
+# ---- Installing the run-time libraries ----------------------------------
+#
+# Each shared library as Debian's and Fedora's library policies want it: the
+# file libNAME.so.MAJOR.RT_MINOR, the SONAME link libNAME.so.MAJOR to it (what
+# programs load), the development link libNAME.so (what -lNAME and bindings
+# that load the library by name, as ctypes and .NET do, find); the static
+# archives, the headers, the man pages, a pkg-config file each
+# (sdtkit-runtime.pc for -lsdtkit, libstapsdt.pc for -lstapsdt).  Shared
+# libraries are not executable (mode 644).
+
+RT_MINOR   = 0.0
+RT_SONAMES = $(SDTKIT_SO) $(STAPSDT_SO)
+RT_HEADERS = include/sdtkit.h include/libstapsdt.h
+RT_MANS    = man/sdtkit.3 man/libstapsdt.3
+# rt_pc NAME LIB DESCRIPTION: the pkg-config file for -lLIB.
+rt_pc = printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(call pc_path,$(LIBDIR))' \
+	  'includedir=$(call pc_path,$(INCLUDEDIR))' '' 'Name: $(1)' 'Description: $(3)' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -l$(2)' \
+	  'Libs.private: -ldl -lpthread' >$(DESTDIR)$(LIBPKGCONFIGDIR)/$(1).pc
+
+install-runtime: runtime
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man3 \
+	    $(DESTDIR)$(LIBPKGCONFIGDIR)
+	for so in $(RT_SONAMES); do \
+	    install -m 644 build/$$so $(DESTDIR)$(LIBDIR)/$$so.$(RT_MINOR) && \
+	    ln -sfn $$so.$(RT_MINOR) $(DESTDIR)$(LIBDIR)/$$so && \
+	    ln -sfn $$so $(DESTDIR)$(LIBDIR)/$${so%.so.*}.so || exit 1; \
+	done
+	install -m 644 build/libsdtkit.a build/libstapsdt.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(RT_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 $(RT_MANS) $(DESTDIR)$(MANDIR)/man3/
+	$(call rt_pc,sdtkit-runtime,sdtkit,USDT probes created at run time (libsdtkit))
+	$(call rt_pc,libstapsdt,stapsdt,The libstapsdt API for USDT probes created at run time (sdtkit))
+	chmod 644 $(DESTDIR)$(LIBPKGCONFIGDIR)/sdtkit-runtime.pc $(DESTDIR)$(LIBPKGCONFIGDIR)/libstapsdt.pc
+
+uninstall-runtime:
+	for so in $(RT_SONAMES); do \
+	    rm -f $(DESTDIR)$(LIBDIR)/$$so.$(RT_MINOR) $(DESTDIR)$(LIBDIR)/$$so \
+	          $(DESTDIR)$(LIBDIR)/$${so%.so.*}.so; \
+	done
+	rm -f $(DESTDIR)$(LIBDIR)/libsdtkit.a $(DESTDIR)$(LIBDIR)/libstapsdt.a
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(RT_HEADERS)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(RT_MANS)))
+	rm -f $(DESTDIR)$(LIBPKGCONFIGDIR)/sdtkit-runtime.pc $(DESTDIR)$(LIBPKGCONFIGDIR)/libstapsdt.pc
+
+.PHONY: install-runtime uninstall-runtime
+
+# ---- The CMake package --------------------------------------------------
+#
+# find_package(sdtkit): cmake/*.cmake.in with this install's paths in
+# CMAKEDIR, written relative to PREFIX so that a DESTDIR tree or a moved
+# prefix is found where it is; and build/cmake, the same for this source
+# tree (tools/dtrace, include/, build/), which the CMake example uses.
+
+CMAKE_IN  = cmake/sdtkit-config.cmake.in cmake/sdtkit-config-version.cmake.in
+# rel PATH: PATH relative to PREFIX when under it, else as it is.
+rel       = $(patsubst $(PREFIX)/%,%,$(1))
+# The way up from CMAKEDIR to PREFIX (../../..), empty when not under it.
+CMAKE_UP  = $(if $(filter $(PREFIX)/%,$(CMAKEDIR)),$(shell echo '$(call rel,$(CMAKEDIR))' | \
+              sed 's|[^/][^/]*|..|g'))
+# cmake_config PREFIX UP CONFIG_DIR BINDIR INCLUDEDIR LIBDIR SO_SUFFIX OUTDIR
+cmake_config = for f in $(CMAKE_IN); do \
+	  sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PREFIX@|$(1)|g' -e 's|@UP@|$(2)|g' \
+	      -e 's|@CONFIG_DIR@|$(3)|g' -e 's|@BINDIR@|$(4)|g' -e 's|@INCLUDEDIR@|$(5)|g' \
+	      -e 's|@LIBDIR@|$(6)|g' -e 's|@SO_SUFFIX@|$(7)|g' -e 's|@SDTKIT_SONAME@|$(SDTKIT_SO)|g' \
+	      -e 's|@STAPSDT_SONAME@|$(STAPSDT_SO)|g' $$f > $(8)/$$(basename $$f .in) || exit 1; \
+	  chmod 644 $(8)/$$(basename $$f .in); done
+
+install-cmake:
+	install -d $(DESTDIR)$(CMAKEDIR)
+	$(call cmake_config,$(PREFIX),$(CMAKE_UP),$(CMAKEDIR),$(call rel,$(BINDIR)),$(call \
+	    rel,$(INCLUDEDIR)),$(call rel,$(LIBDIR)),.$(RT_MINOR),$(DESTDIR)$(CMAKEDIR))
+
+uninstall-cmake:
+	rm -f $(addprefix $(DESTDIR)$(CMAKEDIR)/,$(notdir $(CMAKE_IN:.in=)))
+	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
+
+build/cmake/sdtkit-config.cmake: $(CMAKE_IN) VERSION
+	@mkdir -p $(@D)
+	@$(call cmake_config,$(CURDIR),,$(CURDIR)/build/cmake,$(CURDIR)/tools,$(CURDIR)/include,$(CURDIR)/build,,$(@D))
+
+.PHONY: install-cmake uninstall-cmake
 
 # ---- Benchmarks, cleaning, packages -------------------------------------
 
