@@ -290,26 +290,87 @@ clean:
 	rm -rf build $(TOOLS)
 	@$(MAKE) -s -C provider-examples clean
 
-# The Debian package (debian/, debhelper), built from a copy of the tree
-# under build/deb so that nothing is written to the tree or its parent:
-# build/deb/sdtkit_$(VERSION)_$(DEB_ARCH).deb.  debian/changelog must name
-# the version in VERSION.  SOURCE_DATE_EPOCH comes from the changelog, so two
-# builds give the same bytes.
-DEB_ARCH = $(shell dpkg --print-architecture)
-DEB      = build/deb/sdtkit_$(VERSION)_$(DEB_ARCH).deb
-DEB_SRC  = build/deb/sdtkit-$(VERSION)
+# ---- The release tarball ------------------------------------------------
+#
+# make dist: $(DIST_DIR)/sdtkit-VERSION.tar.gz, the tracked files (git
+# ls-files; in an unpacked tarball, the list it carries as MANIFEST) but
+# those of the checkout's own machinery (DIST_EXCLUDE), plus MANIFEST.  The
+# same bytes from any checkout of the same files: names sorted, owner and
+# group 0, modes from the executable bit alone, every date the one of
+# debian/changelog's entry (which must be for VERSION), gzip -n.
+# make distcheck: unpack it in build/distcheck, make, make check (SUITES=
+# as for make check; the provider corpus of ../shared is passed on as
+# SDTKIT_CORPUS when there is one), make install and make uninstall into a
+# DESTDIR (no file may be left), and make dist there must give the same bytes.
 
-.PHONY: deb
-deb:
-	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || \
-	    { echo "debian/changelog: version $$v, but VERSION says $(VERSION): add a changelog entry (dch -v $(VERSION))" >&2; exit 1; }
-	rm -rf build/deb
-	mkdir -p $(DEB_SRC)
-	tar -c --exclude=./build --exclude=./.git --exclude='./debian/sdtkit' . | tar -x -C $(DEB_SRC)
+DIST_DIR     ?= build
+DIST_NAME     = sdtkit-$(VERSION)
+TARBALL       = $(DIST_DIR)/$(DIST_NAME).tar.gz
+DIST_EXCLUDE  = .ci/% %.gitignore MANIFEST
+DIST_FILES    = $(filter-out $(DIST_EXCLUDE),$(shell if [ -e .git ]; then git ls-files; \
+                  elif [ -f MANIFEST ]; then cat MANIFEST; fi))
+# The first entry of debian/changelog: its version (upstream-revision) and date.
+CHANGELOG_VERSION = $(shell head -1 debian/changelog | tr -d '()' | cut -d' ' -f2)
+SOURCE_EPOCH      = $(shell date -u -d "$$(sed -n 's/^ -- .*>  *//p' debian/changelog | \
+                      head -1)" +%s)
+check_changelog = v='$(CHANGELOG_VERSION)'; [ "$${v%-*}" = "$(VERSION)" ] || { echo \
+	  "debian/changelog: version $$v, but VERSION says $(VERSION): add a changelog entry (dch -v $(VERSION)-1)" >&2; \
+	  exit 1; }
+
+dist:
+	@$(check_changelog)
+	@[ -n "$(DIST_FILES)" ] || { echo "make dist: no list of files: this is not a git checkout," \
+	    "nor an unpacked tarball with its MANIFEST" >&2; exit 1; }
+	rm -rf $(DIST_DIR)/$(DIST_NAME) && mkdir -p $(DIST_DIR)/$(DIST_NAME)
+	tar -c $(DIST_FILES) | tar -x -C $(DIST_DIR)/$(DIST_NAME)
+	printf '%s\n' $(DIST_FILES) MANIFEST | LC_ALL=C sort > $(DIST_DIR)/$(DIST_NAME)/MANIFEST
+	tar -c -C $(DIST_DIR) --sort=name --format=gnu --owner=0 --group=0 --numeric-owner \
+	    --mode=u=rwX,go=rX --mtime=@$(SOURCE_EPOCH) $(DIST_NAME) | gzip -9n > $(TARBALL).tmp
+	mv $(TARBALL).tmp $(TARBALL)
+	rm -rf $(DIST_DIR)/$(DIST_NAME)
+	@echo "$(TARBALL)"
+
+DISTCHECK = build/distcheck
+distcheck: dist
+	rm -rf $(DISTCHECK) && mkdir -p $(DISTCHECK)/inst
+	tar -xzf $(TARBALL) -C $(DISTCHECK)
+	+cd $(DISTCHECK)/$(DIST_NAME) && $(MAKE) DIST_DIR=build && \
+	    SDTKIT_CORPUS="$${SDTKIT_CORPUS:-$(abspath $(wildcard ../shared/corpus/d))}" \
+	        $(MAKE) check DIST_DIR=build && \
+	    $(MAKE) install DIST_DIR=build DESTDIR=$(CURDIR)/$(DISTCHECK)/inst && \
+	    $(MAKE) uninstall DIST_DIR=build DESTDIR=$(CURDIR)/$(DISTCHECK)/inst && \
+	    $(MAKE) -s dist DIST_DIR=build
+	@left=$$(cd $(DISTCHECK)/inst && find . ! -type d); [ -z "$$left" ] || \
+	    { echo "distcheck: make uninstall left:" $$left >&2; exit 1; }
+	@cmp $(TARBALL) $(DISTCHECK)/$(DIST_NAME)/build/$(DIST_NAME).tar.gz || \
+	    { echo "distcheck: make dist in the unpacked tarball made other bytes" >&2; exit 1; }
+	rm -rf $(DISTCHECK)
+	@echo "$(TARBALL) is ready for distribution"
+
+.PHONY: dist distcheck
+
+# ---- The Debian packages ----------------------------------------------
+#
+# make deb: the release tarball becomes Debian's orig tarball
+# (build/deb/sdtkit_VERSION.orig.tar.gz), unpacked beside it, and
+# dpkg-buildpackage builds the source package and the binary packages
+# (debian/control: sdtkit, libsdtkit1, libstapsdt0, libsdtkit-dev) there:
+# nothing is written to the tree or beside it.  SOURCE_DATE_EPOCH comes
+# from the changelog, so two builds give the same bytes.
+DEB_ARCH = $(shell dpkg --print-architecture)
+DEB      = build/deb/sdtkit_$(CHANGELOG_VERSION)_$(DEB_ARCH).deb
+DEB_SRC  = build/deb/$(DIST_NAME)
+
+deb: dist
+	rm -rf build/deb && mkdir -p build/deb
+	cp $(TARBALL) build/deb/sdtkit_$(VERSION).orig.tar.gz
+	tar -xzf build/deb/sdtkit_$(VERSION).orig.tar.gz -C build/deb
 	cd $(DEB_SRC) && DEB_BUILD_OPTIONS="nocheck $(DEB_BUILD_OPTIONS)" \
-	    dpkg-buildpackage -b -us -uc --no-sign > ../build.log 2>&1 || \
+	    dpkg-buildpackage -us -uc --no-sign > ../build.log 2>&1 || \
 	    { tail -n 30 ../build.log >&2; exit 1; }
 	@echo "$(DEB)"
+
+.PHONY: deb
 
 # What each object was built from (-MMD).
 ALL_SRCS = $(LIB_SRCS) $(DTRACE_SRCS) $(SDTLIST_SRCS) $(RT_NATIVE_SRCS) $(RT_COMPAT_SRCS)

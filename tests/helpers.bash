@@ -66,8 +66,23 @@ need_cmd() {
 }
 
 # need_corpus: ../shared/corpus is next to the checkout (CI always has it).
+# It is not part of the release tarball: its tests skip there, unless
+# SDTKIT_CORPUS names a copy (make distcheck passes the checkout's on).
 need_corpus() {
-    [ -d "$CORPUS" ] || missing "no provider corpus at $CORPUS (../shared beside the checkout)"
+    [ -d "$CORPUS" ] ||
+        missing "no provider corpus at $CORPUS (../shared beside the checkout, or SDTKIT_CORPUS=DIR)"
+}
+
+# project_files: the project's files, one a line: the tracked ones in a git
+# checkout, the list an unpacked release tarball carries (MANIFEST) there.
+project_files() {
+    if [ -e "$ROOT/.git" ] && command -v git >/dev/null; then
+        git -C "$ROOT" ls-files
+    elif [ -f "$ROOT/MANIFEST" ]; then
+        cat "$ROOT/MANIFEST"
+    else
+        (cd "$ROOT" && find . -path ./build -prune -o -type f -print | sed 's|^\./||')
+    fi
 }
 
 # need_stap_header: SystemTap's sys/sdt.h is installed.
