@@ -322,8 +322,8 @@ dist:
 	@[ -n "$(DIST_FILES)" ] || { echo "make dist: no list of files: this is not a git checkout," \
 	    "nor an unpacked tarball with its MANIFEST" >&2; exit 1; }
 	rm -rf $(DIST_DIR)/$(DIST_NAME) && mkdir -p $(DIST_DIR)/$(DIST_NAME)
-	tar -c $(DIST_FILES) | tar -x -C $(DIST_DIR)/$(DIST_NAME)
-	printf '%s\n' $(DIST_FILES) MANIFEST | LC_ALL=C sort > $(DIST_DIR)/$(DIST_NAME)/MANIFEST
+	@tar -c $(DIST_FILES) | tar -x -C $(DIST_DIR)/$(DIST_NAME)
+	@printf '%s\n' $(DIST_FILES) MANIFEST | LC_ALL=C sort > $(DIST_DIR)/$(DIST_NAME)/MANIFEST
 	tar -c -C $(DIST_DIR) --sort=name --format=gnu --owner=0 --group=0 --numeric-owner \
 	    --mode=u=rwX,go=rX --mtime=@$(SOURCE_EPOCH) $(DIST_NAME) | gzip -9n > $(TARBALL).tmp
 	mv $(TARBALL).tmp $(TARBALL)

@@ -8,11 +8,11 @@ load helpers
 
 # source_files: the project's files that are code, build files or man pages
 # (project_files: tracked ones in a checkout, MANIFEST's in an unpacked
-# tarball).  Data (fuzz corpora, VERSION, MANIFEST, symbols files),
+# tarball).  Data (fuzz corpora, VERSION, MANIFEST),
 # documentation (Markdown) and Debian's own metadata files (covered by
 # debian/copyright) are not.
 source_files() {
-    project_files | grep -vE '^fuzz/(corpus|regressions)/|\.md$|^VERSION$|^MANIFEST$|(^|/)\.gitignore$|^LICENSE|^debian/(changelog|control|copyright|source/format|.*\.symbols)$|^\.editorconfig$|^\.clang-format$' | sort
+    project_files | grep -vE '^fuzz/(corpus|regressions)/|\.md$|^VERSION$|^MANIFEST$|(^|/)\.gitignore$|^LICENSE|^debian/(changelog|control|copyright|source/format)$|^\.editorconfig$|^\.clang-format$' | sort
 }
 
 @test "every source file names its licence on an SPDX line at its top" {
