@@ -372,6 +372,28 @@ deb: dist
 
 .PHONY: deb
 
+# ---- The RPM packages -----------------------------------------------
+#
+# make rpm: rpmbuild -ta on the release tarball (sdtkit.spec is in it),
+# under build/rpm: RPMS/ARCH/sdtkit-*.rpm and SRPMS/.  The spec's Version
+# must be VERSION.  Build dependencies are not checked (--nodeps: on Debian
+# rpm's database is empty); dates come from the changelog, as for make deb.
+RPMBUILD ?= rpmbuild
+RPM_VERSION = $(shell sed -n 's/^Version: *//p' sdtkit.spec)
+
+rpm: dist
+	@[ "$(RPM_VERSION)" = "$(VERSION)" ] || { echo "sdtkit.spec: Version $(RPM_VERSION)," \
+	    "but VERSION says $(VERSION): update the spec (Version, %changelog)" >&2; exit 1; }
+	rm -rf build/rpm && mkdir -p build/rpm
+	SOURCE_DATE_EPOCH=$(SOURCE_EPOCH) $(RPMBUILD) -ta --nodeps \
+	    --define '_topdir $(CURDIR)/build/rpm' --define '_buildhost reproducible' \
+	    --define 'use_source_date_epoch_as_buildtime 1' \
+	    --define 'clamp_mtime_to_source_date_epoch 1' \
+	    $(TARBALL) > build/rpm/build.log 2>&1 || { tail -n 30 build/rpm/build.log >&2; exit 1; }
+	@ls build/rpm/RPMS/*/*.rpm
+
+.PHONY: rpm
+
 # What each object was built from (-MMD).
 ALL_SRCS = $(LIB_SRCS) $(DTRACE_SRCS) $(SDTLIST_SRCS) $(RT_NATIVE_SRCS) $(RT_COMPAT_SRCS)
 -include $(patsubst %.o,%.d,$(call objs,build,$(ALL_SRCS)) $(call objs,build/asan,$(ALL_SRCS)))
