@@ -123,6 +123,56 @@ OBJCOPY ?= objcopy
 runtime: $(RT_LIBS)
 .PHONY: runtime
 
+# ---- musl (the C library Alpine builds with) -----------------------------
+#
+# make musl: the tools and the run-time libraries built with musl-gcc
+# (Debian's musl-tools) under build/musl: dtrace and sdt-list linked
+# dynamically, and statically in build/musl/static; libsdtkit.so.1,
+# libstapsdt.so.0 and the archives.  make check builds them when musl-gcc
+# is there: tests/run runs the programs' suites again with each pair, and
+# tests/musl.bats the libraries and the header.
+
+MUSL_CC    ?= musl-gcc
+MUSL        = build/musl
+MUSL_TOOLS  = $(addprefix $(MUSL)/,$(PROGRAMS)) $(addprefix $(MUSL)/static/,$(PROGRAMS))
+MUSL_RT     = $(addprefix $(MUSL)/,$(SDTKIT_SO) $(STAPSDT_SO) libsdtkit.a libstapsdt.a)
+musl_objs   = $(call objs,$(MUSL),$(1))
+
+$(MUSL)/%.o: %.c VERSION
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(MUSL)/libsdtcore.a: $(call musl_objs,$(LIB_SRCS))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(MUSL)/dtrace $(MUSL)/static/dtrace: $(call musl_objs,$(DTRACE_SRCS)) $(MUSL)/libsdtcore.a
+$(MUSL)/sdt-list $(MUSL)/static/sdt-list: $(call musl_objs,$(SDTLIST_SRCS)) $(MUSL)/libsdtcore.a
+$(addprefix $(MUSL)/,$(PROGRAMS)):
+	$(MUSL_CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+$(addprefix $(MUSL)/static/,$(PROGRAMS)):
+	@mkdir -p $(@D)
+	$(MUSL_CC) -static $(CFLAGS) $(LDFLAGS) -o $@ $^
+
+$(MUSL)/$(SDTKIT_SO) $(MUSL)/libsdtkit.a: $(call musl_objs,$(RT_NATIVE_SRCS) $(RT_CORE_SRCS)) \
+                                          runtime/sdtkit.map
+$(MUSL)/$(STAPSDT_SO) $(MUSL)/libstapsdt.a: $(call musl_objs,$(RT_COMPAT_SRCS) $(RT_NATIVE_SRCS) \
+                                            $(RT_CORE_SRCS)) runtime/stapsdt.map
+$(MUSL)/$(SDTKIT_SO) $(MUSL)/$(STAPSDT_SO):
+	$(MUSL_CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(@F) -Wl,-z,defs \
+	    -Wl,--version-script=$(filter %.map,$^) -o $@ $(filter %.o,$^)
+# As build/libsdtkit.a: one relocatable object, only the API global.
+$(MUSL)/libsdtkit.a $(MUSL)/libstapsdt.a:
+	$(LD) -r -o $(@:.a=.o) $(filter %.o,$^)
+	sed -n 's/^ *\([A-Za-z_][A-Za-z0-9_]*\);$$/\1/p' $(filter %.map,$^) > $(@:.a=.keep)
+	$(OBJCOPY) --keep-global-symbols=$(@:.a=.keep) $(@:.a=.o)
+	rm -f $@
+	$(AR) rcs $@ $(@:.a=.o)
+
+musl: $(MUSL_TOOLS) $(MUSL_RT)
+check: $(if $(shell command -v $(MUSL_CC) 2>/dev/null),musl)
+.PHONY: musl
+
 # ---- libFuzzer harnesses (fuzz/*_fuzz.c): clang, with the core and the
 # dtrace stages (not its main); `make fuzz` runs each for FUZZ_SECONDS.
 
@@ -396,4 +446,5 @@ rpm: dist
 
 # What each object was built from (-MMD).
 ALL_SRCS = $(LIB_SRCS) $(DTRACE_SRCS) $(SDTLIST_SRCS) $(RT_NATIVE_SRCS) $(RT_COMPAT_SRCS)
--include $(patsubst %.o,%.d,$(call objs,build,$(ALL_SRCS)) $(call objs,build/asan,$(ALL_SRCS)))
+-include $(patsubst %.o,%.d,$(call objs,build,$(ALL_SRCS)) $(call objs,build/asan,$(ALL_SRCS)) \
+                            $(call objs,$(MUSL),$(ALL_SRCS)))

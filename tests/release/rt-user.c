@@ -5,7 +5,8 @@
    signed integer and a string), loads it, copies the loaded object to COPY
    when given (for readelf and sdt-list), fires the probe with 42 and
    "hello", unloads and says "fired 42 hello".  A load that fails prints
-   "load failed: MESSAGE" and exits 3. */
+   "load failed: MESSAGE", fires the probe anyway (which must do nothing),
+   and exits 3. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
         return puts("add failed"), 1;
     if (providerLoad(pv) != 0) {
         printf("load failed: %s\n", pv->error ? pv->error : "(no message)");
+        probeFire(tick, (int32_t)42, (uint64_t)(uintptr_t) "hello");
         providerDestroy(pv);
         return 3;
     }
@@ -59,6 +61,7 @@ int main(int argc, char **argv)
     int rc = sdtkit_provider_load(pv);
     if (rc != 0) {
         printf("load failed: %s: %s\n", sdtkit_strerror(rc), sdtkit_provider_error(pv));
+        sdtkit_probe_firev(tick, 42, "hello");
         sdtkit_provider_destroy(pv);
         return 3;
     }
