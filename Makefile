@@ -18,13 +18,12 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
-# The run-time libraries, their pkg-config files and the CMake package (which
-# names them) are architecture-dependent: LIBDIR (Debian passes its
-# multiarch directory).  sdtkit.pc holds no such path: share/pkgconfig.
+# The run-time libraries and their pkg-config and CMake files are
+# architecture-dependent: LIBDIR (Debian passes its multiarch directory).
+# sdtkit.pc and sdtkit's CMake package hold no such path: share/.
 LIBDIR     ?= $(PREFIX)/lib
 PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
 LIBPKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-CMAKEDIR   ?= $(LIBDIR)/cmake/sdtkit
 DESTDIR    ?=
 
 CC      ?= cc
@@ -293,39 +292,53 @@ uninstall-runtime:
 
 .PHONY: install-runtime uninstall-runtime
 
-# ---- The CMake package --------------------------------------------------
+# ---- The CMake packages -------------------------------------------------
 #
-# find_package(sdtkit): cmake/*.cmake.in with this install's paths in
-# CMAKEDIR, written relative to PREFIX so that a DESTDIR tree or a moved
-# prefix is found where it is; and build/cmake, the same for this source
-# tree (tools/dtrace, include/, build/), which the CMake example uses.
+# find_package(sdtkit): cmake/sdtkit-config.cmake.in (dtrace, the header,
+# sdtkit_add_provider: nothing architecture-dependent, so in
+# share/cmake/sdtkit, where a cross build finds it too) and
+# cmake/sdtkit-runtime-config.cmake.in (the run-time libraries' targets, in
+# LIBDIR/cmake/sdtkit-runtime, per architecture), written with this
+# install's paths relative to PREFIX, so that a DESTDIR tree or a moved
+# prefix is found where it is.  build/cmake holds both for this source tree
+# (tools/dtrace, include/, build/), which the CMake example uses.
 
-CMAKE_IN  = cmake/sdtkit-config.cmake.in cmake/sdtkit-config-version.cmake.in
+CMAKEDIR    ?= $(PREFIX)/share/cmake/sdtkit
+RT_CMAKEDIR ?= $(LIBDIR)/cmake/sdtkit-runtime
+CMAKE_IN     = $(wildcard cmake/*.in)
 # rel PATH: PATH relative to PREFIX when under it, else as it is.
-rel       = $(patsubst $(PREFIX)/%,%,$(1))
-# The way up from CMAKEDIR to PREFIX (../../..), empty when not under it.
-CMAKE_UP  = $(if $(filter $(PREFIX)/%,$(CMAKEDIR)),$(shell echo '$(call rel,$(CMAKEDIR))' | \
-              sed 's|[^/][^/]*|..|g'))
-# cmake_config PREFIX UP CONFIG_DIR BINDIR INCLUDEDIR LIBDIR SO_SUFFIX OUTDIR
-cmake_config = for f in $(CMAKE_IN); do \
-	  sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PREFIX@|$(1)|g' -e 's|@UP@|$(2)|g' \
-	      -e 's|@CONFIG_DIR@|$(3)|g' -e 's|@BINDIR@|$(4)|g' -e 's|@INCLUDEDIR@|$(5)|g' \
-	      -e 's|@LIBDIR@|$(6)|g' -e 's|@SO_SUFFIX@|$(7)|g' -e 's|@SDTKIT_SONAME@|$(SDTKIT_SO)|g' \
-	      -e 's|@STAPSDT_SONAME@|$(STAPSDT_SO)|g' $$f > $(8)/$$(basename $$f .in) || exit 1; \
-	  chmod 644 $(8)/$$(basename $$f .in); done
+rel          = $(patsubst $(PREFIX)/%,%,$(1))
+# up DIR: the way up from DIR to PREFIX (../../..), empty when not under it.
+up           = $(if $(filter $(PREFIX)/%,$(1)),$(shell echo '$(call rel,$(1))' | sed 's|[^/][^/]*|..|g'))
+# cmake_config NAME PREFIX UP CONFIG_DIR BINDIR INCLUDEDIR LIBDIR SO_SUFFIX OUTDIR:
+# OUTDIR/NAME-config.cmake and NAME-config-version.cmake.
+cmake_config = for f in $(1)-config:$(1)-config sdtkit-config-version:$(1)-config-version; do \
+	  sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PREFIX@|$(2)|g' -e 's|@UP@|$(3)|g' \
+	      -e 's|@CONFIG_DIR@|$(4)|g' -e 's|@BINDIR@|$(5)|g' -e 's|@INCLUDEDIR@|$(6)|g' \
+	      -e 's|@LIBDIR@|$(7)|g' -e 's|@SO_SUFFIX@|$(8)|g' -e 's|@SDTKIT_SONAME@|$(SDTKIT_SO)|g' \
+	      -e 's|@STAPSDT_SONAME@|$(STAPSDT_SO)|g' cmake/$${f%%:*}.cmake.in > $(9)/$${f\#*:}.cmake && \
+	  chmod 644 $(9)/$${f\#*:}.cmake || exit 1; done
+CMAKE_FILES  = $(1)-config.cmake $(1)-config-version.cmake
 
 install-cmake:
-	install -d $(DESTDIR)$(CMAKEDIR)
-	$(call cmake_config,$(PREFIX),$(CMAKE_UP),$(CMAKEDIR),$(call rel,$(BINDIR)),$(call \
-	    rel,$(INCLUDEDIR)),$(call rel,$(LIBDIR)),.$(RT_MINOR),$(DESTDIR)$(CMAKEDIR))
+	install -d $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(RT_CMAKEDIR)
+	$(call cmake_config,sdtkit,$(PREFIX),$(call up,$(CMAKEDIR)),$(CMAKEDIR),$(call \
+	    rel,$(BINDIR)),$(call rel,$(INCLUDEDIR)),,,$(DESTDIR)$(CMAKEDIR))
+	$(call cmake_config,sdtkit-runtime,$(PREFIX),$(call up,$(RT_CMAKEDIR)),$(RT_CMAKEDIR),,$(call \
+	    rel,$(INCLUDEDIR)),$(call rel,$(LIBDIR)),.$(RT_MINOR),$(DESTDIR)$(RT_CMAKEDIR))
 
 uninstall-cmake:
-	rm -f $(addprefix $(DESTDIR)$(CMAKEDIR)/,$(notdir $(CMAKE_IN:.in=)))
-	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(CMAKEDIR)/,$(call CMAKE_FILES,sdtkit))
+	rm -f $(addprefix $(DESTDIR)$(RT_CMAKEDIR)/,$(call CMAKE_FILES,sdtkit-runtime))
+	-rmdir $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(RT_CMAKEDIR) 2>/dev/null
 
 build/cmake/sdtkit-config.cmake: $(CMAKE_IN) VERSION
 	@mkdir -p $(@D)
-	@$(call cmake_config,$(CURDIR),,$(CURDIR)/build/cmake,$(CURDIR)/tools,$(CURDIR)/include,$(CURDIR)/build,,$(@D))
+	@$(call cmake_config,sdtkit,$(CURDIR),,$(@D),$(CURDIR)/tools,$(CURDIR)/include,,,$(@D))
+	@$(call cmake_config,sdtkit-runtime,$(CURDIR),,$(@D),,$(CURDIR)/include,$(CURDIR)/build,,$(@D))
+
+# The examples' CMake build uses build/cmake (provider-examples/Makefile).
+examples check: build/cmake/sdtkit-config.cmake
 
 .PHONY: install-cmake uninstall-cmake
 

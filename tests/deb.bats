@@ -116,12 +116,12 @@ scratch_admindir() {
     for f in /usr/bin/dtrace /usr/bin/sdt-list /usr/include/sys/sdt.h /usr/include/sys/sdt-config.h \
         "/usr/include/$MULTIARCH/sys/sdt.h" "/usr/include/$MULTIARCH/sys/sdt-config.h" \
         /usr/share/man/man1/dtrace.1.gz /usr/share/man/man1/sdt-list.1.gz \
-        /usr/share/pkgconfig/sdtkit.pc "/usr/lib/$MULTIARCH/cmake/sdtkit/sdtkit-config.cmake" \
+        /usr/share/pkgconfig/sdtkit.pc /usr/share/cmake/sdtkit/sdtkit-config.cmake \
         /usr/share/doc/sdtkit/copyright /usr/share/doc/sdtkit/changelog.Debian.gz; do
         grep -qx "$f" files || { echo "not in the package: $f"; return 1; }
     done
     # and nothing of the run-time libraries
-    ! grep -E 'libsdtkit|libstapsdt|sdtkit\.h|/man3/' files
+    ! grep -E 'libsdtkit|libstapsdt|sdtkit\.h|/man3/|sdtkit-runtime' files
     # the multiarch headers are links to the one copy in /usr/include/sys
     dpkg-deb -c "$DEBFILE" | grep -q "\./usr/include/$MULTIARCH/sys/sdt.h -> \.\./\.\./sys/sdt.h\$"
     # the copyright file is machine-readable
@@ -182,7 +182,7 @@ EOF
     [ "$(wc -l < declared)" -eq 8 ] && diff declared exported
 }
 
-@test "libsdtkit-dev has the headers, .so links, archives, pkg-config files and man(3), and needs this very version of both libraries" {
+@test "libsdtkit-dev has the headers, .so links, archives, pkg-config and CMake files and man(3), and needs this very version of both libraries" {
     local p=libsdtkit-dev
     [ "$(dpkg-deb -f "$(deb $p)" Section)" = libdevel ]
     [ "$(dpkg-deb -f "$(deb $p)" Multi-Arch)" = same ]
@@ -193,6 +193,7 @@ EOF
     local L=/usr/lib/$MULTIARCH f
     for f in /usr/include/sdtkit.h /usr/include/libstapsdt.h $L/libsdtkit.so $L/libstapsdt.so \
         $L/libsdtkit.a $L/libstapsdt.a $L/pkgconfig/sdtkit-runtime.pc $L/pkgconfig/libstapsdt.pc \
+        $L/cmake/sdtkit-runtime/sdtkit-runtime-config.cmake \
         /usr/share/man/man3/sdtkit.3.gz /usr/share/man/man3/libstapsdt.3.gz; do
         grep -qx "$f" files || { echo "not in $p: $f"; return 1; }
     done

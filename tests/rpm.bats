@@ -79,6 +79,7 @@ q() {
     grep -qx /usr/bin/dtrace provides
     grep -qx "pkgconfig(sdtkit) = $VERSION" provides
     grep -qx "cmake(sdtkit) = $VERSION" provides
+    q sdtkit-devel --provides | grep -qx "cmake(sdtkit-runtime) = $VERSION"
     [ "$(q sdtkit --conflicts | sort | xargs)" = "systemtap-sdt-devel systemtap-sdt-dtrace" ]
     local p
     for p in sdtkit-libs sdtkit-devel sdtkit-static; do
@@ -111,9 +112,9 @@ q() {
             grep -qx "$f" files || { echo "$p lacks $f"; cat files; false; }
         done
     done <<'EOF'
-sdtkit         /usr/bin/dtrace /usr/bin/sdt-list /usr/include/sys/sdt.h /usr/include/sys/sdt-config.h /usr/include/sys/sdt-operands.h /usr/include/usdt.h /usr/share/pkgconfig/sdtkit.pc /usr/lib64/cmake/sdtkit/sdtkit-config.cmake /usr/share/man/man1/dtrace.1.* /usr/share/licenses/sdtkit-.*/LICENSE
+sdtkit         /usr/bin/dtrace /usr/bin/sdt-list /usr/include/sys/sdt.h /usr/include/sys/sdt-config.h /usr/include/sys/sdt-operands.h /usr/include/usdt.h /usr/share/pkgconfig/sdtkit.pc /usr/share/cmake/sdtkit/sdtkit-config.cmake /usr/share/man/man1/dtrace.1.* /usr/share/licenses/sdtkit-.*/LICENSE
 sdtkit-libs    /usr/lib64/libsdtkit.so.1 /usr/lib64/libsdtkit.so.1.0.0 /usr/lib64/libstapsdt.so.0 /usr/lib64/libstapsdt.so.0.0.0 /usr/share/licenses/sdtkit-libs-.*/LICENSE
-sdtkit-devel   /usr/include/sdtkit.h /usr/include/libstapsdt.h /usr/lib64/libsdtkit.so /usr/lib64/libstapsdt.so /usr/lib64/pkgconfig/sdtkit-runtime.pc /usr/lib64/pkgconfig/libstapsdt.pc /usr/share/man/man3/sdtkit.3.* /usr/share/man/man3/libstapsdt.3.*
+sdtkit-devel   /usr/include/sdtkit.h /usr/include/libstapsdt.h /usr/lib64/libsdtkit.so /usr/lib64/libstapsdt.so /usr/lib64/pkgconfig/sdtkit-runtime.pc /usr/lib64/pkgconfig/libstapsdt.pc /usr/lib64/cmake/sdtkit-runtime/sdtkit-runtime-config.cmake /usr/share/man/man3/sdtkit.3.* /usr/share/man/man3/libstapsdt.3.*
 sdtkit-static  /usr/lib64/libsdtkit.a /usr/lib64/libstapsdt.a
 EOF
     # no package owns a directory another package owns (/usr/include/sys is glibc's)
