@@ -16,15 +16,6 @@ teardown() {
     [ ${#HOLDERS[@]} -eq 0 ] || kill "${HOLDERS[@]}" 2>/dev/null || true
 }
 
-# fresh CMD...: CMD without the outer bats' variables and its libexec
-# directory on PATH, which would send a nested bats to the wrong place.
-fresh() {
-    local unset=() v path
-    for v in $(compgen -v BATS_); do unset+=(-u "$v"); done
-    path=$(tr : '\n' <<< "$PATH" | grep -v /libexec/bats-core | paste -sd:)
-    env "${unset[@]}" PATH="$path" "$@"
-}
-
 # inner NAME BODY: a one-test suite NAME.bats that loads our helpers.
 inner() {
     printf 'load %s/tests/helpers\n@test "inner" {\n%s\n}\n' "$ROOT" "$2" > "$1.bats"

@@ -73,6 +73,16 @@ need_corpus() {
         missing "no provider corpus at $CORPUS (../shared beside the checkout, or SDTKIT_CORPUS=DIR)"
 }
 
+# fresh CMD...: CMD without the outer bats' variables and its libexec
+# directory on PATH, which would send a nested bats (a suite run by a test,
+# make check in a test) to the wrong place.
+fresh() {
+    local unset=() v path
+    for v in $(compgen -v BATS_); do unset+=(-u "$v"); done
+    path=$(tr : '\n' <<< "$PATH" | grep -v /libexec/bats-core | paste -sd:)
+    env "${unset[@]}" PATH="$path" "$@"
+}
+
 # project_files: the project's files, one a line: the tracked ones in a git
 # checkout, the list an unpacked release tarball carries (MANIFEST) there.
 project_files() {
