@@ -73,6 +73,21 @@ need_corpus() {
         missing "no provider corpus at $CORPUS (../shared beside the checkout, or SDTKIT_CORPUS=DIR)"
 }
 
+# errno_text NAME: the C library's wording of errno NAME in the messages of
+# the dtrace under test (strerror): glibc's, or musl's for the musl builds
+# (make check's musl passes), which words some differently.
+errno_text() {
+    local musl=0
+    readelf -V "$DTRACE" 2>/dev/null | grep -q 'GLIBC_' || musl=1
+    case $1:$musl in
+        ELOOP:0) echo "Too many levels of symbolic links" ;;
+        ELOOP:1) echo "Symbolic link loop" ;;
+        ENAMETOOLONG:0) echo "File name too long" ;;
+        ENAMETOOLONG:1) echo "Filename too long" ;;
+        *) echo "errno_text: no wording of $1 here" >&2; return 1 ;;
+    esac
+}
+
 # fresh CMD...: CMD without the outer bats' variables and its libexec
 # directory on PATH, which would send a nested bats (a suite run by a test,
 # make check in a test) to the wrong place.
