@@ -2,14 +2,15 @@
 # sdtkit: a drop-in <sys/sdt.h> and dtrace -h/-G, in C with libc only.
 #
 #   make                  build the programs and the provider examples, run the demo
-#   make check            run every test suite (and the programs under ASan/UBSan);
-#                         SUITES="tests/a.bats ..." runs only those
+#   make check            run every test suite (and the programs' suites again under
+#                         ASan/UBSan and built with musl); SUITES="tests/a.bats ..."
+#                         runs only those
 #   make install PREFIX=/usr/local DESTDIR= LIBDIR=   the tools, headers, man
 #                         pages, run-time libraries, pkg-config and CMake files
 #   make uninstall, make clean, make bench, make fuzz (FUZZ_SECONDS=60 each)
 #   make dist, make distcheck   the release tarball, build/sdtkit-VERSION.tar.gz
 #   make deb, make rpm    the Debian and RPM packages, from that tarball
-#   make musl             the tools and run-time library with musl-gcc
+#   make musl             the tools and run-time libraries built with musl-gcc
 #
 # Layout: lib/ is the core (build/libsdtcore.a), tools/ the programs that
 # link it.  Objects go to build/ (build/asan/ for the sanitizer build).
