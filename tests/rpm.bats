@@ -16,7 +16,7 @@ load helpers
 # need_rpm_tools: what make rpm and these tests run.
 need_rpm_tools() {
     local c
-    for c in rpmbuild:rpm rpm:rpm rpm2cpio:rpm cpio:cpio rpmlint:rpmlint; do
+    for c in rpmbuild:rpm rpm:rpm rpm2cpio:rpm2cpio cpio:cpio rpmlint:rpmlint; do
         command -v "${c%%:*}" >/dev/null 2>&1 ||
             missing "${c%%:*} is not installed (.ci/run installs it from package ${c#*:})"
     done
