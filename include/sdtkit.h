@@ -12,7 +12,8 @@
      bpftrace -p PID -e 'usdt::PROVIDER:NAME { printf("%d\n", arg0); }'
      tplist-bpfcc -p PID; trace-bpfcc -p PID 'u::PROVIDER:NAME "%d", arg1'
      gdb -p PID -ex 'info probes'
-     perf buildid-cache --add /proc/PID/fd/N; perf probe sdt_PROVIDER:NAME
+     perf buildid-cache --add FILE; perf probe sdt_PROVIDER:NAME  (FILE: a
+       named file, see sdtkit_provider_use_named_file)
 
      sdtkit_provider *pv;
      sdtkit_probe *req;

@@ -398,7 +398,9 @@ static int load(struct sdtkit_provider *pv)
         return provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is loaded already", pv->name);
     }
     if (own_target(&t) != 0)
-        return provider_fail(pv, SDTKIT_E_UNSUPPORTED, "cannot read this library's ELF header");
+        return provider_fail(pv, SDTKIT_E_UNSUPPORTED,
+                             "this program cannot load shared objects (it is statically "
+                             "linked: dladdr finds no ELF header for this library)");
     make_salt(&salt);
     d.salt = &salt;
     d.salt_len = sizeof salt;

@@ -16,15 +16,6 @@ teardown() {
     [ ${#HOLDERS[@]} -eq 0 ] || kill "${HOLDERS[@]}" 2>/dev/null || true
 }
 
-# fresh CMD...: CMD without the outer bats' variables and its libexec
-# directory on PATH, which would send a nested bats to the wrong place.
-fresh() {
-    local unset=() v path
-    for v in $(compgen -v BATS_); do unset+=(-u "$v"); done
-    path=$(tr : '\n' <<< "$PATH" | grep -v /libexec/bats-core | paste -sd:)
-    env "${unset[@]}" PATH="$path" "$@"
-}
-
 # inner NAME BODY: a one-test suite NAME.bats that loads our helpers.
 inner() {
     printf 'load %s/tests/helpers\n@test "inner" {\n%s\n}\n' "$ROOT" "$2" > "$1.bats"
@@ -78,24 +69,46 @@ inner() {
     [[ "$output" == *"installs systemtap-sdt-dev"* ]]
 }
 
-@test "tests/run sums both passes in one last line, lists skips and failures, and runs the sanitizer pass after a failure" {
+@test "tests/run sums all passes in one last line, lists skips and failures, and runs the sanitizer pass after a failure" {
     printf '@test "a" { true; }\n@test "b" { skip "why not"; }\n@test "c" { false; }\n' > plain.bats
     printf '@test "d" { true; }\n@test "e" { [ -n "$SDTKIT_DTRACE" ]; }\n' > dtrace-x.bats
-    run fresh "$ROOT/tests/run" "$PWD/plain.bats" "$PWD/dtrace-x.bats"
+    # no musl build: each musl pass is one skipped test
+    export SDTKIT_MUSL=$PWD/nomusl
+    run fresh env -u CI "$ROOT/tests/run" "$PWD/plain.bats" "$PWD/dtrace-x.bats"
     [ "$status" -eq 1 ]
     # d passes twice, e once (only the sanitizer pass sets SDTKIT_DTRACE)
-    [ "${lines[${#lines[@]}-1]}" = "4 passed, 2 failed, 1 skipped" ]
+    [ "${lines[${#lines[@]}-1]}" = "4 passed, 2 failed, 3 skipped" ]
     [[ "$output" == *"== sanitizer pass:"* ]]
     [[ "$output" == *"normal: b -- why not"* ]]
+    [[ "$output" == *"musl: the musl pass -- musl-gcc is not installed (.ci/run installs musl-tools)"* ]]
     [[ "$output" == *"normal: c"* ]]
     [[ "$output" == *"normal: e"* ]]
     # a clean run exits 0
-    run fresh "$ROOT/tests/run" "$PWD/dtrace-x.bats"
-    [ "${lines[${#lines[@]}-1]}" = "3 passed, 1 failed, 0 skipped" ]
+    run fresh env -u CI "$ROOT/tests/run" "$PWD/dtrace-x.bats"
+    [ "${lines[${#lines[@]}-1]}" = "3 passed, 1 failed, 2 skipped" ]
     printf '@test "d" { true; }\n' > dtrace-y.bats
-    run fresh "$ROOT/tests/run" "$PWD/dtrace-y.bats"
+    run fresh env -u CI "$ROOT/tests/run" "$PWD/dtrace-y.bats"
     [ "$status" -eq 0 ]
-    [ "${lines[${#lines[@]}-1]}" = "2 passed, 0 failed, 0 skipped" ]
+    [ "${lines[${#lines[@]}-1]}" = "2 passed, 0 failed, 2 skipped" ]
+}
+
+@test "tests/run runs the programs' suites again with the musl builds, and under CI a missing one fails" {
+    mkdir -p musl/static
+    printf '#!/bin/sh\n' | tee musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list > /dev/null
+    chmod +x musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list
+    printf '@test "d" { true; }\n@test "e" { [ "$SDTKIT_DTRACE" = "%s" ]; }\n' "$PWD/musl/static/dtrace" > dtrace-x.bats
+    run fresh env SDTKIT_MUSL="$PWD/musl" "$ROOT/tests/run" "$PWD/dtrace-x.bats"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"== musl pass: $PWD/dtrace-x.bats"* ]]
+    [[ "$output" == *"== musl-static pass: $PWD/dtrace-x.bats"* ]]
+    # d in all four passes, e only where SDTKIT_DTRACE is the static musl one
+    [ "${lines[${#lines[@]}-1]}" = "5 passed, 3 failed, 0 skipped" ]
+    # under CI, no musl build is a failure of each musl pass, naming the package
+    printf '@test "d" { true; }\n' > dtrace-y.bats
+    run fresh env CI=true SDTKIT_MUSL="$PWD/nomusl" "$ROOT/tests/run" "$PWD/dtrace-y.bats"
+    [ "$status" -eq 1 ]
+    [ "${lines[${#lines[@]}-1]}" = "2 passed, 2 failed, 0 skipped" ]
+    [[ "$output" == *"musl-gcc is not installed (.ci/run installs musl-tools)"* ]]
 }
 
 @test "a suite bats cannot run counts as failed, not as nothing" {

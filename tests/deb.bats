@@ -1,12 +1,17 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# make deb: the Debian package that stands in for systemtap-sdt-dev.  Its
-# files and control fields, lintian, reproducibility, that dpkg and apt
-# take it for systemtap-sdt-dev, and that the installed tree works.
+# make deb: the Debian packages, built from the release tarball as Debian's
+# orig tarball: sdtkit, which stands in for systemtap-sdt-dev, and the
+# run-time libraries as Debian's library policy wants them (libsdtkit1 and
+# libstapsdt0, named after their SONAMEs, with symbols files, and
+# libsdtkit-dev).  Their files and control fields, lintian,
+# reproducibility, that dpkg and apt take sdtkit for systemtap-sdt-dev,
+# and that the installed trees work.
 #
-# The package is built once, from a copy of the tree (so the checkout's own
-# build/ is left alone), and installed only into scratch dpkg databases and
-# directories: the system's systemtap-sdt-dev is never touched.
+# The tarball is made once (make dist) and the packages built once, in an
+# unpacked copy of it (so the checkout's own build/ is left alone), and
+# installed only into scratch dpkg databases and directories: the system's
+# systemtap-sdt-dev is never touched.
 
 load helpers
 
@@ -20,23 +25,39 @@ need_deb_tools() {
     done
 }
 
-# copy_tree DIR: the sources as a fresh clone would have them, without build/.
+# copy_tree DIR: the release tarball unpacked into DIR.
 copy_tree() {
     mkdir -p "$1"
-    (cd "$ROOT" && tar -c --exclude=./build --exclude=./.git --exclude=./debian/sdtkit .) | tar -x -C "$1"
-    make -s -C "$1" clean >/dev/null
+    tar -xzf "$TARBALL" -C "$1" --strip-components=1
 }
 
+# PACKAGES: every binary package make deb builds.
+PACKAGES="sdtkit libsdtkit1 libstapsdt0 libsdtkit-dev"
+
 setup_file() {
-    export VERSION ARCH MULTIARCH SRC DEBFILE
+    export VERSION DEB_VERSION ARCH MULTIARCH SRC DEBDIR DEBFILE TARBALL
     VERSION=$(cat "$ROOT/VERSION")
+    TARBALL=$BATS_FILE_TMPDIR/sdtkit-$VERSION.tar.gz
     ARCH=$(dpkg --print-architecture 2>/dev/null) || return 0
     MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null) || return 0
+    DEB_VERSION=$(cd "$ROOT" && dpkg-parsechangelog -S Version)
     SRC=$BATS_FILE_TMPDIR/src
-    DEBFILE=$SRC/build/deb/sdtkit_${VERSION}_$ARCH.deb
+    DEBDIR=$SRC/build/deb
+    DEBFILE=$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.deb
     command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || return 0
+    make -s -C "$ROOT" dist DIST_DIR="$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || return 0
     copy_tree "$SRC"
-    make -s -C "$SRC" deb >"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || true
+    make -s -C "$SRC" deb >>"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || true
+}
+
+# deb PACKAGE: the .deb of PACKAGE.
+deb() {
+    echo "$DEBDIR/${1}_${DEB_VERSION}_$ARCH.deb"
+}
+
+# deb_files PACKAGE: the paths PACKAGE ships, one a line, as /usr/...
+deb_files() {
+    dpkg-deb -c "$(deb "$1")" | awk '{ print $6 }' | sed 's|^\./|/|'
 }
 
 setup() {
@@ -54,12 +75,27 @@ scratch_admindir() {
 
 # ---- the package itself -------------------------------------------------
 
-@test "make deb builds sdtkit_VERSION_ARCH.deb under build/deb, named after VERSION" {
-    [ "$(dpkg-deb -f "$DEBFILE" Package)" = sdtkit ]
-    [ "$(dpkg-deb -f "$DEBFILE" Version)" = "$VERSION" ]
-    [ "$(dpkg-deb -f "$DEBFILE" Architecture)" = "$ARCH" ]
-    # debian/changelog names the same version
-    [ "$(cd "$ROOT" && dpkg-parsechangelog -S Version)" = "$VERSION" ]
+@test "make deb builds the four packages under build/deb, versioned VERSION-REVISION from the changelog" {
+    local p
+    for p in $PACKAGES; do
+        [ -f "$(deb $p)" ] || { ls "$DEBDIR"; false; }
+        [ "$(dpkg-deb -f "$(deb $p)" Package)" = $p ]
+        [ "$(dpkg-deb -f "$(deb $p)" Version)" = "$DEB_VERSION" ]
+        [ "$(dpkg-deb -f "$(deb $p)" Architecture)" = "$ARCH" ]
+    done
+    # debian/changelog names the upstream version of VERSION, and a revision
+    [ "${DEB_VERSION%-*}" = "$VERSION" ] && [ "$DEB_VERSION" != "$VERSION" ]
+    # and nothing else was built (dbgsym packages aside)
+    [ "$(cd "$DEBDIR" && ls *.deb | grep -vc dbgsym)" -eq 4 ]
+}
+
+@test "the orig tarball is make dist's tarball, and the source package unpacks from it" {
+    cmp "$TARBALL" "$DEBDIR/sdtkit_$VERSION.orig.tar.gz"
+    grep -qx '3.0 (quilt)' "$SRC/debian/source/format"
+    # dpkg-source checks the orig tarball's checksums against the .dsc
+    dpkg-source -x "$DEBDIR/sdtkit_$DEB_VERSION.dsc" unpacked > /dev/null
+    diff -r "$SRC/debian" unpacked/debian
+    cmp "$SRC/Makefile" unpacked/Makefile
 }
 
 @test "the package provides, conflicts with and replaces systemtap-sdt-dev, and needs only libc" {
@@ -76,13 +112,16 @@ scratch_admindir() {
 }
 
 @test "the package ships dtrace, sdt-list, the headers (also multiarch), the man pages and a copyright file" {
-    dpkg-deb -c "$DEBFILE" | awk '{ print $6 }' | sed 's|^\./|/|' > files
+    deb_files sdtkit > files
     for f in /usr/bin/dtrace /usr/bin/sdt-list /usr/include/sys/sdt.h /usr/include/sys/sdt-config.h \
         "/usr/include/$MULTIARCH/sys/sdt.h" "/usr/include/$MULTIARCH/sys/sdt-config.h" \
         /usr/share/man/man1/dtrace.1.gz /usr/share/man/man1/sdt-list.1.gz \
-        /usr/share/doc/sdtkit/copyright /usr/share/doc/sdtkit/changelog.gz; do
+        /usr/share/pkgconfig/sdtkit.pc /usr/share/cmake/sdtkit/sdtkit-config.cmake \
+        /usr/share/doc/sdtkit/copyright /usr/share/doc/sdtkit/changelog.Debian.gz; do
         grep -qx "$f" files || { echo "not in the package: $f"; return 1; }
     done
+    # and nothing of the run-time libraries
+    ! grep -E 'libsdtkit|libstapsdt|sdtkit\.h|/man3/|sdtkit-runtime' files
     # the multiarch headers are links to the one copy in /usr/include/sys
     dpkg-deb -c "$DEBFILE" | grep -q "\./usr/include/$MULTIARCH/sys/sdt.h -> \.\./\.\./sys/sdt.h\$"
     # the copyright file is machine-readable
@@ -90,14 +129,100 @@ scratch_admindir() {
     head -1 copyright | grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/'
 }
 
-@test "every file make install PREFIX=/usr installs is in the package" {
+@test "every file make install installs is in exactly one package" {
     copy_tree inst
-    make -s -C inst install PREFIX=/usr DESTDIR="$PWD/stage" >/dev/null
+    make -s -C inst install PREFIX=/usr LIBDIR="/usr/lib/$MULTIARCH" DESTDIR="$PWD/stage" >/dev/null
     (cd stage && find . ! -type d | sed 's|^\./|/|') | sort > installed
-    dpkg-deb -c "$DEBFILE" | awk '{ print $6 }' | sed 's|^\./|/|' | sort > packaged
+    [ "$(wc -l < installed)" -ge 25 ]
+    local p
+    for p in $PACKAGES; do deb_files $p; done | sort > packaged
     while read -r f; do
-        grep -qx -e "$f" -e "$f.gz" packaged || { echo "installed but not packaged: $f"; return 1; }
+        [ "$(grep -cx -e "$f" -e "$f.gz" packaged)" -eq 1 ] ||
+            { echo "installed, but in $(grep -cx -e "$f" -e "$f.gz" packaged) packages: $f"; return 1; }
     done < installed
+}
+
+# ---- the run-time libraries, as Debian's library policy wants them --------
+
+@test "libsdtkit1 and libstapsdt0 are named after their SONAMEs and ship the library and its SONAME link alone" {
+    local p so lib
+    while read -r p so; do
+        [ "$(dpkg-deb -f "$(deb $p)" Section)" = libs ]
+        [ "$(dpkg-deb -f "$(deb $p)" Multi-Arch)" = same ]
+        # libNAME.so.N in package libNAMEN
+        lib=${so%.so.*}
+        [ "$p" = "$lib${so##*.so.}" ]
+        deb_files $p | grep -v '^/usr/share/doc/\|/$' | sort > files
+        [ "$(cat files)" = "/usr/lib/$MULTIARCH/$so
+/usr/lib/$MULTIARCH/$so.0.0" ]
+        dpkg-deb -c "$(deb $p)" | grep -q "\./usr/lib/$MULTIARCH/$so -> $so.0.0\$"
+        dpkg-deb -x "$(deb $p)" x-$p
+        readelf -d "x-$p/usr/lib/$MULTIARCH/$so.0.0" | grep -q "(SONAME).*\[$so\]"
+        # depends on the C library only
+        [[ "$(dpkg-deb -f "$(deb $p)" Depends)" == "libc6 (>= "*")" ]]
+    done <<'EOF'
+libsdtkit1  libsdtkit.so.1
+libstapsdt0 libstapsdt.so.0
+EOF
+}
+
+@test "the library packages carry symbols files listing exactly the headers' functions, and shlibs" {
+    local p sym
+    for p in libsdtkit1 libstapsdt0; do
+        dpkg-deb -e "$(deb $p)" ctl-$p
+        [ -f ctl-$p/shlibs ] && [ -f ctl-$p/symbols ]
+        grep -q "^\* Build-Depends-Package: libsdtkit-dev$" ctl-$p/symbols
+    done
+    # the exported functions are the ones the headers declare, and no other
+    sed -n 's/^ \(sdtkit_[a-z_]*\)@SDTKIT_1 .*/\1/p' ctl-libsdtkit1/symbols | sort > exported
+    sed -n 's/^[a-z].*[ *]\(sdtkit_[a-z_]*\) *(.*/\1/p' "$ROOT/include/sdtkit.h" | sort > declared
+    [ -s declared ] && diff declared exported
+    sed -n 's/^ \([A-Za-z]*\)@Base .*/\1/p' ctl-libstapsdt0/symbols | sort > exported
+    sed -n 's/^[A-Za-z].*[ *]\([a-z][A-Za-z]*\) *(.*/\1/p' "$ROOT/include/libstapsdt.h" | sort > declared
+    [ "$(wc -l < declared)" -eq 8 ] && diff declared exported
+}
+
+@test "libsdtkit-dev has the headers, .so links, archives, pkg-config and CMake files and man(3), and needs this very version of both libraries" {
+    local p=libsdtkit-dev
+    [ "$(dpkg-deb -f "$(deb $p)" Section)" = libdevel ]
+    [ "$(dpkg-deb -f "$(deb $p)" Multi-Arch)" = same ]
+    [ "$(dpkg-deb -f "$(deb $p)" Provides)" = libstapsdt-dev ]
+    [ "$(dpkg-deb -f "$(deb $p)" Depends)" = \
+      "libsdtkit1 (= $DEB_VERSION), libstapsdt0 (= $DEB_VERSION)" ]
+    deb_files $p > files
+    local L=/usr/lib/$MULTIARCH f
+    for f in /usr/include/sdtkit.h /usr/include/libstapsdt.h $L/libsdtkit.so $L/libstapsdt.so \
+        $L/libsdtkit.a $L/libstapsdt.a $L/pkgconfig/sdtkit-runtime.pc $L/pkgconfig/libstapsdt.pc \
+        $L/cmake/sdtkit-runtime/sdtkit-runtime-config.cmake \
+        /usr/share/man/man3/sdtkit.3.gz /usr/share/man/man3/libstapsdt.3.gz; do
+        grep -qx "$f" files || { echo "not in $p: $f"; return 1; }
+    done
+    dpkg-deb -c "$(deb $p)" | grep -q "\.$L/libsdtkit.so -> libsdtkit.so.1\$"
+    dpkg-deb -c "$(deb $p)" | grep -q "\.$L/libstapsdt.so -> libstapsdt.so.0\$"
+}
+
+@test "installed into a scratch root, the packages build a program through pkg-config that loads its probes, and dpkg-shlibdeps names libsdtkit1" {
+    need_cmd pkg-config gcc
+    scratch_admindir db
+    local p debs=()
+    for p in $PACKAGES; do debs+=("$(deb $p)"); done
+    dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
+        --force-script-chrootless --force-depends -i "${debs[@]}" > /dev/null
+    local L="$PWD/db/root/usr/lib/$MULTIARCH"
+    export PKG_CONFIG_PATH="$L/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$PWD/db/root"
+    gcc -std=c11 -Wall -Werror $(pkg-config --cflags sdtkit-runtime) "$ROOT/tests/release/rt-user.c" \
+        $(pkg-config --libs sdtkit-runtime) -o user
+    run env LD_LIBRARY_PATH="$L" ./user
+    [ "$output" = "fired 42 hello" ]
+    # the dependency a package built against it gets, as dpkg-shlibdeps
+    # works it out from the symbols file in the library's package
+    mkdir -p shl/debian
+    printf 'Source: user\n\nPackage: user\nArchitecture: any\nDescription: x\n' > shl/debian/control
+    dpkg-deb -R "$(deb libsdtkit1)" shl/debian/libsdtkit1
+    cp user shl/
+    (cd shl && dpkg-shlibdeps -O -ldebian/libsdtkit1/usr/lib/"$MULTIARCH" user 2>/dev/null) > deps
+    cat deps
+    grep -q "^shlibs:Depends=libc6 (>= [0-9.]*), libsdtkit1 (>= $VERSION)$" deps
 }
 
 @test "every file of systemtap-sdt-dev that builds use has its counterpart in the package" {
@@ -111,10 +236,16 @@ scratch_admindir() {
     done < used
 }
 
-@test "lintian finds no errors in the package (warnings are printed)" {
-    run lintian --pedantic "$DEBFILE"
+@test "lintian finds no errors in any package, source included (warnings are printed)" {
+    run lintian --pedantic "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"
     echo "$output"
     ! grep -q '^E: ' <<<"$output"
+    # the .changes lintian read names every package and the source
+    local p
+    for p in $PACKAGES; do
+        grep -q " ${p}_${DEB_VERSION}_$ARCH.deb\$" "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"
+    done
+    grep -q " sdtkit_$DEB_VERSION.dsc\$" "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"
     # lintian exits 0 unless it reports an error (or fails)
     [ "$status" -eq 0 ]
 }
@@ -124,31 +255,32 @@ scratch_admindir() {
     echo 9.9.9 > other/VERSION
     run make -s -C other deb
     [ "$status" -ne 0 ]
-    [[ "$output" == *"debian/changelog: version $VERSION, but VERSION says 9.9.9"* ]]
+    [[ "$output" == *"debian/changelog: version $DEB_VERSION, but VERSION says 9.9.9"* ]]
     [ ! -e other/build/deb ]
 }
 
-@test "make deb leaves nothing in the tree or beside it, and make clean removes what it built" {
+@test "make deb leaves nothing in the tree or beside it" {
     # the copy the package was built from: only build/ was added
     copy_tree fresh
     (cd fresh && find . -path ./build -prune -o -print | sort) > want
     (cd "$SRC" && find . -path ./build -prune -o -print | sort) > got
     diff want got
-    [ "$(ls "$BATS_FILE_TMPDIR")" = "$(printf 'make-deb.log\nsrc')" ]
-    copy_tree again
-    make -s -C again deb >/dev/null 2>&1
-    [ -f "again/build/deb/sdtkit_${VERSION}_$ARCH.deb" ]
-    make -s -C again clean
-    [ ! -e again/build ]
+    [ "$(ls "$BATS_FILE_TMPDIR")" = "$(printf '%s\n' make-deb.log "sdtkit-$VERSION.tar.gz" src)" ]
 }
 
 # ---- reproducible ---------------------------------------------------------
 
-@test "two builds of the package, in different directories, are the same bytes" {
+@test "two builds of the packages, in different directories, are the same bytes; make clean removes them" {
     copy_tree second
     make -s -C second deb >/dev/null 2>&1
-    cmp "$DEBFILE" "second/build/deb/sdtkit_${VERSION}_$ARCH.deb"
-    cmp "$SRC/build/deb/sdtkit-dbgsym_${VERSION}_$ARCH.deb" "second/build/deb/sdtkit-dbgsym_${VERSION}_$ARCH.deb"
+    local f n=0
+    for f in "$DEBDIR"/*.deb; do
+        cmp "$f" "second/build/deb/${f##*/}"
+        n=$((n + 1))
+    done
+    [ "$n" -eq 7 ] # four packages, and the dbgsym of the three with ELF files
+    make -s -C second clean
+    [ ! -e second/build ]
     # every file is dated from the changelog, not from the build
     local epoch
     epoch=$(cd "$ROOT" && dpkg-parsechangelog -S Timestamp)
@@ -166,7 +298,7 @@ scratch_admindir() {
     echo "$output"
     [ "$status" -eq 0 ]
     grep -q '^Remv systemtap-sdt-dev ' <<<"$output"
-    grep -q "^Inst sdtkit ($VERSION " <<<"$output"
+    grep -q "^Inst sdtkit ($DEB_VERSION " <<<"$output"
 }
 
 @test "installed into a scratch dpkg database, sdtkit takes the place of systemtap-sdt-dev" {
@@ -229,7 +361,7 @@ EOF
     run apt-get -s -o Dir::State::status="$PWD/db/admin/status" install systemtap-sdt-dev
     echo "$output"
     [ "$status" -eq 0 ]
-    grep -q "^Remv sdtkit \[$VERSION\]" <<<"$output"
+    grep -q "^Remv sdtkit \[$DEB_VERSION\]" <<<"$output"
     grep -q '^Inst systemtap-sdt-dev ' <<<"$output"
 }
 

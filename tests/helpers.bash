@@ -67,8 +67,48 @@ need_cmd() {
 }
 
 # need_corpus: ../shared/corpus is next to the checkout (CI always has it).
+# It is not part of the release tarball: its tests skip there, unless
+# SDTKIT_CORPUS names a copy (make distcheck passes the checkout's on).
 need_corpus() {
-    [ -d "$CORPUS" ] || missing "no provider corpus at $CORPUS (../shared beside the checkout)"
+    [ -d "$CORPUS" ] ||
+        missing "no provider corpus at $CORPUS (../shared beside the checkout, or SDTKIT_CORPUS=DIR)"
+}
+
+# errno_text NAME: the C library's wording of errno NAME in the messages of
+# the dtrace under test (strerror): glibc's, or musl's for the musl builds
+# (make check's musl passes), which words some differently.
+errno_text() {
+    local musl=0
+    readelf -V "$DTRACE" 2>/dev/null | grep -q 'GLIBC_' || musl=1
+    case $1:$musl in
+        ELOOP:0) echo "Too many levels of symbolic links" ;;
+        ELOOP:1) echo "Symbolic link loop" ;;
+        ENAMETOOLONG:0) echo "File name too long" ;;
+        ENAMETOOLONG:1) echo "Filename too long" ;;
+        *) echo "errno_text: no wording of $1 here" >&2; return 1 ;;
+    esac
+}
+
+# fresh CMD...: CMD without the outer bats' variables and its libexec
+# directory on PATH, which would send a nested bats (a suite run by a test,
+# make check in a test) to the wrong place.
+fresh() {
+    local unset=() v path
+    for v in $(compgen -v BATS_); do unset+=(-u "$v"); done
+    path=$(tr : '\n' <<< "$PATH" | grep -v /libexec/bats-core | paste -sd:)
+    env "${unset[@]}" PATH="$path" "$@"
+}
+
+# project_files: the project's files, one a line: the tracked ones in a git
+# checkout, the list an unpacked release tarball carries (MANIFEST) there.
+project_files() {
+    if [ -e "$ROOT/.git" ] && command -v git >/dev/null; then
+        git -C "$ROOT" ls-files
+    elif [ -f "$ROOT/MANIFEST" ]; then
+        cat "$ROOT/MANIFEST"
+    else
+        (cd "$ROOT" && find . -path ./build -prune -o -type f -print | sed 's|^\./||')
+    fi
 }
 
 # need_stap_header: SystemTap's sys/sdt.h is installed.

@@ -32,15 +32,12 @@ setup() {
 
 @test "make uninstall removes exactly what make install put there" {
     make -s -C "$ROOT" install PREFIX=/usr/local DESTDIR="$STAGE" > /dev/null
-    touch "$STAGE/usr/local/bin/someone-elses-tool"
+    [ -e "$STAGE/usr/local/lib/libsdtkit.so" ]
+    touch "$STAGE/usr/local/bin/someone-elses-tool" "$STAGE/usr/local/lib/libother.so"
     make -s -C "$ROOT" uninstall PREFIX=/usr/local DESTDIR="$STAGE" > /dev/null
-    [ ! -e "$STAGE/usr/local/bin/dtrace" ]
-    [ ! -e "$STAGE/usr/local/include/sys/sdt.h" ]
-    [ ! -e "$STAGE/usr/local/include/sys/sdt-operands.h" ]
-    [ ! -e "$STAGE/usr/local/include/usdt.h" ]
-    [ ! -e "$STAGE/usr/local/share/man/man1/dtrace.1" ]
-    [ ! -e "$STAGE/usr/local/share/pkgconfig/sdtkit.pc" ]
-    [ -e "$STAGE/usr/local/bin/someone-elses-tool" ]
+    # every file and link is gone, but the two that were not ours
+    [ "$(cd "$STAGE" && find . ! -type d | sort)" = "./usr/local/bin/someone-elses-tool
+./usr/local/lib/libother.so" ]
 }
 
 # probed_build PKG_CONFIG_ENV...: build and run a probed program the way a
@@ -97,4 +94,123 @@ probed_build() {
     export PKG_CONFIG_PATH="$STAGE/opt/sdt/share/pkgconfig"
     [ "$(pkg-config --define-variable=prefix=/elsewhere --variable=dtrace sdtkit)" = "/elsewhere/bin/dtrace" ]
     [ "$(pkg-config --define-variable=prefix=/elsewhere --cflags sdtkit | xargs)" = "-I/elsewhere/include" ]
+}
+
+# ---- the run-time libraries ----------------------------------------------
+
+# install_runtime: make install with a multiarch LIBDIR, as Debian's; sets LIB.
+install_runtime() {
+    make -s -C "$ROOT" install PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu DESTDIR="$STAGE" > /dev/null
+    LIB=$STAGE/usr/lib/x86_64-linux-gnu
+}
+
+# soname FILE: the DT_SONAME of a shared library.
+soname() {
+    readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\]$/\1/p'
+}
+
+@test "make install puts each run-time library in LIBDIR as its file, SONAME link and .so link" {
+    install_runtime
+    # libNAME.so -> libNAME.so.MAJOR -> libNAME.so.MAJOR.0.0, the file, mode 644
+    local so major
+    for so in libsdtkit.so.1 libstapsdt.so.0; do
+        [ "$(readlink "$LIB/${so%.so.*}.so")" = "$so" ]
+        [ "$(readlink "$LIB/$so")" = "$so.0.0" ]
+        [ -f "$LIB/$so.0.0" ] && [ ! -L "$LIB/$so.0.0" ]
+        [ "$(stat -c %a "$LIB/$so.0.0")" = 644 ]
+        [ "$(soname "$LIB/$so.0.0")" = "$so" ]
+        cmp "$ROOT/build/$so" "$LIB/$so.0.0"
+    done
+    # the position-independent archives beside them
+    [ "$(stat -c %a "$LIB/libsdtkit.a")" = 644 ]
+    [ "$(stat -c %a "$LIB/libstapsdt.a")" = 644 ]
+    # the default LIBDIR is PREFIX/lib
+    make -s -C "$ROOT" install PREFIX=/opt/sdt DESTDIR="$STAGE" > /dev/null
+    [ -L "$STAGE/opt/sdt/lib/libsdtkit.so" ] && [ -f "$STAGE/opt/sdt/lib/libstapsdt.a" ]
+    [ -f "$STAGE/opt/sdt/lib/pkgconfig/sdtkit-runtime.pc" ]
+}
+
+@test "make install puts <sdtkit.h>, <libstapsdt.h> and their man pages, which man reads without a warning" {
+    install_runtime
+    cmp "$ROOT/include/sdtkit.h" "$STAGE/usr/include/sdtkit.h"
+    cmp "$ROOT/include/libstapsdt.h" "$STAGE/usr/include/libstapsdt.h"
+    local page
+    for page in sdtkit libstapsdt; do
+        [ -f "$STAGE/usr/share/man/man3/$page.3" ]
+        run env LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$STAGE/usr/share/man/man3/$page.3"
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == "${page^^}(3)"* ]]
+        ! grep -qi warning <<<"$output"
+    done
+    # every function the headers declare has its place in a page
+    local f native compat
+    native=$(sed -n 's/^[a-z].*[ *]\(sdtkit_[a-z_]*\) *(.*/\1/p' "$ROOT/include/sdtkit.h")
+    compat=$(sed -n 's/^[A-Za-z].*[ *]\([a-z][A-Za-z]*\) *(.*/\1/p' "$ROOT/include/libstapsdt.h")
+    [ "$(wc -w <<<"$native")" -ge 14 ] && [ "$(wc -w <<<"$compat")" -eq 8 ]
+    for f in $native; do
+        grep -q "^\.BI\? .*$f" "$ROOT/man/sdtkit.3" || { echo "sdtkit(3) lacks $f"; false; }
+    done
+    for f in $compat; do
+        grep -q "^\.BI\? .*$f" "$ROOT/man/libstapsdt.3" || { echo "libstapsdt(3) lacks $f"; false; }
+    done
+}
+
+@test "sdtkit-runtime.pc and libstapsdt.pc build programs whose probes load from the installed libraries" {
+    need_cmd pkg-config gcc
+    install_runtime
+    export PKG_CONFIG_PATH="$LIB/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$STAGE"
+    [ "$(pkg-config --modversion sdtkit-runtime)" = "$(cat "$ROOT/VERSION")" ]
+    [ "$(pkg-config --libs libstapsdt | xargs)" = "-L$LIB -lstapsdt" ]
+    local pc lib so def
+    # pkg-config module, library, SONAME, how rt-user.c is built for it
+    while read -r pc lib so def; do
+        # shared: the program needs the SONAME and loads it from LIBDIR
+        gcc -std=c11 -Wall -Wextra -Wpedantic -Werror ${def%-} $(pkg-config --cflags $pc) \
+            "$ROOT/tests/release/rt-user.c" $(pkg-config --libs $pc) -o shared-$pc
+        readelf -d shared-$pc | grep -q "(NEEDED).*\[$so\]"
+        run env LD_LIBRARY_PATH="$LIB" ./shared-$pc obj-$pc
+        [ "$output" = "fired 42 hello" ]
+        [ "$(note_probes obj-$pc | cut -f1)" = release:tick ]
+        # static: the archive, and what --static adds for it
+        gcc -std=c11 ${def%-} $(pkg-config --cflags $pc) "$ROOT/tests/release/rt-user.c" \
+            "$LIB/lib$lib.a" $(pkg-config --static --libs-only-l $pc | sed "s/-l$lib//") -o static-$pc
+        ! readelf -d static-$pc | grep -q "(NEEDED).*lib$lib"
+        run ./static-$pc
+        [ "$output" = "fired 42 hello" ]
+    done <<'EOF'
+sdtkit-runtime sdtkit  libsdtkit.so.1  -
+libstapsdt     stapsdt libstapsdt.so.0 -DSTAPSDT
+EOF
+}
+
+@test "a binding that loads libstapsdt.so by name, as ctypes does, finds the installed library" {
+    need_cmd python3
+    install_runtime
+    run env LD_LIBRARY_PATH="$LIB" python3 -c '
+import ctypes
+lib = ctypes.CDLL("libstapsdt.so")
+lib.providerInit.restype = ctypes.c_void_p
+lib.providerAddProbe.restype = ctypes.c_void_p
+p = lib.providerInit(b"pyprov")
+probe = lib.providerAddProbe(ctypes.c_void_p(p), b"hit", 1, 8)
+print(lib.providerLoad(ctypes.c_void_p(p)), bool(probe))
+lib.providerDestroy(ctypes.c_void_p(p))'
+    echo "$output"
+    [ "$output" = "0 True" ]
+}
+
+# man_example PAGE: the program in PAGE's EXAMPLES section, as C.
+man_example() {
+    sed -n '/^\.SH EXAMPLES/,/^\.SH/p' "$1" | sed -n '/^\.nf/,/^\.fi/p' | sed '1d;$d' |
+        sed 's/\\e/\\/g; s/\\-/-/g'
+}
+
+@test "the examples of sdtkit(3) and libstapsdt(3) build and run against the installed libraries" {
+    install_runtime
+    man_example "$ROOT/man/sdtkit.3" > native.c
+    man_example "$ROOT/man/libstapsdt.3" > compat.c
+    gcc -std=c11 -Wall -Wextra -Werror -I "$STAGE/usr/include" native.c -L "$LIB" -lsdtkit -o native
+    gcc -std=c11 -Wall -Wextra -Werror -I "$STAGE/usr/include" compat.c -L "$LIB" -lstapsdt -o compat
+    LD_LIBRARY_PATH="$LIB" ./native
+    LD_LIBRARY_PATH="$LIB" ./compat
 }

@@ -7,16 +7,12 @@
 load helpers
 
 # source_files: the project's files that are code, build files or man pages
-# (tracked ones in a checkout; all in an unpacked tarball).  Data (fuzz
-# corpora, VERSION), documentation (Markdown) and Debian's own metadata
-# files (covered by debian/copyright) are not.
+# (project_files: tracked ones in a checkout, MANIFEST's in an unpacked
+# tarball).  Data (fuzz corpora, VERSION, MANIFEST),
+# documentation (Markdown) and Debian's own metadata files (covered by
+# debian/copyright) are not.
 source_files() {
-    cd "$ROOT" || return 1
-    if [ -d .git ] && command -v git >/dev/null; then
-        git ls-files
-    else
-        find . -path ./build -prune -o -type f -print | sed 's|^\./||'
-    fi | grep -vE '^fuzz/(corpus|regressions)/|\.md$|^VERSION$|(^|/)\.gitignore$|^LICENSE|^debian/(changelog|control|copyright|source/format)$|^\.editorconfig$|^\.clang-format$' | sort
+    project_files | grep -vE '^fuzz/(corpus|regressions)/|\.md$|^VERSION$|^MANIFEST$|(^|/)\.gitignore$|^LICENSE|^debian/(changelog|control|copyright|source/format)$|^\.editorconfig$|^\.clang-format$' | sort
 }
 
 # spdx_of: "FILE LICENCE" for every source file, the licence its first

@@ -21,12 +21,12 @@ formatted_sources() {
     [ "${#bad[@]}" -eq 0 ] || { printf 'not formatted (clang-format -i %s)\n' "${bad[@]}"; false; }
 }
 
-# The project's text files, tracked ones in a checkout (all in a tarball),
-# without data kept byte for byte (fuzz corpora, test cases).
+# The project's text files (project_files: tracked ones in a checkout,
+# MANIFEST's in a tarball), without data kept byte for byte (fuzz corpora,
+# test cases).
 text_files() {
     cd "$ROOT" || return 1
-    if [ -d .git ]; then git ls-files; else find . -path ./build -prune -o -type f -print | sed 's|^\./||'; fi |
-        grep -vE '^fuzz/(corpus|regressions)/|(^|/)tests/cases/' | xargs grep -Il '' --
+    project_files | grep -vE '^fuzz/(corpus|regressions)/|(^|/)tests/cases/' | xargs grep -Il '' --
 }
 
 @test "text files end in a newline and have no CR or trailing blank, C sources no tab" {

@@ -11,6 +11,7 @@
 
    minijit [COUNT [SECONDS]]: COUNT rounds (0: forever) SECONDS apart.  The
    first line it prints is the file tracers open (/proc/PID/fd/N). */
+#define _POSIX_C_SOURCE 200809L   /* nanosleep (common/pace.h), also with -std=c99 */
 #include <sdtkit.h>
 
 #include <stdio.h>

@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# musl, the C library Alpine builds with (musl-gcc, Debian's musl-tools):
+# make musl builds the tools and the run-time libraries with it, linked
+# dynamically and statically; the header works with musl-gcc.  (The tools'
+# own suites run again with both builds: tests/run's musl passes.)
+#
+# A statically linked musl program cannot load shared objects (musl's
+# static dlopen always fails), so run-time probes cannot work there: the
+# load must fail with a clear error, and firing must do nothing, never
+# crash.
+
+load helpers
+
+M=$ROOT/build/musl
+
+setup() {
+    command -v musl-gcc >/dev/null ||
+        missing "musl-gcc is not installed (.ci/run installs it from package musl-tools)"
+    [ -x "$M/dtrace" ] && [ -x "$M/static/dtrace" ] && [ -f "$M/libsdtkit.so.1" ] ||
+        make -s -C "$ROOT" musl > /dev/null
+    cd "$BATS_TEST_TMPDIR"
+}
+
+# needed FILE: the DT_NEEDED entries of FILE, space separated.
+needed() {
+    readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' | xargs
+}
+
+# interp FILE: FILE's program interpreter, or nothing.
+interp() {
+    readelf -l "$1" | sed -n 's/.*Requesting program interpreter: \(.*\)\]$/\1/p'
+}
+
+@test "make musl builds dtrace and sdt-list on musl alone, linked dynamically and statically" {
+    local p
+    for p in dtrace sdt-list; do
+        [ "$(interp "$M/$p")" = /lib/ld-musl-x86_64.so.1 ]
+        [ "$(needed "$M/$p")" = libc.so ]
+        # static: no interpreter, no dynamic section
+        [ -z "$(interp "$M/static/$p")" ]
+        ! readelf -d "$M/static/$p" | grep -q NEEDED
+        # no glibc symbol version anywhere
+        ! readelf -V "$M/$p" | grep -q GLIBC_
+    done
+    [ "$("$M/dtrace" --version)" = "dtrace (sdtkit) $(cat "$ROOT/VERSION")" ]
+    [ "$("$M/static/dtrace" --version)" = "dtrace (sdtkit) $(cat "$ROOT/VERSION")" ]
+}
+
+@test "musl's static dtrace -h/-G and musl-gcc build a probed program whose semaphore gdb raises" {
+    need_cmd gdb
+    printf 'provider app {\n  probe start(int, char *);\n};\n' > app.d
+    "$M/static/dtrace" -h -s app.d -o app.h
+    printf '#include <stdio.h>\n#include "app.h"\nint main(int c, char **v) {\n  if (APP_START_ENABLED()) { APP_START(c + 41, v[0]); puts("fired"); }\n  else puts("not fired");\n  return 0;\n}\n' > app.c
+    musl-gcc -O2 -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" -c app.c -o app.o
+    "$M/static/dtrace" -G -s app.d -o app-probes.o app.o
+    musl-gcc -static app.o app-probes.o -o app
+    [ "$(./app)" = "not fired" ]
+    "$M/static/sdt-list" --check app > /dev/null
+    run gdb_probe_run ./app ">$PWD/out" -- app:start
+    [ "${lines[0]}" = "start hit" ] && [ "${lines[1]}" = "start arg0 42" ]
+    [ "$(cat out)" = fired ]
+}
+
+@test "the header works with musl-gcc: <sys/sdt.h> and <usdt.h>, strict, dynamic and static, and gdb reads the arguments" {
+    need_cmd gdb
+    cat > probes.c <<'EOF'
+#include <stdint.h>
+#include <sys/sdt.h>
+#include <usdt.h>
+int main(int argc, char **argv)
+{
+    int8_t a = (int8_t)-(argc + 4);
+    uint16_t b = (uint16_t)(60000 + argc);
+    int64_t c = -5000000000LL * argc;
+    (void)argv;
+    DTRACE_PROBE3(musl, sdt, a, b, c);
+    USDT(musl, usdt, a, b, c);
+    return 0;
+}
+EOF
+    local link
+    for link in "" -static; do
+        musl-gcc -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror $link -I "$INCLUDE" probes.c -o probes
+        ./probes
+        [ "$(note_probes probes | cut -f1 | sort | xargs)" = "musl:sdt musl:usdt" ]
+        [ "$(arg_sizes "$(note_args probes musl:sdt)")" = "-1 2 -8" ]
+        [ "$(arg_sizes "$(note_args probes musl:usdt)")" = "-1 2 -8" ]
+        run gdb_probe_args ./probes -- musl:sdt musl:usdt
+        [ "$output" = "sdt arg0 -5
+sdt arg1 60001
+sdt arg2 -5000000000
+usdt arg0 -5
+usdt arg1 60001
+usdt arg2 -5000000000" ] || { echo "$link: $output"; false; }
+    done
+}
+
+@test "libsdtkit.so.1 and libstapsdt.so.0 built with musl have their SONAMEs, need musl's libc alone and export the API only" {
+    local so
+    for so in libsdtkit.so.1 libstapsdt.so.0; do
+        readelf -d "$M/$so" | grep -q "(SONAME).*\[$so\]"
+        [ "$(needed "$M/$so")" = libc.so ]
+        # the same exported functions as the glibc build
+        [ "$(nm -D --defined-only "$M/$so" | awk '$2 == "T" { print $3 }' | sed 's/@.*//' | sort)" = \
+          "$(nm -D --defined-only "$ROOT/build/$so" | awk '$2 == "T" { print $3 }' | sed 's/@.*//' | sort)" ]
+    done
+    nm -D --defined-only "$M/libsdtkit.so.1" | grep -q ' T sdtkit_provider_load@@SDTKIT_1$'
+}
+
+@test "musl programs load run-time probes through the musl libraries, both APIs, and gdb stops on them" {
+    need_cmd gdb
+    local def api
+    for def in "" -DSTAPSDT; do
+        api=native; [ -z "$def" ] || api=compat
+        if [ -z "$def" ]; then lib=:libsdtkit.so.1; else lib=:libstapsdt.so.0; fi
+        musl-gcc -std=c11 -Wall -Wextra -Wpedantic -Werror $def -I "$INCLUDE" \
+            "$ROOT/tests/release/rt-user.c" -L "$M" -l"$lib" -o user-$api
+        [ "$(interp user-$api)" = /lib/ld-musl-x86_64.so.1 ]
+        run env LD_LIBRARY_PATH="$M" ./user-$api obj-$api
+        [ "$output" = "fired 42 hello" ]
+        # the object it loaded: the probe with its arguments, as tracers want it
+        "$M/sdt-list" --check obj-$api > /dev/null
+        [ "$(note_probes obj-$api | cut -f1)" = release:tick ]
+        [ "$(arg_sizes "$(note_args obj-$api release:tick)")" = "-4 8" ]
+        # gdb finds the probe in the loaded object and reads the value fired
+        export LD_LIBRARY_PATH="$M"
+        run gdb_probe_run ./user-$api -- release:tick
+        unset LD_LIBRARY_PATH
+        [ "${lines[0]}" = "tick hit" ] && [ "${lines[1]}" = "tick arg0 42" ] ||
+            { echo "$api: $output"; false; }
+    done
+}
+
+@test "statically linked with musl, the run-time libraries refuse to load with a clear error, and firing does nothing" {
+    local def api
+    for def in "" -DSTAPSDT; do
+        api=native; [ -z "$def" ] || api=compat
+        if [ -z "$def" ]; then lib=libsdtkit.a; else lib=libstapsdt.a; fi
+        musl-gcc -static -std=c11 -Wall -Wextra -Werror $def -I "$INCLUDE" \
+            "$ROOT/tests/release/rt-user.c" "$M/$lib" -o static-$api
+        [ -z "$(interp static-$api)" ]
+        run ./static-$api
+        echo "$output"
+        # exit 3 after a clean message (a crash would be 139, an abort 134)
+        [ "$status" -eq 3 ]
+        [[ "$output" == "load failed: "*"cannot load shared objects (it is statically linked"* ]]
+        [ "${#lines[@]}" -eq 1 ]
+    done
+    [[ "$(./static-native)" == "load failed: SDTKIT_E_UNSUPPORTED: "* ]]
+}

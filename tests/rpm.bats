@@ -1,0 +1,229 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# make rpm: the RPM packages of sdtkit.spec, built with rpmbuild -ta from
+# the release tarball: sdtkit (dtrace and <sys/sdt.h>, standing in for
+# systemtap-sdt-devel and systemtap-sdt-dtrace) and the run-time libraries
+# as Fedora's guidelines want them (-libs, -devel, -static).  Their fields
+# and files as rpm -qp shows them, rpmlint, and that they install into a
+# scratch root (rpm --root) where they build and run probed programs and
+# rpm takes sdtkit for SystemTap's packages.
+#
+# The tarball is made once and the packages built once, in an unpacked
+# copy of it.  Nothing is installed outside scratch directories.
+
+load helpers
+
+# need_rpm_tools: what make rpm and these tests run.
+need_rpm_tools() {
+    local c
+    for c in rpmbuild:rpm rpm:rpm rpm2cpio:rpm2cpio cpio:cpio rpmlint:rpmlint; do
+        command -v "${c%%:*}" >/dev/null 2>&1 ||
+            missing "${c%%:*} is not installed (.ci/run installs it from package ${c#*:})"
+    done
+}
+
+setup_file() {
+    export VERSION SRC RPMS ARCH TARBALL
+    VERSION=$(cat "$ROOT/VERSION")
+    TARBALL=$BATS_FILE_TMPDIR/sdtkit-$VERSION.tar.gz
+    SRC=$BATS_FILE_TMPDIR/src
+    RPMS=$SRC/build/rpm/RPMS/$(uname -m)
+    command -v rpmbuild >/dev/null || return 0
+    make -s -C "$ROOT" dist DIST_DIR="$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/make-rpm.log" 2>&1 || return 0
+    mkdir -p "$SRC"
+    tar -xzf "$TARBALL" -C "$SRC" --strip-components=1
+    make -s -C "$SRC" rpm >>"$BATS_FILE_TMPDIR/make-rpm.log" 2>&1 || true
+}
+
+setup() {
+    need_rpm_tools
+    [ -f "$(rpmfile sdtkit)" ] || { cat "$BATS_FILE_TMPDIR/make-rpm.log" "$SRC/build/rpm/build.log" >&2; false; }
+    cd "$BATS_TEST_TMPDIR"
+}
+
+# PACKAGES: every binary package of sdtkit.spec.
+PACKAGES="sdtkit sdtkit-libs sdtkit-devel sdtkit-static"
+
+# rpmfile PACKAGE: PACKAGE's .rpm.
+rpmfile() {
+    echo "$RPMS/$1-$VERSION-1.$(uname -m).rpm"
+}
+
+# q PACKAGE OPTION...: rpm -qp OPTION... of PACKAGE's .rpm.
+q() {
+    local p=$1
+    shift
+    rpm -qp "$@" "$(rpmfile "$p")" 2>/dev/null
+}
+
+@test "make rpm builds sdtkit, -libs, -devel and -static and the source package, from the tarball, versioned from the spec" {
+    local p
+    for p in $PACKAGES; do
+        [ "$(q $p --qf '%{NAME} %{VERSION} %{RELEASE}')" = "$p $VERSION 1" ]
+    done
+    [ "$(ls "$RPMS" | wc -l)" -eq 4 ]
+    # the spec names VERSION, and the source package holds make dist's tarball
+    grep -qx "Version: *$VERSION" "$ROOT/sdtkit.spec"
+    rpm2cpio "$SRC/build/rpm/SRPMS/sdtkit-$VERSION-1.src.rpm" | cpio -i --quiet "sdtkit-$VERSION.tar.gz"
+    cmp "$TARBALL" "sdtkit-$VERSION.tar.gz"
+    # dated from the changelog, as the tarball
+    [ "$(q sdtkit --qf '%{BUILDTIME}')" -eq "$(tar -tvzf "$TARBALL" --full-time | head -1 |
+        awk '{ print $4 " " $5 }' | xargs -I{} date -u -d {} +%s)" ]
+}
+
+@test "sdtkit provides systemtap-sdt-devel, systemtap-sdt-dtrace and /usr/bin/dtrace, and conflicts with both" {
+    q sdtkit --provides > provides
+    cat provides
+    grep -qx "systemtap-sdt-devel = $VERSION-1" provides
+    grep -qx "systemtap-sdt-dtrace = $VERSION-1" provides
+    grep -qx /usr/bin/dtrace provides
+    grep -qx "pkgconfig(sdtkit) = $VERSION" provides
+    grep -qx "cmake(sdtkit) = $VERSION" provides
+    q sdtkit-devel --provides | grep -qx "cmake(sdtkit-runtime) = $VERSION"
+    [ "$(q sdtkit --conflicts | sort | xargs)" = "systemtap-sdt-devel systemtap-sdt-dtrace" ]
+    local p
+    for p in sdtkit-libs sdtkit-devel sdtkit-static; do
+        [ -z "$(q $p --conflicts)" ]
+    done
+}
+
+@test "sdtkit needs only the C library; -devel needs this very -libs, -static this very -devel" {
+    q sdtkit --requires | grep -v '^rpmlib(\|^rtld(' > requires
+    cat requires
+    ! grep -v '^libc\.so\.6\|^/usr/bin/pkg-config$' requires
+    [ "$(q sdtkit-libs --requires | grep -v '^rpmlib(\|^rtld(\|^libc\.so\.6')" = "" ]
+    q sdtkit-devel --requires | grep -qx "sdtkit-libs(x86-64) = $VERSION-1"
+    q sdtkit-static --requires | grep -qx "sdtkit-devel(x86-64) = $VERSION-1"
+    # -libs provides the SONAMEs, with libsdtkit's version node
+    q sdtkit-libs --provides > provides
+    grep -qx 'libsdtkit.so.1()(64bit)' provides
+    grep -qx 'libsdtkit.so.1(SDTKIT_1)(64bit)' provides
+    grep -qx 'libstapsdt.so.0()(64bit)' provides
+}
+
+@test "rpm -qpl: the tools and <sys/sdt.h> in sdtkit, the SONAMEs in -libs, the .so links, headers and .pc in -devel, the archives in -static" {
+    # PACKAGE  files it must have (regular expressions of rpm -qpl's lines:
+    # man pages are compressed or not, as the build machine's rpm does)
+    local p f want
+    set -f
+    while read -r p want; do
+        q $p -l > files
+        for f in $want; do
+            grep -qx "$f" files || { echo "$p lacks $f"; cat files; false; }
+        done
+    done <<'EOF'
+sdtkit         /usr/bin/dtrace /usr/bin/sdt-list /usr/include/sys/sdt.h /usr/include/sys/sdt-config.h /usr/include/sys/sdt-operands.h /usr/include/usdt.h /usr/share/pkgconfig/sdtkit.pc /usr/share/cmake/sdtkit/sdtkit-config.cmake /usr/share/man/man1/dtrace.1.* /usr/share/licenses/sdtkit-.*/LICENSE
+sdtkit-libs    /usr/lib64/libsdtkit.so.1 /usr/lib64/libsdtkit.so.1.0.0 /usr/lib64/libstapsdt.so.0 /usr/lib64/libstapsdt.so.0.0.0 /usr/share/licenses/sdtkit-libs-.*/LICENSE
+sdtkit-devel   /usr/include/sdtkit.h /usr/include/libstapsdt.h /usr/lib64/libsdtkit.so /usr/lib64/libstapsdt.so /usr/lib64/pkgconfig/sdtkit-runtime.pc /usr/lib64/pkgconfig/libstapsdt.pc /usr/lib64/cmake/sdtkit-runtime/sdtkit-runtime-config.cmake /usr/share/man/man3/sdtkit.3.* /usr/share/man/man3/libstapsdt.3.*
+sdtkit-static  /usr/lib64/libsdtkit.a /usr/lib64/libstapsdt.a
+EOF
+    # no package owns a directory another package owns (/usr/include/sys is glibc's)
+    ! q sdtkit -l --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' | grep -q '^d.* /usr/include/sys$'
+    # the shared libraries are executable, as on RPM distributions
+    q sdtkit-libs --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' | grep -q '^-rwxr-xr-x /usr/lib64/libsdtkit.so.1.0.0$'
+    # only -libs has shared libraries, only -static archives
+    ! q sdtkit -l | grep -q '\.so\|\.a$'
+    ! q sdtkit-devel -l | grep -q '\.so\.\|\.a$'
+}
+
+@test "every file make install installs is in exactly one package" {
+    mkdir inst
+    tar -xzf "$TARBALL" -C inst --strip-components=1
+    make -s -C inst install PREFIX=/usr LIBDIR=/usr/lib64 DESTDIR="$PWD/stage" >/dev/null
+    (cd stage && find . ! -type d | sed 's|^\./|/|') | sort > installed
+    local p
+    for p in $PACKAGES; do q $p -l; done | sort > packaged
+    local f n
+    while read -r f; do
+        n=$(grep -cx -e "$f" -e "$f.gz" -e "$f.bz2" packaged)
+        [ "$n" -eq 1 ] || { echo "installed, but in $n packages: $f"; false; }
+    done < installed
+}
+
+@test "rpmlint finds no errors in the packages and the spec (with sdtkit.rpmlintrc; warnings are printed)" {
+    local p rpms=()
+    for p in $PACKAGES; do rpms+=("$(rpmfile $p)"); done
+    run rpmlint -r "$ROOT/sdtkit.rpmlintrc" "${rpms[@]}" "$SRC/build/rpm/SRPMS/sdtkit-$VERSION-1.src.rpm" \
+        "$ROOT/sdtkit.spec"
+    echo "$output"
+    [[ "$output" == *"5 packages and 1 specfiles checked; 0 errors"* ]]
+    # every filter of the rc file is still needed: none is left unused
+    ! grep -q 'unused-rpmlintrc-filter' <<<"$output"
+}
+
+# scratch_root DIR: an empty rpm database in DIR, the packages installed
+# there without their dependencies (the C library is Debian's, not rpm's).
+scratch_root() {
+    local p rpms=()
+    for p in $PACKAGES; do rpms+=("$(rpmfile $p)"); done
+    rpm --root "$1" --initdb
+    rpm --root "$1" -i --nodeps --noscripts "${rpms[@]}"
+}
+
+@test "installed with rpm --root, dtrace and the header build a probed program, and the libraries load run-time probes" {
+    need_cmd gcc pkg-config
+    scratch_root "$PWD/root"
+    local R=$PWD/root
+    [ "$(rpm --root "$R" -q --whatprovides systemtap-sdt-devel)" = "sdtkit-$VERSION-1.$(uname -m)" ]
+    [ "$("$R/usr/bin/dtrace" --version)" = "dtrace (sdtkit) $VERSION" ]
+    printf 'provider app {\n  probe start(int, char *);\n};\n' > app.d
+    "$R/usr/bin/dtrace" -h -s app.d -o app.h
+    printf '#include "app.h"\nint main(int c, char **v) { if (APP_START_ENABLED()) APP_START(c, v[0]); APP_START(c, v[0]); return 0; }\n' > app.c
+    gcc -O2 -Wall -Werror -I "$R/usr/include" -c app.c -o app.o
+    gcc -M -I "$R/usr/include" app.c | grep -q "$R/usr/include/sys/sdt.h"
+    "$R/usr/bin/dtrace" -G -s app.d -o app-probes.o app.o
+    gcc app.o app-probes.o -o app
+    ./app
+    [ "$(note_probes app | cut -f1 | sort -u)" = app:start ]
+    [ "$(note_field app app:start Semaphore)" != 0x0000000000000000 ]
+    # the run-time libraries, through their pkg-config files
+    export PKG_CONFIG_PATH="$R/usr/lib64/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$R"
+    gcc -std=c11 -Wall -Werror $(pkg-config --cflags sdtkit-runtime) "$ROOT/tests/release/rt-user.c" \
+        $(pkg-config --libs sdtkit-runtime) -o native
+    gcc -std=c11 -Wall -Werror -DSTAPSDT $(pkg-config --cflags libstapsdt) "$ROOT/tests/release/rt-user.c" \
+        $(pkg-config --libs libstapsdt) -o compat
+    [ "$(LD_LIBRARY_PATH="$R/usr/lib64" ./native)" = "fired 42 hello" ]
+    [ "$(LD_LIBRARY_PATH="$R/usr/lib64" ./compat)" = "fired 42 hello" ]
+    gcc -std=c11 $(pkg-config --cflags sdtkit-runtime) "$ROOT/tests/release/rt-user.c" \
+        "$R/usr/lib64/libsdtkit.a" -lpthread -ldl -o static
+    [ "$(./static)" = "fired 42 hello" ]
+}
+
+# noarch_rpm NAME SPEC-LINES: a package NAME without files, with the spec's
+# other lines as given; prints its path.
+noarch_rpm() {
+    local name=$1
+    shift
+    mkdir -p "top/$name"
+    {
+        printf 'Name: %s\nVersion: 5.0\nRelease: 1\nSummary: a test package\nLicense: MIT\nBuildArch: noarch\n' "$name"
+        printf '%s\n' "$@"
+        printf '%%description\nA test package.\n%%files\n'
+    } > "top/$name.spec"
+    rpmbuild -bb --quiet --define "_topdir $PWD/top/$name" "top/$name.spec" >/dev/null 2>&1
+    ls "top/$name"/RPMS/noarch/*.rpm
+}
+
+@test "rpm takes sdtkit for SystemTap's packages: what requires them installs, and they conflict with it" {
+    scratch_root "$PWD/root"
+    # a package that needs SystemTap's, as Fedora's postgresql and python3 do
+    user=$(noarch_rpm probe-user 'Requires: systemtap-sdt-devel' 'Requires: systemtap-sdt-dtrace' \
+        'Requires: /usr/bin/dtrace')
+    run rpm --root "$PWD/root" -i "$user"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    rpm --root "$PWD/root" -q probe-user
+    # SystemTap's own packages cannot go in beside sdtkit
+    local p
+    for p in systemtap-sdt-devel systemtap-sdt-dtrace; do
+        run rpm --root "$PWD/root" -i "$(noarch_rpm $p)"
+        echo "$output"
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"$p conflicts with (installed) sdtkit-$VERSION-1"* ]]
+    done
+    # without sdtkit, the user does not install
+    rpm --root "$PWD/empty" --initdb
+    run rpm --root "$PWD/empty" -i "$user"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"systemtap-sdt-devel is needed by probe-user"* ]]
+}
