@@ -60,10 +60,14 @@
    Unloading hides the probes from tracers that look again and makes them
    inert (disabled, firing does nothing), but keeps the object mapped, so
    that a thread still inside sdtkit_probe_enabled() or sdtkit_probe_fire()
-   never touches unmapped memory: the objects of a provider's 16 latest
-   loads stay mapped until it is destroyed (an older one is unmapped when
-   the provider is loaded again).  Loading again (after adding probes, say)
-   makes a new object.  A destroyed provider's probes stay valid handles,
+   never touches unmapped memory.  An unloaded object is unmapped at a
+   later load of its provider, and only when 16 newer loads exist, its
+   unload is a second old or more, and no sdtkit_probe_fire() of the
+   provider is in flight (fire counts itself, so a fire is never cut
+   short).  sdtkit_probe_enabled() reads two words with no count: a thread
+   suspended between them for over a second, through 16 reloads, could
+   read unmapped memory.  Destroying the provider unmaps them all.  Loading
+   again (after adding probes, say) makes a new object.  A destroyed provider's probes stay valid handles,
    inert, until a new probe with as many arguments reuses them.
 
    Where the object lives: in memory (memfd_create, with MFD_EXEC where the

@@ -7,8 +7,9 @@
  * each probe's stub and semaphore with release stores, which fire and the
  * inline is-enabled test read with acquire loads.  Unloading publishes a
  * zero semaphore and no stub, and hides the notes; the object stays mapped
- * until destroy, so a reader that loaded the old addresses still reads
- * mapped memory.  Lifecycle calls on one provider take its mutex.
+ * for a while (drop_old_objects), so a reader that loaded the old
+ * addresses still reads mapped memory.  Lifecycle calls on one provider
+ * take its mutex.
  */
 #define _GNU_SOURCE
 #include "runtime.h"
@@ -346,20 +347,48 @@ static void publish(struct sdtkit_provider *pv, const struct dso *d, uintptr_t b
 
 /* An unloaded object stays mapped so that a thread that read a probe's
  * old stub or semaphore address just before the unload still reads mapped
- * memory.  Only so many are kept: one older than that many reloads is
- * unmapped at the next load (a thread would have had to stall between two
- * loads of sdtkit_probe_enabled() for that many reloads to touch it). */
+ * memory.  It is unmapped at a later load once all of these hold:
+ *  - 16 loads are newer (KEPT_OBJECTS);
+ *  - it was unloaded a second ago or more (GRACE_NS): together, a thread
+ *    would have had to stall that long between the two loads of the inline
+ *    sdtkit_probe_enabled(), or libstapsdt's probeIsEnabled(), to read it;
+ *  - no fire of the provider is in flight: fire counts itself in the probe
+ *    before it reads the stub's address (sequentially consistent, as is
+ *    unload's store and the count read here), so a fire that read an old
+ *    stub is always seen here and its stub stays mapped. */
 enum {
     KEPT_OBJECTS = 16
 };
+static const long long GRACE_NS = 1000000000;
+
+static long long ns_since(const struct timespec *then)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)(now.tv_sec - then->tv_sec) * 1000000000 + (now.tv_nsec - then->tv_nsec);
+}
+
+static bool any_firing(const struct sdtkit_provider *pv)
+{
+    for (size_t i = 0; i < pv->nprobes; i++)
+        if (__atomic_load_n(&pv->probes[i]->firing, __ATOMIC_SEQ_CST))
+            return true;
+    return false;
+}
 
 static void drop_old_objects(struct sdtkit_provider *pv)
 {
     struct object **p = &pv->objects;
     for (int kept = 0; *p && kept <= KEPT_OBJECTS; kept++)
         p = &(*p)->next;
+    if (!*p || any_firing(pv))
+        return;
     while (*p) {
         struct object *o = *p;
+        if (ns_since(&o->unloaded) < GRACE_NS) {
+            p = &o->next;
+            continue;
+        }
         *p = o->next;
         drop_object(o);
         free(o);
@@ -453,10 +482,11 @@ static int unload(struct sdtkit_provider *pv)
     if (!pv->loaded)
         return provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is not loaded", pv->name);
     for (size_t i = 0; i < pv->nprobes; i++) {
-        __atomic_store_n(&pv->probes[i]->call, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&pv->probes[i]->call, 0, __ATOMIC_SEQ_CST);
         __atomic_store_n(&pv->probes[i]->semaphore, &zero_semaphore, __ATOMIC_RELEASE);
     }
     hide_object(pv->objects);
+    clock_gettime(CLOCK_MONOTONIC, &pv->objects->unloaded);
     pv->loaded = false;
     return SDTKIT_OK;
 }
@@ -593,22 +623,39 @@ static void fire(const struct sdtkit_probe *p, uintptr_t call, const sdtkit_valu
     ((stub_fn *)call)(slots);
 }
 
-void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
+/* The stub to call, counting this fire in p (see drop_old_objects), or 0
+ * when p is not loaded; a nonzero one is given back with fire_end(). */
+static uintptr_t fire_begin(sdtkit_probe *p)
 {
-    uintptr_t call = p ? __atomic_load_n(&p->call, __ATOMIC_ACQUIRE) : 0;
-    if (!call || (p->nargs > 0 && !args))
-        return;
-    fire(p, call, args);
+    __atomic_add_fetch(&p->firing, 1, __ATOMIC_SEQ_CST);
+    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_SEQ_CST);
+    if (!call)
+        __atomic_sub_fetch(&p->firing, 1, __ATOMIC_RELEASE);
+    return call;
 }
 
-void sdtkit_probe_firev(const sdtkit_probe *p, ...)
+static void fire_end(sdtkit_probe *p) { __atomic_sub_fetch(&p->firing, 1, __ATOMIC_RELEASE); }
+
+void sdtkit_probe_fire(const sdtkit_probe *cp, const sdtkit_value *args)
 {
-    uintptr_t call = p ? __atomic_load_n(&p->call, __ATOMIC_ACQUIRE) : 0;
+    sdtkit_probe *p = (sdtkit_probe *)cp; /* only its counter is written */
+    if (!p || !__atomic_load_n(&p->call, __ATOMIC_RELAXED) || (p->nargs > 0 && !args))
+        return;
+    uintptr_t call = fire_begin(p);
     if (!call)
+        return;
+    fire(p, call, args);
+    fire_end(p);
+}
+
+void sdtkit_probe_firev(const sdtkit_probe *cp, ...)
+{
+    sdtkit_probe *p = (sdtkit_probe *)cp; /* only its counter is written */
+    if (!p || !__atomic_load_n(&p->call, __ATOMIC_RELAXED))
         return;
     sdtkit_value v[SDTKIT_MAX_ARGS];
     va_list ap;
-    va_start(ap, p);
+    va_start(ap, cp);
     for (int i = 0; i < p->nargs; i++) {
         switch (p->type[i]) {
         case SDTKIT_INT8:
@@ -637,7 +684,11 @@ void sdtkit_probe_firev(const sdtkit_probe *p, ...)
         }
     }
     va_end(ap);
+    uintptr_t call = fire_begin(p);
+    if (!call)
+        return;
     fire(p, call, v);
+    fire_end(p);
 }
 
 int sdtkit_probe_is_enabled(const sdtkit_probe *p) { return p && sdtkit_probe_enabled(p); }

@@ -21,6 +21,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <time.h>
 
 /* What failed in a load, for libstapsdt's SDTError_t. */
 enum load_stage {
@@ -44,6 +45,9 @@ struct sdtkit_probe {
     /* ELFv1 calls through a function descriptor: entry, TOC, environment. */
     uintptr_t descriptor[3];
 #endif
+    /* Fires between reading call and the stub's return, atomically: an
+     * object is unmapped only while no fire of its provider is in flight. */
+    unsigned long firing;
     struct sdtkit_provider *provider;
     struct sdtkit_probe *next_free; /* in the pool, once its provider is gone */
     char *name;
@@ -58,6 +62,7 @@ struct object {
     void *handle;
     int fd;
     bool named;                        /* path is a file of ours, removed at unload */
+    struct timespec unloaded;          /* CLOCK_MONOTONIC, once unloaded */
     uint64_t notes_offset, notes_size; /* .note.stapsdt, zeroed at unload */
     char path[4096];                   /* /proc/PID/fd/N, or the named file */
     struct object *next;               /* the provider's, newest first */

@@ -312,9 +312,17 @@ EOF
 
 @test "many threads fire while another unloads, loads and adds probes: no crash, every fire counted" {
     rt_build stress "$ROOT/tests/runtime/stress.c"
-    run timeout 300 ./stress 4 300
+    run timeout 300 ./stress 4 300 2.5
     [ "$status" -eq 0 ]
     [[ "${lines[-1]}" == "ok "* ]]
+}
+
+@test "an unloaded object stays readable through 20 reloads and is unmapped a second later" {
+    rt_build grace "$ROOT/tests/runtime/grace.c"
+    run timeout 60 ./grace
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "after 20 reloads: mapped" ]
+    [ "${lines[1]}" = "a second later: unmapped" ]
 }
 
 @test "the same under ThreadSanitizer, gcc and clang: no data race" {
@@ -326,7 +334,7 @@ EOF
         "$cc" -std=c11 -O1 -g -fsanitize=thread -D_POSIX_C_SOURCE=200809L \
             -DSDTKIT_VERSION='"test"' -I "$INCLUDE" "$ROOT/tests/runtime/stress.c" "${srcs[@]}" \
             -o "stress-$cc" -ldl -lpthread
-        run env TSAN_OPTIONS=halt_on_error=1:exitcode=66 timeout 300 "./stress-$cc" 4 300
+        run env TSAN_OPTIONS=halt_on_error=1:exitcode=66 timeout 300 "./stress-$cc" 4 300 2.5
         [ "$status" -eq 0 ] || { echo "$cc:"; echo "$output" | head -40; false; }
     done
 }

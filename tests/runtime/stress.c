@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* stress THREADS CYCLES: THREADS threads fire probes of a native and a
-   libstapsdt provider, test them and read their semaphores, while the main
-   thread unloads, adds a probe to and loads each provider CYCLES times.
+/* stress THREADS CYCLES [SECONDS]: THREADS threads fire probes of a native
+   and a libstapsdt provider, test them and read their semaphores, while the
+   main thread unloads, adds a probe to and loads each provider CYCLES times
+   and for SECONDS at least (past the library's one-second grace, so old
+   objects are unmapped while threads fire).
    Prints "ok FIRES CYCLES" when every call returned as documented; any
    crash, hang or race (under ThreadSanitizer) fails the test. */
 #include <libstapsdt.h>
@@ -11,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static sdtkit_provider *pv;
 static sdtkit_probe *probe[3];
@@ -53,6 +56,8 @@ static int check(int rc, const char *what)
 int main(int argc, char **argv)
 {
     int nthreads = argc > 1 ? atoi(argv[1]) : 4, cycles = argc > 2 ? atoi(argv[2]) : 100;
+    double seconds = argc > 3 ? atof(argv[3]) : 0;
+    struct timespec t0, now;
     static const int types[] = {SDTKIT_INT32, SDTKIT_UINT64, SDTKIT_STRING};
     pthread_t t[64];
     if (nthreads < 1 || nthreads > 64)
@@ -68,7 +73,13 @@ int main(int argc, char **argv)
         return 1;
     for (int i = 0; i < nthreads; i++)
         pthread_create(&t[i], NULL, firing, NULL);
-    for (int c = 0; c < cycles; c++) {
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int c = 0;; c++) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (c >= cycles && (double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 >= seconds) {
+            cycles = c;
+            break;
+        }
         char name[32];
         sdtkit_probe *extra;
         snprintf(name, sizeof name, "extra%d", c);
