@@ -301,7 +301,7 @@ expect_stderr() {
 }
 
 @test "20,000 duplicates, each with a note pointing back: every line shown, no quadratic read" {
-    { echo 'provider p {'; for ((i = 0; i < 20000; i++)); do echo '    probe a(int x);'; done; echo '};'; } >dup.d
+    { echo 'provider p {'; repeat 20000 '    probe a(int x);\n'; echo '};'; } >dup.d
     local start=$SECONDS
     h dup.d
     [ "$status" -eq 1 ]
@@ -312,7 +312,7 @@ expect_stderr() {
 }
 
 @test "200,000 duplicates on one 3 MB line: bounded reading, the messages all there" {
-    { printf 'provider p {'; for ((i = 0; i < 200000; i++)); do printf ' probe a(int x);'; done; printf '};\n'; } >dup.d
+    { printf 'provider p {'; repeat 200000 ' probe a(int x);'; printf '};\n'; } >dup.d
     local start=$SECONDS
     run --separate-stderr "$DTRACE" -h -s dup.d -o out.h
     [ "$status" -eq 1 ]

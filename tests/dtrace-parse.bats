@@ -490,17 +490,16 @@ EOF
 }
 
 @test "deeply nested brackets neither crash nor hang: 256 levels are read, more is an error" {
-    { printf 'x = '; for i in $(seq 1 256); do printf '('; done
-      for i in $(seq 1 256); do printf ')'; done
+    { printf 'x = '; repeat 256 '('; repeat 256 ')'
       echo; echo 'provider p { probe a(int (*(*(*f)(int))[4])(char)); };'; } >ok.d
     h ok.d
     [ "$status" -eq 0 ]
     grep -q '^#define P_A(arg1) \\$' out.h
     rm out.h
-    { printf 'x = '; for i in $(seq 1 100000); do printf '('; done; echo; } >deep.d
+    { printf 'x = '; repeat 100000 '('; echo; } >deep.d
     run --separate-stderr timeout 20 "$DTRACE" -h -s deep.d -o out.h
     fails_at "deep.d:1:261: error: brackets nested more than 256 deep"
-    { printf 'provider p { probe a(int '; for i in $(seq 1 300); do printf '['; done; echo; } >args.d
+    { printf 'provider p { probe a(int '; repeat 300 '['; echo; } >args.d
     h args.d
     fails_at "args.d:1:282: error: brackets nested more than 256 deep in probe 'a'"
 }
