@@ -8,15 +8,16 @@ load helpers
 
 # source_files: the project's files that are code, build files or man pages
 # (tracked ones in a checkout; all in an unpacked tarball).  Data (fuzz
-# corpora, VERSION), documentation (Markdown) and Debian's own metadata
-# files (covered by debian/copyright) are not.
+# corpora, the inputs and expected messages of tests/cases, VERSION),
+# documentation (Markdown) and Debian's own metadata files (covered by
+# debian/copyright) are not.
 source_files() {
     cd "$ROOT" || return 1
     if [ -d .git ] && command -v git >/dev/null; then
         git ls-files
     else
         find . -path ./build -prune -o -type f -print | sed 's|^\./||'
-    fi | grep -vE '^fuzz/(corpus|regressions)/|\.md$|^VERSION$|(^|/)\.gitignore$|^LICENSE|^debian/(changelog|control|copyright|source/format)$|^\.editorconfig$|^\.clang-format$' | sort
+    fi | grep -vE '^fuzz/(corpus|regressions)/|^tests/cases/|\.md$|^VERSION$|(^|/)\.gitignore$|^LICENSE|^debian/(changelog|control|copyright|source/format)$|^\.editorconfig$|^\.clang-format$' | sort
 }
 
 @test "every source file names its licence on an SPDX line at its top" {
