@@ -7,13 +7,13 @@
 load helpers
 
 # source_files: the project's files that are code, build files or man pages
-# (tracked ones in a checkout; all in an unpacked tarball).  Data (fuzz
-# corpora, the inputs and expected messages of tests/cases, VERSION),
-# documentation (Markdown) and Debian's own metadata files (covered by
-# debian/copyright) are not.
+# (tracked ones in a checkout or a git worktree, whose .git is a file; all
+# in an unpacked tarball).  Data (fuzz corpora, the inputs and expected
+# messages of tests/cases, VERSION), documentation (Markdown) and Debian's
+# own metadata files (covered by debian/copyright) are not.
 source_files() {
     cd "$ROOT" || return 1
-    if [ -d .git ] && command -v git >/dev/null; then
+    if [ -e .git ] && command -v git >/dev/null; then
         git ls-files
     else
         find . -path ./build -prune -o -type f -print | sed 's|^\./||'
