@@ -193,11 +193,15 @@ arch_gxx() {
 # need_arch ARCH: ARCH's cross compiler and its C library are installed
 # (a compiler without its C library cannot build a program or include
 # <stdint.h>, and was the cause of a CI run that failed on a new machine).
+# Once ARCH's compiler has linked a program, it is not asked again in the
+# same bats run (a cross compiler's static link costs about a second, and
+# the suites ask some 200 times a pass).
 need_arch() {
-    local gcc pkg probe
+    local gcc pkg probe linked="${BATS_RUN_TMPDIR:-/nonexistent}/need-arch-$1"
     gcc=$(arch_gcc "$1")
-    pkg=$(arch_field "$1" 3)
     need_cmd "$gcc"
+    [ ! -e "$linked" ] || return 0
+    pkg=$(arch_field "$1" 3)
     probe=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/need-arch.XXXXXX")
     printf '#include <stdio.h>\nint main(void) { return puts(""); }\n' |
         "$gcc" -static -x c - -o "$probe" 2>/dev/null || {
@@ -206,6 +210,7 @@ need_arch() {
         return
     }
     rm -f "$probe"
+    [ -z "${BATS_RUN_TMPDIR:-}" ] || : >"$linked"
 }
 
 # stap_include: a directory holding only SystemTap's sys/sdt.h, usable by
