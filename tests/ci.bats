@@ -98,6 +98,20 @@ inner() {
     [ "${lines[${#lines[@]}-1]}" = "2 passed, 0 failed, 0 skipped" ]
 }
 
+@test "tests/arches.table has every column for all 18 architectures, and .ci/run installs from it" {
+    local rows
+    rows=$(awk -F '  +' '!/^#/ && NF' "$ROOT/tests/arches.table")
+    [ "$(awk -F '  +' '{ print NF }' <<<"$rows" | sort -u)" = 12 ]
+    [ "$(tail -n +2 <<<"$rows" | cut -d' ' -f1 | sort -u | wc -l)" -eq 18 ]
+    [ "$(wc -w <<<"$ALL_ARCHES")" -eq 18 ]
+    [ "$ARCHES" = "x86_64 i686 aarch64 armhf ppc64el s390x riscv64" ]
+    [ "$(arch_field x32 machine)" = "Advanced Micro Devices X86-64" ]
+    [ "$(package_of x86_64-linux-gnux32-gcc)" = gcc-x86-64-linux-gnux32 ]
+    # .ci/run names no architecture's package itself
+    grep -q 'tests/arches.table' "$ROOT/.ci/run"
+    ! grep -v '^ *#' "$ROOT/.ci/run" | grep -E 'libc6[.0-9]*-dev|linux-gnu'
+}
+
 @test "a suite bats cannot run counts as failed, not as nothing" {
     printf '@test "a" { true; }\n@test "b" {\n' > broken.bats
     run fresh "$ROOT/tests/run" "$PWD/broken.bats"
