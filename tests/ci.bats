@@ -81,7 +81,7 @@ inner() {
 @test "tests/run sums both passes in one last line, lists skips and failures, and runs the sanitizer pass after a failure" {
     printf '@test "a" { true; }\n@test "b" { skip "why not"; }\n@test "c" { false; }\n' > plain.bats
     printf '@test "d" { true; }\n@test "e" { [ -n "$SDTKIT_DTRACE" ]; }\n' > dtrace-x.bats
-    run fresh "$ROOT/tests/run" "$PWD/plain.bats" "$PWD/dtrace-x.bats"
+    run fresh env SANITIZED_SUITES=dtrace-x.bats "$ROOT/tests/run" "$PWD/plain.bats" "$PWD/dtrace-x.bats"
     [ "$status" -eq 1 ]
     # d passes twice, e once (only the sanitizer pass sets SDTKIT_DTRACE)
     [ "${lines[${#lines[@]}-1]}" = "4 passed, 2 failed, 1 skipped" ]
@@ -90,12 +90,32 @@ inner() {
     [[ "$output" == *"normal: c"* ]]
     [[ "$output" == *"normal: e"* ]]
     # a clean run exits 0
-    run fresh "$ROOT/tests/run" "$PWD/dtrace-x.bats"
+    run fresh env SANITIZED_SUITES=dtrace-x.bats "$ROOT/tests/run" "$PWD/dtrace-x.bats"
     [ "${lines[${#lines[@]}-1]}" = "3 passed, 1 failed, 0 skipped" ]
     printf '@test "d" { true; }\n' > dtrace-y.bats
-    run fresh "$ROOT/tests/run" "$PWD/dtrace-y.bats"
+    run fresh env SANITIZED_SUITES=dtrace-y.bats "$ROOT/tests/run" "$PWD/dtrace-y.bats"
     [ "$status" -eq 0 ]
     [ "${lines[${#lines[@]}-1]}" = "2 passed, 0 failed, 0 skipped" ]
+}
+
+@test "the sanitizer pass runs the declared suites only, and not their tests tagged no-sanitizer" {
+    printf '@test "a" { true; }\n' > once.bats
+    printf '@test "b" { true; }\n# bats test_tags=no-sanitizer\n@test "c" { [ -z "${SDTKIT_DTRACE:-}" ]; }\n' > twice.bats
+    run fresh env SANITIZED_SUITES="other.bats twice.bats" "$ROOT/tests/run" "$PWD/once.bats" "$PWD/twice.bats"
+    [ "$status" -eq 0 ]
+    # a, b and c, then b alone
+    [ "${lines[${#lines[@]}-1]}" = "4 passed, 0 failed, 0 skipped" ]
+    [[ "$output" == *"== sanitizer pass: $PWD/twice.bats"* ]]
+}
+
+@test "every suite of tests/sanitized-suites runs the programs through \$DTRACE or \$SDT_LIST" {
+    local s n=0
+    while read -r s _; do
+        [ -f "$ROOT/tests/$s" ] || { echo "no tests/$s"; return 1; }
+        grep -qE '"\$(DTRACE|SDT_LIST)"' "$ROOT/tests/$s" || { echo "$s runs neither"; return 1; }
+        n=$((n + 1))
+    done < <(grep -v '^#' "$ROOT/tests/sanitized-suites" | grep .)
+    [ "$n" -gt 0 ]
 }
 
 @test "tests/arches.table has every column for all 18 architectures, and .ci/run installs from it" {

@@ -328,13 +328,19 @@ prov() {
     cmp out.h again.h
 }
 
-@test "line markers with huge numbers saturate at INT_MAX, also where long is 32 bits" {
+@test "line markers with huge numbers saturate at INT_MAX" {
     printf '# 9999999999 "x.d"\nprovider p { probe x(int; };\n' >marker.d
     run --separate-stderr "$DTRACE" -h -s marker.d -o out.h
     clean_error "x.d:2147483647:25: error: expected ',' or ')' in the argument list of probe 'x', found ';'"
     printf '#line 2147483646 "y.d"\n\n\n\nprovider p { probe x(int; };\n' >count.d
     run --separate-stderr "$DTRACE" -h -s count.d -o out.h
     clean_error "y.d:2147483647:25: error: *"
+}
+
+# Its own dtrace, not the one under test: the sanitizer pass leaves it out.
+# bats test_tags=no-sanitizer
+@test "line markers with huge numbers saturate at INT_MAX also where long is 32 bits" {
+    printf '# 9999999999 "x.d"\nprovider p { probe x(int; };\n' >marker.d
     # an i686 dtrace that traps on any signed overflow (the number used to
     # be accumulated in a long), run under qemu-i386: a kernel built without
     # IA-32 emulation, as CI's was, cannot execute it ("Exec format error")
