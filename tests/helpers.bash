@@ -111,9 +111,23 @@ note_args() {
     note_probes "$1" | awk -F '\t' -v p="$2" '$1 == p { print $2; exit }'
 }
 
+# An awk function: the SIZE of each SIZE@OPERAND of an argument string,
+# space separated (one awk for what took five processes a probe).
+SIZES_AWK='function sizes(args,   a, n, i, out) {
+    n = split(args, a, " ")
+    for (i = 1; i <= n; i++)
+        if (match(a[i], /^-?[0-9]+f?@/)) out = out (out == "" ? "" : " ") substr(a[i], 1, RLENGTH - 1)
+    return out
+}'
+
 # arg_sizes ARGSTRING: the SIZE of each SIZE@OPERAND, space separated.
 arg_sizes() {
-    echo "$1" | grep -oE '(^| )-?[0-9]+f?@' | tr -d ' @' | tr '\n' ' ' | sed 's/ $//'
+    awk "$SIZES_AWK"' { all = all " " $0 } END { print sizes(all) }' <<<"$1"
+}
+
+# note_sizes FILE: one line per probe, "provider:name SIZES".
+note_sizes() {
+    note_probes "$1" | awk -F '\t' "$SIZES_AWK"' { print $1 " " sizes($2) }'
 }
 
 # note_field FILE PROBE FIELD: Location, Base or Semaphore of a probe (hex).
