@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Helpers shared by the tests/dtrace-*.bats suites (`load dtrace-helpers`).
+# Helpers shared by the dtrace and sdt-list suites (`load dtrace-helpers`).
 
 load helpers
 bats_require_minimum_version 1.5.0
