@@ -74,7 +74,7 @@ inner() {
     printf '@test "d" { true; }\n@test "e" { [ -n "$SDTKIT_DTRACE" ]; }\n' > dtrace-x.bats
     # no musl build: each musl pass is one skipped test
     export SDTKIT_MUSL=$PWD/nomusl
-    run fresh env -u CI "$ROOT/tests/run" "$PWD/plain.bats" "$PWD/dtrace-x.bats"
+    run fresh env -u CI SANITIZED_SUITES=dtrace-x.bats "$ROOT/tests/run" "$PWD/plain.bats" "$PWD/dtrace-x.bats"
     [ "$status" -eq 1 ]
     # d passes twice, e once (only the sanitizer pass sets SDTKIT_DTRACE)
     [ "${lines[${#lines[@]}-1]}" = "4 passed, 2 failed, 3 skipped" ]
@@ -84,10 +84,10 @@ inner() {
     [[ "$output" == *"normal: c"* ]]
     [[ "$output" == *"normal: e"* ]]
     # a clean run exits 0
-    run fresh env -u CI "$ROOT/tests/run" "$PWD/dtrace-x.bats"
+    run fresh env -u CI SANITIZED_SUITES=dtrace-x.bats "$ROOT/tests/run" "$PWD/dtrace-x.bats"
     [ "${lines[${#lines[@]}-1]}" = "3 passed, 1 failed, 2 skipped" ]
     printf '@test "d" { true; }\n' > dtrace-y.bats
-    run fresh env -u CI "$ROOT/tests/run" "$PWD/dtrace-y.bats"
+    run fresh env -u CI SANITIZED_SUITES=dtrace-y.bats "$ROOT/tests/run" "$PWD/dtrace-y.bats"
     [ "$status" -eq 0 ]
     [ "${lines[${#lines[@]}-1]}" = "2 passed, 0 failed, 2 skipped" ]
 }
@@ -97,7 +97,7 @@ inner() {
     printf '#!/bin/sh\n' | tee musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list > /dev/null
     chmod +x musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list
     printf '@test "d" { true; }\n@test "e" { [ "$SDTKIT_DTRACE" = "%s" ]; }\n' "$PWD/musl/static/dtrace" > dtrace-x.bats
-    run fresh env SDTKIT_MUSL="$PWD/musl" "$ROOT/tests/run" "$PWD/dtrace-x.bats"
+    run fresh env SANITIZED_SUITES=dtrace-x.bats SDTKIT_MUSL="$PWD/musl" "$ROOT/tests/run" "$PWD/dtrace-x.bats"
     [ "$status" -eq 1 ]
     [[ "$output" == *"== musl pass: $PWD/dtrace-x.bats"* ]]
     [[ "$output" == *"== musl-static pass: $PWD/dtrace-x.bats"* ]]
@@ -105,10 +105,69 @@ inner() {
     [ "${lines[${#lines[@]}-1]}" = "5 passed, 3 failed, 0 skipped" ]
     # under CI, no musl build is a failure of each musl pass, naming the package
     printf '@test "d" { true; }\n' > dtrace-y.bats
-    run fresh env CI=true SDTKIT_MUSL="$PWD/nomusl" "$ROOT/tests/run" "$PWD/dtrace-y.bats"
+    run fresh env CI=true SANITIZED_SUITES=dtrace-y.bats SDTKIT_MUSL="$PWD/nomusl" "$ROOT/tests/run" "$PWD/dtrace-y.bats"
     [ "$status" -eq 1 ]
     [ "${lines[${#lines[@]}-1]}" = "2 passed, 2 failed, 0 skipped" ]
     [[ "$output" == *"musl-gcc is not installed (.ci/run installs musl-tools)"* ]]
+}
+
+@test "the passes after the first run the declared suites only, not their tests tagged normal-pass-only" {
+    printf '@test "a" { true; }\n' > once.bats
+    printf '@test "b" { true; }\n# bats test_tags=normal-pass-only\n@test "c" { [ -z "${SDTKIT_DTRACE:-}" ]; }\n' > twice.bats
+    mkdir -p musl/static
+    printf '#!/bin/sh\n' | tee musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list > /dev/null
+    chmod +x musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list
+    run fresh env SANITIZED_SUITES="other.bats twice.bats" SDTKIT_MUSL="$PWD/musl" \
+        "$ROOT/tests/run" "$PWD/once.bats" "$PWD/twice.bats"
+    [ "$status" -eq 0 ]
+    # a, b and c, then b alone in each of the three other passes
+    [ "${lines[${#lines[@]}-1]}" = "6 passed, 0 failed, 0 skipped" ]
+    [[ "$output" == *"== sanitizer pass: $PWD/twice.bats"* ]]
+    [[ "$output" == *"== musl-static pass: $PWD/twice.bats"* ]]
+}
+
+@test "the first pass runs beside the others, and SDTKIT_CHECK_SERIAL=1 runs them in turn: the same results" {
+    # each pass's test "meet" waits for the other side's: it passes only
+    # when the first pass and the sanitizer pass run at the same time
+    printf '@test "meet" {\n    local me=first other=again\n    [ -z "${SDTKIT_DTRACE:-}" ] || { me=again other=first; }\n    touch "%s/$me"\n    for i in $(seq 1 300); do [ -e "%s/$other" ] && return 0; sleep 0.1; done\n    false\n}\n@test "b" { [ -z "${SDTKIT_DTRACE:-}" ]; }\n' "$PWD" "$PWD" > dtrace-x.bats
+    printf '@test "a" { true; }\n@test "b" { [ -z "${SDTKIT_DTRACE:-}" ]; }\n' > dtrace-y.bats
+    mkdir -p musl/static
+    printf '#!/bin/sh\n' | tee musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list > /dev/null
+    chmod +x musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list
+    run fresh env SANITIZED_SUITES=dtrace-x.bats SDTKIT_MUSL="$PWD/musl" "$ROOT/tests/run" "$PWD/dtrace-x.bats"
+    [ "$status" -eq 1 ]
+    # meet passes in all four passes, b only in the first
+    [ "${lines[${#lines[@]}-1]}" = "5 passed, 3 failed, 0 skipped" ]
+    run fresh env SDTKIT_CHECK_SERIAL=1 SANITIZED_SUITES=dtrace-y.bats SDTKIT_MUSL="$PWD/musl" \
+        "$ROOT/tests/run" "$PWD/dtrace-y.bats"
+    [ "$status" -eq 1 ]
+    [ "${lines[${#lines[@]}-1]}" = "5 passed, 3 failed, 0 skipped" ]
+    # in turn, the passes' reports come in order
+    [ "$(grep -o '^== [a-z-]* pass' <<<"$output" | tr '\n' ' ')" = "== normal pass == sanitizer pass == musl pass == musl-static pass " ]
+}
+
+@test "every suite of tests/sanitized-suites runs the programs through \$DTRACE, \$SDT_LIST or rt_build" {
+    local s n=0
+    while read -r s _; do
+        [ -f "$ROOT/tests/$s" ] || { echo "no tests/$s"; return 1; }
+        grep -qE '"\$(DTRACE|SDT_LIST)"|^ *rt_build ' "$ROOT/tests/$s" || { echo "$s runs none"; return 1; }
+        n=$((n + 1))
+    done < <(grep -v '^#' "$ROOT/tests/sanitized-suites" | grep .)
+    [ "$n" -gt 0 ]
+}
+
+@test "tests/arches.table has every column for all 18 architectures, and .ci/run installs from it" {
+    local rows
+    rows=$(awk -F '  +' '!/^#/ && NF' "$ROOT/tests/arches.table")
+    [ "$(awk -F '  +' '{ print NF }' <<<"$rows" | sort -u)" = 12 ]
+    [ "$(tail -n +2 <<<"$rows" | cut -d' ' -f1 | sort -u | wc -l)" -eq 18 ]
+    [ "$(wc -w <<<"$ALL_ARCHES")" -eq 18 ]
+    [ "$ARCHES" = "x86_64 i686 aarch64 armhf ppc64el s390x riscv64" ]
+    [ "$(arch_field x32 machine)" = "Advanced Micro Devices X86-64" ]
+    [ "$(package_of x86_64-linux-gnux32-gcc)" = gcc-x86-64-linux-gnux32 ]
+    # .ci/run names no architecture's package itself
+    grep -q 'tests/arches.table' "$ROOT/.ci/run"
+    ! grep -v '^ *#' "$ROOT/.ci/run" | grep -E 'libc6[.0-9]*-dev|linux-gnu'
 }
 
 @test "a suite bats cannot run counts as failed, not as nothing" {
@@ -162,13 +221,15 @@ C
     }
     hold 31000 listen; lp=$HELD l=$HELD_PID
     hold 31200; bp=$HELD b=$HELD_PID
-    [ -n "$(listen_inodes "$lp")" ] && [ -z "$(listen_inodes "$bp")" ]
+    [ -n "$(listen_inodes "$lp")" ]
+    [ -z "$(listen_inodes "$bp")" ]
     QEMU_GDB_PORTS="$lp $bp" qemu_gdb_start qemu-x86_64 ./prog 2>err.txt
     kill "$l" "$b"
     echo "gdb stub on $QEMU_PORT (taken: $lp listening, $bp bound)"
     cat err.txt
     grep -qx "qemu_gdb_start: port $bp is taken; trying another" err.txt
-    [ "$QEMU_PORT" != "$lp" ] && [ "$QEMU_PORT" != "$bp" ]
+    [ "$QEMU_PORT" != "$lp" ]
+    [ "$QEMU_PORT" != "$bp" ]
     pid_listens "$QEMU_PID" "$QEMU_PORT"
     run timeout 60 gdb -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" -ex continue
     [[ "$output" == *"exited with code 07"* ]]

@@ -51,11 +51,11 @@ configure() {
     [ "$(ls "$d" | xargs)" = "sdtkit-config-version.cmake sdtkit-config.cmake" ]
     [ "$(ls "$r" | xargs)" = "sdtkit-runtime-config-version.cmake sdtkit-runtime-config.cmake" ]
     [ "$(stat -c %a "$d/sdtkit-config.cmake")" = 644 ]
-    ! grep -q "$STAGE" "$d"/*.cmake "$r"/*.cmake
+    ! grep -q "$STAGE" "$d"/*.cmake "$r"/*.cmake || false
     # the other paths, relative to the prefix, found from each file's place
     grep -q '^set(_sdtkit_up "../../..")$' "$d/sdtkit-config.cmake"
     grep -q "bindir=bin includedir=include)" "$d/sdtkit-config.cmake"
-    ! grep -q "$MULTIARCH" "$d/sdtkit-config.cmake"
+    ! grep -q "$MULTIARCH" "$d/sdtkit-config.cmake" || false
     grep -q '^set(_sdtkit_rt_up "../../../..")$' "$r/sdtkit-runtime-config.cmake"
     grep -q "includedir=include libdir=lib/$MULTIARCH)" "$r/sdtkit-runtime-config.cmake"
     # make uninstall removes them, and their directories
@@ -113,7 +113,7 @@ configure() {
     [ "$(note_probes p/build/libapplib.so | cut -f1 | sort -u | xargs)" = "app:extra app:start" ]
     [ "$(note_probes p/build/app | cut -f1 | sort -u | xargs)" = "app:start" ]
     # the semaphores are the header's: no -G object anywhere
-    ! find p/build -name '*app.o' | grep -q .
+    ! find p/build -name '*app.o' | grep -q . || false
     [ "$(grep -c 'dtrace -h: generating app-probes.h' build.log)" -eq 1 ]
     nm p/build/libapplib.so | grep -q ' app_start_semaphore$'
 }
@@ -163,7 +163,7 @@ configure() {
     cmake --build p/build > build.log
     readelf -d p/build/native | grep -q '(NEEDED).*\[libsdtkit.so.1\]'
     readelf -d p/build/compat | grep -q '(NEEDED).*\[libstapsdt.so.0\]'
-    ! readelf -d p/build/static | grep -q 'libsdtkit'
+    ! readelf -d p/build/static | grep -q 'libsdtkit' || false
     local t
     for t in native compat static; do
         [ "$(LD_LIBRARY_PATH="$LIBD" p/build/$t)" = "fired 42 hello" ]

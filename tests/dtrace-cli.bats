@@ -191,7 +191,7 @@ EOF
     recording_cpp
     small_provider
     RECORD="$T/args" CPP="$T/record-cpp" "$DTRACE" -C -DPIC -D PIC -DOTHER -h -s prov.d -o out.h
-    ! grep -q PIC args
+    ! grep -q PIC args || false
     grep -qx -- -DOTHER args
 }
 
@@ -289,7 +289,7 @@ EOF
     "$DTRACE" -C -DWITH_EXTRA -G -s cond.d -o with.o
     "$DTRACE" -C -G -s cond.d -o without.o
     readelf -sW with.o | grep -q ' p_extra_semaphore$'
-    ! readelf -sW without.o | grep -q ' p_extra_semaphore$'
+    ! readelf -sW without.o | grep -q ' p_extra_semaphore$' || false
     readelf -sW without.o | grep -q ' p_always_semaphore$'
 }
 
@@ -412,9 +412,7 @@ EOF
 
 @test "a full file system is an error that keeps the old output and removes the temporary file" {
     # a provider whose header is far larger than the file system
-    { echo "provider big {"
-      for i in $(seq 1 200); do echo "  probe p$i(int, long, char *);"; done
-      echo "};"; } >big.d
+    { echo "provider big {"; repeat 200 '  probe p%d(int, long, char *);\n'; echo "};"; } >big.d
     mkdir small
     mount -t tmpfs -o size=16k none small 2>/dev/null || refused "cannot mount a small tmpfs"
     MOUNTED="$T/small"
@@ -427,9 +425,7 @@ EOF
 }
 
 @test "a file size limit is an error that keeps the old output and removes the temporary file" {
-    { echo "provider big {"
-      for i in $(seq 1 100); do echo "  probe p$i(int, long, char *);"; done
-      echo "};"; } >big.d
+    { echo "provider big {"; repeat 100 '  probe p%d(int, long, char *);\n'; echo "};"; } >big.d
     echo old >big.h
     run bash -c 'ulimit -f 2 && exec "$0" -h -s big.d -o big.h' "$DTRACE"
     [ "$status" -eq 1 ]

@@ -85,6 +85,9 @@ stub_includes() {
     [ -z "$fails" ] || { echo "$fails"; return 1; }
 }
 
+# Its runs of dtrace are those of the header test above: the sanitizer
+# pass leaves it out.
+# bats test_tags=normal-pass-only
 @test "every corpus header compiles as C and as C++" {
     need_sdt_header
     fails=""
@@ -135,7 +138,7 @@ stub_includes() {
 
 @test "Apache's ap.d, with no provider, gives an empty header and an object without .probes" {
     "$DTRACE" -h -s "$CORPUS/apache-httpd-ap.d" -o ap.h
-    ! grep -q DTRACE_PROBE ap.h
+    ! grep -q DTRACE_PROBE ap.h || false
     "$DTRACE" -G -s "$CORPUS/apache-httpd-ap.d" -o ap.o
     ! readelf -SW ap.o | grep -q '\.probes'
 }

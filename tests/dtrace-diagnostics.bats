@@ -3,6 +3,9 @@
 # Diagnostics as a compiler writes them: the message first (FILE:LINE:COL:
 # KIND: TEXT, what scripts match), then the source line and a caret under
 # the column; colour on a terminal only; compatibility warnings; hints.
+# A test whose body is `dtrace_case` is an input and its expected
+# diagnostics, kept as data in tests/cases/dtrace-diagnostics/ (see
+# dtrace-helpers.bash).
 
 load dtrace-helpers
 
@@ -27,48 +30,10 @@ expect_stderr() {
     fi
 }
 
-@test "an error shows its source line and a caret under the column" {
-    printf 'provider p {\n    probe a(int x);\n    probe b(int x) junk;\n};\n' >bad.d
-    h bad.d
-    [ "$status" -eq 1 ]
-    expect_stderr \
-        "bad.d:3:20: error: expected ';' after the declaration of probe 'b', found 'junk'" \
-        "    3 |     probe b(int x) junk;" \
-        "      |                    ^"
-    [ ! -e out.h ]
-}
-
-@test "tabs are expanded on both lines so the caret stays under its character" {
-    printf 'provider p {\n\tprobe a(int x);\n\t\tprobe b() junk;\n};\n' >tab.d
-    h tab.d
-    [ "$status" -eq 1 ]
-    expect_stderr \
-        "tab.d:3:13: error: expected ';' after the declaration of probe 'b', found 'junk'" \
-        "    3 |                 probe b() junk;" \
-        "      |                           ^"
-}
-
-@test "after -C the line shown is the original file's, not cpp's output" {
-    need_cmd cpp
-    printf '#define T int\nprovider p {\n  probe a(T);\n#if 1\n  probe b() junk;\n#endif\n};\n' >pp.d
-    h pp.d -C
-    [ "$status" -eq 1 ]
-    expect_stderr \
-        "pp.d:5:13: error: expected ';' after the declaration of probe 'b', found 'junk'" \
-        "    5 |   probe b() junk;" \
-        "      |             ^"
-}
-
-@test "an error in an #included file shows that file's line" {
-    need_cmd cpp
-    mkdir inc
-    printf 'provider q {\n  probe z() junk;\n};\n' >inc/q.d
-    printf '#include "inc/q.d"\n' >top.d
-    h top.d -C
-    [ "$status" -eq 1 ]
-    [ "${stderr%%$'\n'*}" = "inc/q.d:2:13: error: expected ';' after the declaration of probe 'z', found 'junk'" ]
-    [[ "$stderr" == *$'\n    2 |   probe z() junk;\n      |             ^'* ]]
-}
+@test "an error shows its source line and a caret under the column" { dtrace_case; }
+@test "tabs are expanded on both lines so the caret stays under its character" { dtrace_case; }
+@test "after -C the line shown is the original file's, not cpp's output" { dtrace_case; }
+@test "an error in an #included file shows that file's line" { dtrace_case; }
 
 @test "a #line marker naming a FIFO or a device is never opened to show a line" {
     mkfifo fifo
@@ -82,27 +47,8 @@ expect_stderr() {
     expect_stderr "/dev/zero:1:24: error: expected ';' after the declaration of probe 'a', found 'junk'"
 }
 
-@test "a line of 10,000 characters is trimmed around the column" {
-    { printf 'provider p {'; printf '%10000s' ''; printf 'probe a() junk; };\n'; } >long.d
-    h long.d
-    [ "$status" -eq 1 ]
-    local pad pad40
-    pad="$(printf '%50s' '')"
-    pad40="$(printf '%40s' '')"
-    expect_stderr \
-        "long.d:1:10023: error: expected ';' after the declaration of probe 'a', found 'junk'" \
-        "    1 | ...${pad40}probe a() junk; };" \
-        "      | ${pad}   ^"
-}
-
-@test "the part of a long line after the window is trimmed too" {
-    { printf 'provider p { probe a() junk;'; printf '%500s' ''; printf '};\n'; } >tail.d
-    h tail.d
-    [ "$status" -eq 1 ]
-    local second="$(sed -n 2p <<<"$stderr")"
-    [ "${#second}" -lt 120 ]
-    [[ "$second" == *"junk;"*"..." ]]
-}
+@test "a line of 10,000 characters is trimmed around the column" { dtrace_case; }
+@test "the part of a long line after the window is trimmed too" { dtrace_case; }
 
 @test "a 100 MB single-line file: the diagnostic stays bounded and quick" {
     { printf 'provider p { probe a() '; head -c 100000000 /dev/zero | tr '\0' ' '; printf '@ };'; } >big.d
@@ -115,33 +61,9 @@ expect_stderr() {
     [[ "$stderr" == *$'\n    1 | ...'*'@ };'$'\n      | '*'^' ]]
 }
 
-@test "binary bytes show as '?', valid UTF-8 as itself, alignment kept" {
-    printf 'provider p {\n/*\001\377\303\251*/ probe a() junk; };\n' >bin.d
-    h bin.d
-    [ "$status" -eq 1 ]
-    expect_stderr \
-        "bin.d:2:20: error: expected ';' after the declaration of probe 'a', found 'junk'" \
-        "    2 | /*??é*/ probe a() junk; };" \
-        "      |                   ^"
-}
-
-@test "CR LF lines show without the CR" {
-    printf 'provider p {\r\n  probe a() junk;\r\n};\r\n' >crlf.d
-    h crlf.d
-    [ "$status" -eq 1 ]
-    expect_stderr \
-        "crlf.d:2:13: error: expected ';' after the declaration of probe 'a', found 'junk'" \
-        "    2 |   probe a() junk;" \
-        "      |             ^"
-}
-
-@test "an error at the end of the file shows no line it does not have" {
-    printf 'provider p {\n  probe a();\n' >eof.d
-    h eof.d
-    [ "$status" -eq 1 ]
-    [ "${stderr%%$'\n'*}" = "eof.d:3:1: error: unexpected end of file in provider 'p'" ]
-    [[ "$stderr" == *$'eof.d:1:12: note: the provider\'s \'{\' is here\n    1 | provider p {\n      |            ^' ]]
-}
+@test "binary bytes show as '?', valid UTF-8 as itself, alignment kept" { dtrace_case; }
+@test "CR LF lines show without the CR" { dtrace_case; }
+@test "an error at the end of the file shows no line it does not have" { dtrace_case; }
 
 @test "colour on a terminal: bold position, red error, green caret" {
     need_cmd script
@@ -214,58 +136,11 @@ expect_stderr() {
     [ -z "$stderr" ]
 }
 
-@test "'prob' inside a provider: did you mean 'probe'?" {
-    printf 'provider p {\n    prob a();\n};\n' >h.d
-    h h.d
-    [ "$status" -eq 1 ]
-    expect_stderr \
-        "h.d:2:5: error: expected 'probe' or '}' in provider 'p', found 'prob'; did you mean 'probe'?" \
-        "    2 |     prob a();" \
-        "      |     ^"
-    [ ! -e out.h ]
-}
-
-@test "a word far from 'probe' gets no hint" {
-    printf 'provider p {\n    banana a();\n};\n' >h.d
-    h h.d
-    [ "$status" -eq 1 ]
-    [ "${stderr%%$'\n'*}" = "h.d:2:5: error: expected 'probe' or '}' in provider 'p', found 'banana'" ]
-}
-
-@test "'provder p {' is an error with a hint, not a file silently without probes" {
-    printf 'provder p {\n    probe a();\n};\n' >h.d
-    h h.d
-    [ "$status" -eq 1 ]
-    expect_stderr \
-        "h.d:1:1: error: unknown word 'provder' before 'p {'; did you mean 'provider'?" \
-        "    1 | provder p {" \
-        "      | ^"
-    [ ! -e out.h ]
-}
-
-@test "'struct provdier {' stays a C definition" {
-    printf 'struct provdier { int x; };\nprovider p { probe a(); };\n' >h.d
-    h h.d
-    [ "$status" -eq 0 ]
-    [ -z "$stderr" ]
-}
-
-@test "a misspelt type keyword is a warning with a hint; names, tags and typedefs are not" {
-    printf 'provider p {\n    probe a(unsinged int x, cosnt char *s, itn y);\n    probe b(uint u, int lnog, struct conn *c, ulong v);\n};\n' >t.d
-    h t.d
-    [ "$status" -eq 0 ]
-    expect_stderr \
-        "t.d:2:13: warning: unknown type name 'unsinged'; did you mean 'unsigned'?" \
-        "    2 |     probe a(unsinged int x, cosnt char *s, itn y);" \
-        "      |             ^" \
-        "t.d:2:29: warning: unknown type name 'cosnt'; did you mean 'const'?" \
-        "    2 |     probe a(unsinged int x, cosnt char *s, itn y);" \
-        "      |                             ^" \
-        "t.d:2:44: warning: unknown type name 'itn'; did you mean 'int'?" \
-        "    2 |     probe a(unsinged int x, cosnt char *s, itn y);" \
-        "      |                                            ^"
-    [ -s out.h ]
-}
+@test "'prob' inside a provider: did you mean 'probe'?" { dtrace_case; }
+@test "a word far from 'probe' gets no hint" { dtrace_case; }
+@test "'provder p {' is an error with a hint, not a file silently without probes" { dtrace_case; }
+@test "'struct provdier {' stays a C definition" { dtrace_case; }
+@test "a misspelt type keyword is a warning with a hint; names, tags and typedefs are not" { dtrace_case; }
 
 @test "an option close to a known one: did you mean it?" {
     run --separate-stderr "$DTRACE" --verison
@@ -301,7 +176,7 @@ expect_stderr() {
 }
 
 @test "20,000 duplicates, each with a note pointing back: every line shown, no quadratic read" {
-    { echo 'provider p {'; for ((i = 0; i < 20000; i++)); do echo '    probe a(int x);'; done; echo '};'; } >dup.d
+    { echo 'provider p {'; repeat 20000 '    probe a(int x);\n'; echo '};'; } >dup.d
     local start=$SECONDS
     h dup.d
     [ "$status" -eq 1 ]
@@ -312,7 +187,7 @@ expect_stderr() {
 }
 
 @test "200,000 duplicates on one 3 MB line: bounded reading, the messages all there" {
-    { printf 'provider p {'; for ((i = 0; i < 200000; i++)); do printf ' probe a(int x);'; done; printf '};\n'; } >dup.d
+    { printf 'provider p {'; repeat 200000 ' probe a(int x);'; printf '};\n'; } >dup.d
     local start=$SECONDS
     run --separate-stderr "$DTRACE" -h -s dup.d -o out.h
     [ "$status" -eq 1 ]
@@ -322,3 +197,5 @@ expect_stderr() {
     [[ "$(sed -n 2p <<<"$stderr")" == "    1 | provider p { probe a(int x); probe a(int x);"*"..." ]]
     [ "$(tail -1 <<<"$stderr")" = "dup.d:1:20: note: 'a' was first declared here" ]
 }
+
+@test "every case in tests/cases/dtrace-diagnostics is run by a test of this file" { every_case_has_its_test; }

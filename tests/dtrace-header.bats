@@ -13,19 +13,13 @@ setup() {
 
 # The probes of every arity, 0 to 12.
 arities_provider() {
-    {
-        echo "provider ar {"
-        echo "    probe a0();"
-        for n in $(seq 1 12); do
-            printf '    probe a%d(' "$n"
-            for i in $(seq 1 "$n"); do
-                [ "$i" -gt 1 ] && printf ', '
-                printf 'int x%d' "$i"
-            done
-            echo ');'
-        done
-        echo "};"
-    } >ar.d
+    awk 'BEGIN { print "provider ar {"; print "    probe a0();"
+        for (n = 1; n <= 12; n++) {
+            printf "    probe a%d(", n
+            for (i = 1; i <= n; i++) printf "%sint x%d", (i > 1 ? ", " : ""), i
+            print ");"
+        }
+        print "};" }' >ar.d
 }
 
 @test "the header defines the two semaphore flags on exact lines, then includes sys/sdt.h" {
@@ -86,7 +80,7 @@ int f(void) { return P_X_ENABLED(); }' >use.c
     gcc -fPIC -O2 -I"$SDT_INC" -c use.c -o hidden.o
     readelf -sW hidden.o | grep -E 'UND p_x_semaphore$' | grep -q HIDDEN
     # PIC code reads a hidden semaphore directly, without a GOT load
-    ! readelf -rW hidden.o | grep -q 'GOTPCREL.*p_x_semaphore'
+    ! readelf -rW hidden.o | grep -q 'GOTPCREL.*p_x_semaphore' || false
     gcc -fPIC -O2 -DSTAP_SDT_V2 -I"$SDT_INC" -c use.c -o v2.o
     readelf -sW v2.o | grep -E 'UND p_x_semaphore$' | grep -q DEFAULT
     gcc -fPIC -O2 -DSTAP_SDT_V1 -I"$SDT_INC" -c use.c -o v1.o

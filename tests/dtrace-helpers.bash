@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Helpers shared by the tests/dtrace-*.bats suites (`load dtrace-helpers`).
+# Helpers shared by the dtrace and sdt-list suites (`load dtrace-helpers`).
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -37,4 +37,138 @@ provider p {
     probe y();
 };
 EOF
+}
+
+# ---- Cases as data -----------------------------------------------------
+#
+# A test whose whole point is "this input gives this diagnostic" keeps its
+# data in tests/cases/SUITE/CASE/, SUITE being its file without .bats and
+# CASE its name in lower case, every run of other characters one '-'
+# (case_slug).  Its body is `dtrace_case`.  Each input NAME.d there has
+# beside it:
+#
+#   NAME.err     the expected stderr, line for line; a line "..." stands
+#                for any number of lines, none included (so "first line"
+#                then "..." checks the first line only)
+#   NAME.args    dtrace's arguments, on one line, when not "-h -s NAME.d -o out.h"
+#   NAME.status  the expected exit status, when not 1
+#
+# Other files of the directory (a second provider, an #included file) are
+# there for the command to read.  Each input runs in a copy of the
+# directory, under `timeout 10`, and must give: its status; its stderr;
+# nothing on stdout; and no file but the ones copied, plus a non-empty
+# out.h exactly when the status is 0.  A failure names the case and shows a
+# diff -u of the expected and the actual stderr.
+
+# case_slug VAR TEXT: set VAR to TEXT in lower case, each run of other
+# characters one '-', none at either end (in bash alone, no subshell: it
+# runs for every case).
+case_slug() {
+    local s=${2,,} ext=0
+    shopt -q extglob && ext=1
+    shopt -s extglob
+    s=${s//+([^a-z0-9])/-}
+    [ "$ext" = 1 ] || shopt -u extglob
+    s=${s#-}
+    printf -v "$1" '%s' "${s%-}"
+}
+
+# lines_match PATTERN TEXT: file TEXT matches file PATTERN line for line,
+# a PATTERN line "..." matching any number of TEXT lines.
+lines_match() {
+    LC_ALL=C awk -v pf="$1" '
+        BEGIN { while ((getline l < pf) > 0) p[++m] = l }
+        { t[++n] = $0 }
+        END {
+            # ok[i, j]: pattern lines i.. match text lines j..
+            for (i = m + 1; i >= 1; i--)
+                for (j = n + 1; j >= 1; j--)
+                    if (i > m) ok[i, j] = j > n
+                    else if (p[i] == "...") ok[i, j] = ok[i + 1, j] || (j <= n && ok[i, j + 1])
+                    else ok[i, j] = j <= n && p[i] == t[j] && ok[i + 1, j + 1]
+            exit !ok[1, 1]
+        }' "$2"
+}
+
+# dtrace_case: run every input of the test's case directory (see above).
+dtrace_case() {
+    local dir suite=${BATS_TEST_FILENAME##*/}
+    case_slug dir "$BATS_TEST_DESCRIPTION"
+    dir="$ROOT/tests/cases/${suite%.bats}/$dir"
+    [ -d "$dir" ] || { echo "no case directory ${dir#"$ROOT"/}"; return 1; }
+    local a line
+    for a in "$dir"/*.args; do
+        [ ! -f "$a" ] || { read -r line <"$a"; [[ " $line " != *" -C "* ]] || need_cmd cpp; }
+    done
+    # in a subshell without bats' DEBUG trap, which costs every command of
+    # the loop some time
+    (
+        trap - DEBUG
+        shopt -s globstar dotglob nullglob
+        case_inputs "$dir"
+    )
+}
+
+# case_inputs DIR: the inputs of case directory DIR, checked one by one
+# (globstar, dotglob and nullglob set).
+case_inputs() {
+    local dir=$1 err name w want args before after kept f expected why bad=0
+    for err in "$dir"/*.err; do
+        [ -f "$err" ] || { echo "no NAME.err in ${dir#"$ROOT"/}"; return 1; }
+        name=${err##*/}
+        name=${name%.err}
+        # a copy of the directory, data files included (dtrace reads none of them)
+        w="$BATS_TEST_TMPDIR/case-$name"
+        cp -R "$dir" "$w"
+        want=1
+        [ ! -f "$dir/$name.status" ] || read -r want <"$dir/$name.status"
+        args=(-h -s "$name.d" -o out.h)
+        [ ! -f "$dir/$name.args" ] || read -r -a args <"$dir/$name.args"
+        before=("$w"/**/*)
+        pushd "$w" >/dev/null
+        run --separate-stderr timeout 10 "$DTRACE" "${args[@]}"
+        popd >/dev/null
+        after=("$w"/**/*)
+        why=()
+        [ "$status" = "$want" ] || why+=("status $status, expected $want")
+        printf '%s' "$stderr${stderr:+$'\n'}" >"$w.stderr"
+        IFS= read -r -d '' expected <"$err" || true
+        if [[ $'\n'"$expected" == *$'\n...\n'* ]]; then
+            lines_match "$err" "$w.stderr" || why+=("stderr does not match ${err#"$ROOT"/}")
+        else
+            [ "$stderr${stderr:+$'\n'}" = "$expected" ] || why+=("stderr is not ${err#"$ROOT"/}")
+        fi
+        [ -z "$output" ] || why+=("stdout is not empty: ${output:0:200}")
+        [ "$want" != 0 ] || [ -s "$w/out.h" ] || why+=("no out.h, or an empty one")
+        kept=()
+        for f in "${after[@]}"; do
+            [ "$want" != 0 ] || [ "$f" != "$w/out.h" ] || continue
+            kept+=("$f")
+        done
+        [ "${kept[*]}" = "${before[*]}" ] ||
+            why+=("files after the run: ${after[*]#"$w"/}; expected: ${before[*]#"$w"/}")
+        if [ ${#why[@]} -gt 0 ]; then
+            echo "case ${dir#"$ROOT"/}/$name.d: dtrace ${args[*]}"
+            printf '  %s\n' "${why[@]}"
+            diff -u --label expected --label got "$err" "$w.stderr" | sed 's/^/  /'
+            bad=1
+        fi
+    done
+    [ "$bad" -eq 0 ]
+}
+
+# every_case_has_its_test: each directory of tests/cases/SUITE is the case
+# of a test of SUITE.bats (a case without one would never run).
+every_case_has_its_test() {
+    local suite=${BATS_TEST_FILENAME##*/} t c slug slugs=" " orphans=()
+    while IFS= read -r t; do
+        case_slug slug "$t"
+        slugs+="$slug "
+    done < <(sed -n 's/^@test "\(.*\)" { *dtrace_case; *}$/\1/p' "$BATS_TEST_FILENAME")
+    [ "$slugs" != " " ] || { echo "no test runs dtrace_case"; return 1; }
+    for c in "$ROOT/tests/cases/${suite%.bats}"/*/; do
+        c=${c%/}
+        [[ "$slugs" == *" ${c##*/} "* ]] || orphans+=("${c##*/}")
+    done
+    [ ${#orphans[@]} -eq 0 ] || { printf 'case without a test: %s\n' "${orphans[@]}"; return 1; }
 }

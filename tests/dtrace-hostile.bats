@@ -126,12 +126,14 @@ prov() {
         } }' >big.d
     [ "$(stat -c %s big.d)" -ge 100000000 ]
     measure 30 "$DTRACE" -h -s big.d -o big.h
-    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
     [ "$(grep -c '^#define P[0-9]*_X(arg1, arg2) \\$' big.h)" -eq 30 ]
     grep -qF '/* P1400000_X ( s1400000_t *v, long n ) */' big.h
     mem_below 250
     measure 30 "$DTRACE" -G -s big.d -o big.o
-    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
     [ "$(readelf -sW big.o | grep -c ' p[0-9]*_x_semaphore$')" -eq 15 ]
     mem_below 250
 }
@@ -222,7 +224,8 @@ prov() {
 @test "100,000 probes give a correct header and object in bounded time and memory" {
     cp "$BATS_FILE_TMPDIR/big.d" .
     measure 30 "$DTRACE" -h -s big.d -o big.h
-    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
     [ "$(grep -c '^DTRACE_PROBE3 (big, p[0-9]*, arg1, arg2, arg3)$' big.h)" -eq 100000 ]
     grep -qF '/* BIG_P99999 ( int a, const char *s, struct conn *c ) */' big.h
     # the header is about 80 MB
@@ -230,7 +233,8 @@ prov() {
     header_peak=$PEAK_MB
     header_mb=$(( $(stat -c %s big.h) >> 20 ))
     measure 30 "$DTRACE" -G -s big.d -o big.o
-    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
     [ "$(readelf -sW big.o | grep -c ' big_p[0-9]*_semaphore$')" -eq 100000 ]
     mem_below 200
     # the header is written as it is made, never held whole: -h needs about
@@ -245,9 +249,11 @@ prov() {
         printf "typedef int %s;\n", t > "names.h"
         printf "provider %s {\n    probe %s__x(%s %s, char *s);\n};\n", p, n, t, a }' >long.d
     measure 10 "$DTRACE" -h -s long.d -o long.h
-    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
     measure 10 "$DTRACE" -G -s long.d -o long.o
-    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
     macro=$(awk 'BEGIN { for (i = 0; i < 10000; i++) { p = p "P"; n = n "N" }; print p "_" n "_X" }')
     printf '#include "names.h"\n#define SDTKIT_TYPECHECK\n#include "long.h"\nint main(void) { if (%s_ENABLED()) %s(1, "s"); return 0; }\n' \
         "$macro" "$macro" >use.c
@@ -320,7 +326,8 @@ prov() {
     # quadratic with an unkeyed hash: 19 s here, 11 s for 90,000 names
     "$BATS_FILE_TMPDIR/flood" 100000 >flood.d
     measure 20 "$DTRACE" -h -s flood.d -o out.h
-    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
     [ "${ELAPSED%.*}" -lt $((2 * SLOW)) ]
     grep -qF ' 100000 providers, 0 probes. */' out.h
     # keyed per run, yet the same bytes every time
@@ -328,13 +335,19 @@ prov() {
     cmp out.h again.h
 }
 
-@test "line markers with huge numbers saturate at INT_MAX, also where long is 32 bits" {
+@test "line markers with huge numbers saturate at INT_MAX" {
     printf '# 9999999999 "x.d"\nprovider p { probe x(int; };\n' >marker.d
     run --separate-stderr "$DTRACE" -h -s marker.d -o out.h
     clean_error "x.d:2147483647:25: error: expected ',' or ')' in the argument list of probe 'x', found ';'"
     printf '#line 2147483646 "y.d"\n\n\n\nprovider p { probe x(int; };\n' >count.d
     run --separate-stderr "$DTRACE" -h -s count.d -o out.h
     clean_error "y.d:2147483647:25: error: *"
+}
+
+# Its own dtrace, not the one under test: the sanitizer pass leaves it out.
+# bats test_tags=normal-pass-only
+@test "line markers with huge numbers saturate at INT_MAX also where long is 32 bits" {
+    printf '# 9999999999 "x.d"\nprovider p { probe x(int; };\n' >marker.d
     # an i686 dtrace that traps on any signed overflow (the number used to
     # be accumulated in a long), run under qemu-i386: a kernel built without
     # IA-32 emulation, as CI's was, cannot execute it ("Exec format error")
@@ -371,7 +384,8 @@ prov() {
     # 160,000 sections named at offset 0 of a 10 MB string table
     "$MKOBJ" names names.o 160000 10000000
     measure 10 "$DTRACE" -G -s prov.d -o out.o names.o
-    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
     [ "${ELAPSED%.*}" -lt $((2 * SLOW)) ]
 }
 
@@ -500,7 +514,7 @@ kill_writing() {
     [ "$status" -eq 0 ]
     [[ "$stderr" == *"use.o: 1 probe site"* ]]
     readelf -sW use.o | grep -q ' p_y_semaphore$'
-    ! readelf -sW use.o | grep -q ' f$'
+    ! readelf -sW use.o | grep -q ' f$' || false
     [ "$(listing .)" = "$(printf 'prov.d\nuse.c\nuse.o')" ]
 }
 

@@ -14,7 +14,27 @@ setup() {
 
 # field NAME OBJ: a line of readelf -h, value only ("ELF64", "AArch64" ...)
 field() {
-    readelf -h "$2" | sed -n "s/^ *$1: *//p"
+    readelf -h "$2" | sed -n "s|^ *$1: *||p"
+}
+
+# elf_is OBJ ARCH: OBJ's ELF header is ARCH's in tests/arches.table: class,
+# byte order, machine, flags (the number) and OS/ABI.
+elf_is() {
+    local f want got bad=0
+    for f in Class Data Machine Flags OS/ABI; do
+        case $f in
+            Class) want=$(arch_field "$2" class) ;;
+            Data) want="2's complement, $(arch_field "$2" data) endian" ;;
+            Machine) want=$(arch_field "$2" machine) ;;
+            Flags) want=$(arch_field "$2" flags) ;;
+            OS/ABI) want=$(arch_field "$2" osabi) ;;
+        esac
+        got=$(field "$f" "$1")
+        [ "$f" != Flags ] || got=${got%%,*}
+        [ "$f" != OS/ABI ] || got=${got#UNIX - }
+        [ "$got" = "$want" ] || { echo "$1: $f is '$got', $2's is '$want'"; bad=1; }
+    done
+    [ "$bad" = 0 ]
 }
 
 # The section index of .probes in OBJ.
@@ -89,7 +109,7 @@ EOF
 @test "without probes there is no .probes section and the object still links" {
     echo 'BEGIN{}' >none.d
     "$DTRACE" -G -s none.d -o none.o
-    ! readelf -SW none.o | grep -q '\.probes'
+    ! readelf -SW none.o | grep -q '\.probes' || false
     echo 'int main(void) { return 0; }' >main.c
     gcc main.c none.o -o main
     ./main
@@ -103,7 +123,7 @@ EOF
     sleep 1
     (cd two && "$DTRACE" -G -s "$T/two/prov.d" -o "$T/b.o")
     cmp a.o b.o
-    ! grep -q "$T" a.o
+    ! grep -q "$T" a.o || false
     ! grep -q prov.d a.o
 }
 
@@ -112,27 +132,24 @@ EOF
     small_provider
     "$DTRACE" -G -32 -s prov.d -o 32.o
     "$DTRACE" -G -64 -s prov.d -o 64.o
-    [ "$(field Class 32.o)" = ELF32 ]
-    [ "$(field Machine 32.o)" = "Intel 80386" ]
-    [ "$(field Class 64.o)" = ELF64 ]
-    [ "$(field Machine 64.o)" = "Advanced Micro Devices X86-64" ]
+    elf_is 32.o i686
+    elf_is 64.o x86_64
 }
 
 @test "without objects, CC and -32/-64 the object is for the host" {
     [ "$(uname -m)" = x86_64 ] || refused "expects an x86-64 host"
     small_provider
     "$DTRACE" -G -s prov.d -o host.o
-    [ "$(field Class host.o)" = ELF64 ]
-    [ "$(field Machine host.o)" = "Advanced Micro Devices X86-64" ]
+    elf_is host.o x86_64
 }
 
 @test "CFLAGS with -m32 and a backslash-newline select the 32-bit variant" {
     [ "$(uname -m)" = x86_64 ] || refused "expects an x86-64 host"
     small_provider
     CFLAGS=$'-O2 \\\n  -m32 -g' "$DTRACE" -G -s prov.d -o m32.o
-    [ "$(field Machine m32.o)" = "Intel 80386" ]
+    elf_is m32.o i686
     CC=gcc CFLAGS=$'-O2 \\\n  -m32 -MD -MF deps.d -o junk' "$DTRACE" -G -s prov.d -o cc-m32.o
-    [ "$(field Machine cc-m32.o)" = "Intel 80386" ]
+    elf_is cc-m32.o i686
     # the flags that would make the compiler write files were not passed
     [ ! -e deps.d ] && [ ! -e junk ] && [ ! -e null.d ]
 }
@@ -141,18 +158,15 @@ EOF
     need_arch aarch64
     small_provider
     CC=aarch64-linux-gnu-gcc "$DTRACE" -G -s prov.d -o a64.o
-    [ "$(field Machine a64.o)" = AArch64 ]
-    [ "$(field Class a64.o)" = ELF64 ]
+    elf_is a64.o aarch64
     CC=aarch64-linux-gnu-gcc "$DTRACE" -G -32 -s prov.d -o a32.o
-    [ "$(field Machine a32.o)" = ARM ]
-    [ "$(field Flags a32.o)" = "0x5000000, Version5 EABI" ]
+    elf_is a32.o armhf
 }
 
 @test "CC selects class, byte order, machine and flags for each cross compiler" {
     small_provider
     echo 'int x;' >x.c
-    n=0
-    for arch in x86_64 i686 aarch64 armhf ppc64el s390x riscv64; do
+    for arch in $ARCHES; do
         need_arch "$arch"
         cc="$(arch_gcc "$arch")"
         CC="$cc" "$DTRACE" -G -s prov.d -o "$arch.o"
@@ -161,12 +175,10 @@ EOF
             [ "$(field "$f" "$arch.o")" = "$(field "$f" "ref-$arch.o")" ] ||
                 { echo "$arch: $f differs"; return 1; }
         done
-        n=$((n + 1))
+        # and as the table says (armhf's flags are armel's: gas and clang
+        # record ARM's float ABI in .ARM.attributes, not e_flags)
+        elf_is "$arch.o" "$arch"
     done
-    # gas and clang record ARM's float ABI in .ARM.attributes, not e_flags
-    if [ -f armhf.o ]; then [ "$(field Flags armhf.o)" = "0x5000000, Version5 EABI" ]; fi
-    if [ -f ppc64el.o ]; then [ "$(field Flags ppc64el.o)" = "0x2, abiv2" ]; fi
-    if [ -f riscv64.o ]; then [ "$(field Flags riscv64.o)" = "$(field Flags ref-riscv64.o)" ]; fi
 }
 
 @test "a CC that does not work is a clear error" {
@@ -188,8 +200,7 @@ EOF
     done
     s390x-linux-gnu-gcc -c x.c -o s390.o
     "$DTRACE" -G -s prov.d -o out-s390.o s390.o
-    [ "$(field Data out-s390.o)" = "2's complement, big endian" ]
-    [ "$(field Machine out-s390.o)" = "IBM S/390" ]
+    elf_is out-s390.o s390x
 }
 
 @test "objects override CC and -32/-64" {
@@ -198,7 +209,7 @@ EOF
     echo 'int x;' >x.c
     aarch64-linux-gnu-gcc -c x.c -o a64.o
     CC=gcc "$DTRACE" -G -32 -s prov.d -o out.o a64.o
-    [ "$(field Machine out.o)" = AArch64 ]
+    elf_is out.o aarch64
 }
 
 @test "objects that disagree on the machine are an error" {
@@ -242,7 +253,7 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
         # turn it LOCAL; either way it is in .probes and not exported
         for s in p_x_semaphore p_y_semaphore; do
             readelf -sW "main-$o" | grep -E "OBJECT +(GLOBAL +HIDDEN|LOCAL +DEFAULT) +$ix $s$"
-            ! readelf --dyn-syms -W "main-$o" | grep -q "$s"
+            ! readelf --dyn-syms -W "main-$o" | grep -q "$s" || false
         done
     done
 }
@@ -266,23 +277,34 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
 @test "links and resolves on alpha" { link_arch alpha; }
 @test "links and resolves on sh4" { link_arch sh4; }
 
+@test "every architecture of tests/arches.table has its test of linking and resolving" {
+    local want got
+    want=$(printf '%s\n' $ALL_ARCHES | sort)
+    got=$(sed -n 's/^@test ".*" { link_arch \([a-z0-9_]*\); }$/\1/p' "$BATS_TEST_FILENAME" | sort)
+    diff <(echo "$want") <(echo "$got")
+}
+
 # Every target: the object CC gives has the class, byte order, machine,
-# OS ABI and flags of the compiler's own data-only object, links with
-# ld -r and into a static program (whose semaphores resolve into .probes),
-# and, where qemu-user runs the target, a probe guarded by its semaphore
-# fires under gdb: the program alone prints "fired 0"; under gdb, with a
-# breakpoint on the probe, gdb raises the semaphore, the probe is hit with
-# the semaphore at 1 and its argument 42, and the program prints "fired 1".
-# Targets run in parallel (background jobs), each in its own directory.
+# OS ABI and flags of the compiler's own data-only object (and the table's),
+# links with ld -r and into a static program (whose semaphores resolve into
+# .probes), and -G reads the notes of a program built with the target's
+# compiler and a dtrace -h header.  Then, where qemu-user runs the target
+# (tests/arches.table, column run), that program's probe, guarded by its
+# semaphore, fires under gdb: the program alone prints "fired 0"; under
+# gdb, with a breakpoint on the probe, gdb raises the semaphore, the probe
+# is hit with the semaphore at 1 and its argument 42 (where gdb parses
+# arguments: column gdb), and the program prints "fired 1".  Targets run
+# in parallel (background jobs), each in its own directory, built once for
+# both tests: the second only runs programs (qemu, gdb), so the sanitizer
+# pass leaves it out.
 
-# gdb has a probe-argument parser for these (gdb 13's *-linux-tdep.c set
-# stap_is_single_operand); elsewhere it stops but cannot read arguments.
-GDB_PARSES="x86_64 i686 aarch64 armhf armel ppc64el ppc64 powerpc s390x"
-
-static_arch() {
-    local a=$1 cc qemu f ix out gdb=gdb-multiarch
+# arch_build ARCH: the checks above up to the fire program, built but not
+# run, in $BATS_FILE_TMPDIR/arches/ARCH (once: the file "built" says so).
+arch_build() {
+    local a=$1 cc f ix link=-static
     cc="$(arch_gcc "$a")"
-    mkdir "$a" && cd "$a"
+    mkdir -p "$BATS_FILE_TMPDIR/arches/$a" && cd "$BATS_FILE_TMPDIR/arches/$a"
+    [ ! -f built ] || return 0
     printf 'provider p { probe x(int); probe y(); };\n' >prov.d
     echo 'extern unsigned short p_x_semaphore, p_y_semaphore;
 int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
@@ -293,6 +315,7 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
         [ "$(field "$f" g.o)" = "$(field "$f" ref.o)" ] || { echo "$a: $f $(field "$f" g.o) != $(field "$f" ref.o)"; return 1; }
     done
     [ "$(readelf -h g.o | grep OS/ABI)" = "$(readelf -h ref.o | grep OS/ABI)" ] || { echo "$a: OS/ABI differs"; return 1; }
+    elf_is g.o "$a"
     "$(arch_triple "$a")-ld" -r g.o ref.o -o r.o
     "$cc" -O2 -c main.c -o main.o
     "$cc" -static main.o g.o -o main
@@ -301,16 +324,6 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
     for s in p_x_semaphore p_y_semaphore; do
         readelf -sW main | grep -qE "OBJECT +(GLOBAL +HIDDEN|LOCAL +DEFAULT) +$ix $s$" || { echo "$a: $s unresolved"; return 1; }
     done
-    # Run where qemu-user runs a program of the target (measured on Debian
-    # 12, qemu 7.2: qemu-sh4 spins for minutes in any static glibc program
-    # and crashes in dynamic ones; qemu-alpha crashes in static ones and
-    # runs dynamic ones, so alpha's program is dynamic; this kernel has no
-    # x32).
-    case $a in sh4|x32) echo "$a ok (not run)"; return 0 ;; esac
-    local link=-static sysroot=() gdbroot=() runner=()
-    if [ "$a" = alpha ]; then
-        link= sysroot=(-L "/usr/$(arch_triple "$a")") gdbroot=(-ex "set sysroot /usr/$(arch_triple "$a")")
-    fi
     "$DTRACE" -h -s prov.d -o prov.h
     printf '%s\n' '#include <stdio.h>' '#include "prov.h"' \
         'int main(void) {' '    int fired = 0;' \
@@ -318,8 +331,24 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
         '    printf("fired %d\n", fired);' '    return 0;' '}' >fire.c
     "$cc" -O2 -g -I "$INCLUDE" -c fire.c -o fire.o
     "$DTRACE" -G -s prov.d -o fire-g.o fire.o
+    [ "$(arch_field "$a" run)" != dynamic ] || link=
     "$cc" $link fire.o fire-g.o -o fire
-    qemu=$(arch_field "$a" 4)
+    touch built
+    echo "$a ok (object as the compiler's, linked; notes read)"
+}
+
+# arch_fire ARCH: ARCH's fire program (arch_build) alone and under gdb.
+arch_fire() {
+    local a=$1 qemu out gdb=gdb-multiarch sysroot=() gdbroot=() runner=()
+    arch_build "$a"
+    if [ "$(arch_field "$a" run)" = - ]; then
+        echo "$a ok (not run)"
+        return 0
+    fi
+    if [ "$(arch_field "$a" run)" = dynamic ]; then
+        sysroot=(-L "/usr/$(arch_triple "$a")") gdbroot=(-ex "set sysroot /usr/$(arch_triple "$a")")
+    fi
+    qemu=$(arch_field "$a" qemu)
     [ "$qemu" = - ] || runner=("$qemu" "${sysroot[@]}")
     out=$(timeout 60 "${runner[@]}" ./fire)
     [ "$out" = "fired 0" ] || { echo "$a: alone: $out"; return 1; }
@@ -338,7 +367,7 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
     [ "$qemu" = - ] || wait "$QEMU_PID"
     grep -q '^semaphore 1$' gdb.txt || { echo "$a: semaphore not raised at the probe"; cat gdb.txt; return 1; }
     [ "$(cat out.txt)" = "fired 1" ] || { echo "$a: under gdb: $(cat out.txt)"; cat gdb.txt; return 1; }
-    if [[ " $GDB_PARSES " == *" $a "* ]]; then
+    if [ "$(arch_field "$a" gdb)" = yes ]; then
         grep -q '^arg0 42$' gdb.txt || { echo "$a: arg0 not 42"; cat gdb.txt; return 1; }
         echo "$a ok (fired under gdb, semaphore 1, arg0 42)"
     else
@@ -347,23 +376,34 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
     fi
 }
 
-@test "on every target the object matches the compiler's, links with ld -r and statically, and its probe fires under gdb with the semaphore raised" {
-    need_cmd gdb gdb-multiarch timeout
-    small_provider
+# each_arch FUNCTION: FUNCTION ARCH for every architecture at once, each
+# logging to ARCH.log here; a failing one's log is shown, and every "ok"
+# line goes to the TAP output.
+each_arch() {
+    local a i pids=() names=() bad=0
     for a in $ALL_ARCHES; do
-        need_arch "$a"
-        [ "$(arch_field "$a" 4)" = - ] || need_cmd "$(arch_field "$a" 4)"
+        ( "$1" "$a" ) >"$a.log" 2>&1 & pids+=($!) names+=("$a")
     done
-    pids=() names=()
-    for a in $ALL_ARCHES; do
-        ( static_arch "$a" ) >"$a.log" 2>&1 & pids+=($!) names+=("$a")
-    done
-    bad=0
     for i in "${!pids[@]}"; do
         wait "${pids[$i]}" || { echo "== ${names[$i]}"; cat "${names[$i]}.log"; bad=1; }
     done
     cat ./*.log | grep ' ok' >&3
     [ "$bad" = 0 ]
+}
+
+@test "on every target the object matches the compiler's and the table, links with ld -r and statically, and -G reads the target's notes" {
+    for a in $ALL_ARCHES; do need_arch "$a"; done
+    each_arch arch_build
+}
+
+# bats test_tags=normal-pass-only
+@test "on every target qemu-user runs, a probe built with -h and -G fires under gdb with the semaphore raised" {
+    need_cmd gdb gdb-multiarch timeout
+    for a in $ALL_ARCHES; do
+        need_arch "$a"
+        [ "$(arch_field "$a" qemu)" = - ] || need_cmd "$(arch_field "$a" qemu)"
+    done
+    each_arch arch_fire
 }
 
 @test "links with bfd, gold, lld and mold, into programs and shared libraries" {
@@ -381,7 +421,7 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
         "./main-$ld"
         gcc -fuse-ld=$ld -shared lib.o prov.o -o "lib-$ld.so"
         readelf -sW "lib-$ld.so" | grep -q p_x_semaphore
-        ! readelf --dyn-syms -W "lib-$ld.so" | grep -q p_x_semaphore
+        ! readelf --dyn-syms -W "lib-$ld.so" | grep -q p_x_semaphore || false
         n=$((n + 1))
     done
     [ "$n" -eq 4 ]

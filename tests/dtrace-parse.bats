@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 # The provider language: every construct real .d files use, and every
-# error, reported as FILE:LINE:COL with no output written.
+# error, reported as FILE:LINE:COL with no output written.  A test whose
+# body is `dtrace_case` is an input and its expected diagnostic, kept as
+# data in tests/cases/dtrace-parse/ (see dtrace-helpers.bash).
 
 load dtrace-helpers
 
@@ -154,14 +156,7 @@ EOF
     [ "$(macros)" = '#define P_X() \' ]
 }
 
-@test "only a # at the start of a line starts a preprocessor line" {
-    d hash.d <<'EOF'
-provider p { probe x(int) # not a comment
-};
-EOF
-    h hash.d
-    fails_at "hash.d:1:27: error: expected ';' after the declaration of probe 'x', found '#'"
-}
+@test "only a # at the start of a line starts a preprocessor line" { dtrace_case; }
 
 @test "comments of both kinds are allowed between any two tokens" {
     d comments.d <<'EOF'
@@ -297,262 +292,46 @@ EOF
     [ "$(macros | wc -l)" -eq 2 ]
 }
 
-@test "line markers make positions refer to the original file" {
-    d pre.h.d <<'EOF'
-# 1 "/src/hs_private.d"
-# 1 "<built-in>" 1
-# 1 "<built-in>" 3
-# 331 "<built-in>" 3
-# 1 "<command line>" 1
-# 1 "<built-in>" 2
-# 1 "/src/hs_private.d" 2
-# 25 "/src/hs_private.d"
-provider hs_private {
-  probe safepoint__begin();
-  probe broken(int;
-};
-EOF
-    h pre.h.d
-    fails_at "/src/hs_private.d:27:19: error: expected ',' or ')' in the argument list of probe 'broken', found ';'"
-}
-
-@test "#line directives make positions refer to the named file and line" {
-    d line.d <<'EOF'
-#line 100 "elsewhere.d"
-provider p {
-  probe ok();
-#line 7
-  probe x-y();
-};
-EOF
-    h line.d
-    fails_at "elsewhere.d:7:9: error: 'x-y' is not a valid probe name: it must be a C identifier (write '__' where DTrace shows '-')"
-}
-
-@test "with -C, errors point into the original file through cpp's line markers" {
-    d cpp.d <<'EOF'
-#define T int
-/* a comment
-   over lines */
-
-provider p {
-    probe a(T);
-    probe b(int, int;
-};
-EOF
-    # columns are those of cpp's output: exact on lines without macros
-    h cpp.d -C
-    fails_at "cpp.d:7:21: error: expected ',' or ')' in the argument list of probe 'b', found ';'"
-}
-
-@test "more than 12 arguments is an error at the 13th" {
-    d many.d <<'EOF'
-provider p {
-    probe twelve(int, int, int, int, int, int, int, int, int, int, int, int);
-    probe thirteen(int a1, int a2, int a3, int a4, int a5, int a6, int a7, int a8, int a9, int a10, int a11, int a12, int a13);
-};
-EOF
-    h many.d
-    fails_at "many.d:3:119: error: probe 'thirteen' has 13 arguments; sys/sdt.h supports at most 12"
-}
-
-@test "a probe name without its argument list is an error at what follows the name" {
-    d noparen.d <<'EOF'
-provider p {
-    probe start;
-};
-EOF
-    h noparen.d
-    fails_at "noparen.d:2:16: error: expected '(' after probe name 'start', found ';'"
-}
-
-@test "translated arguments without their parenthesis are an error after the colon" {
-    d notrans.d <<'EOF'
-provider p {
-    probe op(int a) : int;
-};
-EOF
-    h notrans.d
-    fails_at "notrans.d:2:23: error: expected '(' after ':' in probe 'op', found 'int'"
-}
-
-@test "a duplicate probe is an error at the second one, with a note at the first" {
-    d dup.d <<'EOF'
-provider p {
-    probe a();
-    probe b();
-    probe a(int);
-};
-EOF
-    h dup.d
-    fails_at "dup.d:4:11: error: duplicate probe 'a' in provider 'p'"
-    [[ "$stderr" == *"dup.d:2:11: note: 'a' was first declared here"* ]]
-}
-
-@test "a duplicate probe across two -s files is an error" {
-    d one.d <<'EOF'
-provider p { probe a(); };
-EOF
-    d two.d <<'EOF'
-provider p {
-    probe a(int);
-};
-EOF
-    run --separate-stderr "$DTRACE" -h -s one.d -s two.d -o out.h
-    fails_at "two.d:2:11: error: duplicate probe 'a' in provider 'p'"
-    [[ "$stderr" == *"one.d:1:20: note: 'a' was first declared here"* ]]
-}
-
-@test "probes whose macros would collide are an error" {
-    d clash.d <<'EOF'
-provider p {
-    probe gc__start();
-    probe gc_start();
-};
-EOF
-    h clash.d
-    fails_at "clash.d:3:11: error: probe 'p:gc_start' and probe 'p:gc__start' would both define the macro 'P_GC_START'"
-}
-
-@test "probes whose semaphores would collide across providers are an error" {
-    d clash.d <<'EOF'
-provider a_b { probe c(); };
-provider A { probe B_c(); };
-provider a { probe b_c(); };
-EOF
-    h clash.d
-    fails_at "clash.d:2:20: error: probe 'A:B_c' and probe 'a_b:c' would both define the macro 'A_B_C'"
-    [[ "$stderr" == *"clash.d:3:20: error: probe 'a:b_c' and probe 'a_b:c' would both define the macro 'A_B_C'"* ]]
-}
-
-@test "provider and probe names must be C identifiers" {
-    printf 'provider my-prov {\n};\n' >a.d
-    h a.d
-    fails_at "a.d:1:10: error: 'my-prov' is not a valid provider name: it must be a C identifier (write '__' where DTrace shows '-')"
-    printf 'provider p {\n  probe 2fast();\n};\n' >b.d
-    h b.d
-    fails_at "b.d:2:9: error: '2fast' is not a valid probe name: it must be a C identifier"
-    printf 'provider p {\n  probe a$b();\n};\n' >c.d
-    h c.d
-    fails_at "c.d:2:9: error: 'a\$b' is not a valid probe name: it must be a C identifier"
-    printf 'provider {\n  probe a();\n};\n' >e.d
-    h e.d
-    fails_at "e.d:1:10: error: expected a provider name, found '{'"
-    printf 'provider p {\n  probe (int);\n};\n' >f.d
-    h f.d
-    fails_at "f.d:2:9: error: expected a probe name, found '('"
-}
-
-@test "an unterminated comment is an error at its start" {
-    printf 'provider p {\n  probe a(); /* never\n  closed\n' >c.d
-    h c.d
-    fails_at "c.d:2:14: error: unterminated comment"
-}
-
-@test "an unterminated string is an error at its start" {
-    printf 'translator x { a = "oops;\n};\nprovider p { probe a(); };\n' >s.d
-    h s.d
-    fails_at "s.d:1:20: error: missing terminating \" character"
-}
-
-@test "an unbalanced ( in a probe is an error that names its line, and never hangs" {
-    d paren.d <<'EOF'
-provider p {
-    probe good(int);
-    probe bad(int a, char *b;
-    probe later();
-};
-EOF
-    run --separate-stderr timeout 10 "$DTRACE" -h -s paren.d -o out.h
-    fails_at "paren.d:3:29: error: expected ',' or ')' in the argument list of probe 'bad', found ';'"
-    [[ "$stderr" != *good* ]]
-}
-
-@test "an argument list still open at the end of the file is an error at its (" {
-    printf 'provider p {\n  probe a(int,\n' >open.d
-    run --separate-stderr timeout 10 "$DTRACE" -h -s open.d -o out.h
-    fails_at "open.d:2:10: error: the argument list of probe 'a' is not closed before the end of the file"
-}
-
-@test "unbalanced braces and brackets outside providers are errors" {
-    printf 'struct s { int a;\n' >a.d
-    h a.d
-    fails_at "a.d:1:10: error: '{' is not closed before the end of the file"
-    printf 'int x;\n}\nprovider p { probe a(); };\n' >b.d
-    h b.d
-    fails_at "b.d:2:1: error: unbalanced '}': nothing is open"
-    printf 'BEGIN { x = (1 + 2; }\n' >c.d
-    h c.d
-    fails_at "c.d:1:21: error: '}' does not match '(' opened at line 1, column 13"
-    printf 'provider p {\n  probe a(int [4);\n};\n' >d.d
-    h d.d
-    fails_at "d.d:2:17: error: ')' does not match '[' opened at line 2, column 15"
-}
+@test "line markers make positions refer to the original file" { dtrace_case; }
+@test "#line directives make positions refer to the named file and line" { dtrace_case; }
+# columns are those of cpp's output: exact on lines without macros
+@test "with -C, errors point into the original file through cpp's line markers" { dtrace_case; }
+@test "more than 12 arguments is an error at the 13th" { dtrace_case; }
+@test "a probe name without its argument list is an error at what follows the name" { dtrace_case; }
+@test "translated arguments without their parenthesis are an error after the colon" { dtrace_case; }
+@test "a duplicate probe is an error at the second one, with a note at the first" { dtrace_case; }
+@test "a duplicate probe across two -s files is an error" { dtrace_case; }
+@test "probes whose macros would collide are an error" { dtrace_case; }
+@test "probes whose semaphores would collide across providers are an error" { dtrace_case; }
+@test "provider and probe names must be C identifiers" { dtrace_case; }
+@test "an unterminated comment is an error at its start" { dtrace_case; }
+@test "an unterminated string is an error at its start" { dtrace_case; }
+@test "an unbalanced ( in a probe is an error that names its line, and never hangs" { dtrace_case; }
+@test "an argument list still open at the end of the file is an error at its (" { dtrace_case; }
+@test "unbalanced braces and brackets outside providers are errors" { dtrace_case; }
 
 @test "deeply nested brackets neither crash nor hang: 256 levels are read, more is an error" {
-    { printf 'x = '; for i in $(seq 1 256); do printf '('; done
-      for i in $(seq 1 256); do printf ')'; done
+    { printf 'x = '; repeat 256 '('; repeat 256 ')'
       echo; echo 'provider p { probe a(int (*(*(*f)(int))[4])(char)); };'; } >ok.d
     h ok.d
     [ "$status" -eq 0 ]
     grep -q '^#define P_A(arg1) \\$' out.h
     rm out.h
-    { printf 'x = '; for i in $(seq 1 100000); do printf '('; done; echo; } >deep.d
+    { printf 'x = '; repeat 100000 '('; echo; } >deep.d
     run --separate-stderr timeout 20 "$DTRACE" -h -s deep.d -o out.h
     fails_at "deep.d:1:261: error: brackets nested more than 256 deep"
-    { printf 'provider p { probe a(int '; for i in $(seq 1 300); do printf '['; done; echo; } >args.d
+    { printf 'provider p { probe a(int '; repeat 300 '['; echo; } >args.d
     h args.d
     fails_at "args.d:1:282: error: brackets nested more than 256 deep in probe 'a'"
 }
 
-@test "a probe outside any provider is an error" {
-    printf 'typedef int t;\nprobe lonely(int);\n' >out.d
-    h out.d
-    fails_at "out.d:2:1: error: probe 'lonely' is declared outside of any provider"
-}
-
-@test "a NUL byte in the input is an error at its position" {
-    printf 'provider p {\n  probe a(int\0);\n};\n' >nul.d
-    h nul.d
-    fails_at "nul.d:2:14: error: NUL byte in the input"
-    printf '/* comment \0 */ provider p { probe a(); };\n' >nul2.d
-    h nul2.d
-    fails_at "nul2.d:1:12: error: NUL byte in the input"
-}
-
-@test "the end of the file inside a provider is an error" {
-    printf 'provider p {\n  probe a();\n' >eof.d
-    h eof.d
-    fails_at "eof.d:3:1: error: unexpected end of file in provider 'p'"
-    [[ "$stderr" == *"eof.d:1:12: note: the provider's '{' is here"* ]]
-}
-
-@test "something other than a probe inside a provider is an error" {
-    printf 'provider p {\n  probe a();\n  int x;\n};\n' >junk.d
-    h junk.d
-    fails_at "junk.d:3:3: error: expected 'probe' or '}' in provider 'p', found 'int'"
-}
-
-@test "a missing ; between probes is an error at what follows" {
-    printf 'provider p {\n  probe a()\n  int b();\n};\n' >semi.d
-    h semi.d
-    fails_at "semi.d:3:3: error: expected ';' after the declaration of probe 'a', found 'int'"
-}
-
-@test "a missing { after the provider name is an error" {
-    printf 'provider p\n  probe a();\n' >brace.d
-    h brace.d
-    fails_at "brace.d:2:3: error: expected '{' after provider name 'p', found 'probe'"
-}
-
-@test "an empty argument is an error" {
-    printf 'provider p {\n  probe a(int, );\n};\n' >empty.d
-    h empty.d
-    fails_at "empty.d:2:16: error: missing argument declaration before ')' in probe 'a'"
-    printf 'provider p {\n  probe a(, int);\n};\n' >empty2.d
-    h empty2.d
-    fails_at "empty2.d:2:11: error: missing argument declaration before ',' in probe 'a'"
-}
+@test "a probe outside any provider is an error" { dtrace_case; }
+@test "a NUL byte in the input is an error at its position" { dtrace_case; }
+@test "the end of the file inside a provider is an error" { dtrace_case; }
+@test "something other than a probe inside a provider is an error" { dtrace_case; }
+@test "a missing ; between probes is an error at what follows" { dtrace_case; }
+@test "a missing { after the provider name is an error" { dtrace_case; }
+@test "an empty argument is an error" { dtrace_case; }
 
 @test "an error leaves an existing output untouched" {
     printf 'provider p {\n  probe a(int;\n};\n' >bad.d
@@ -565,19 +344,7 @@ EOF
     [ "$(cat out.h)" = precious ]
 }
 
-@test "all semantic errors of a file are reported, not just the first" {
-    d sem.d <<'EOF'
-provider p {
-    probe a();
-    probe a();
-    probe b(int, int, int, int, int, int, int, int, int, int, int, int, int);
-};
-EOF
-    h sem.d
-    [ "$status" -eq 1 ]
-    [[ "$stderr" == *"sem.d:3:11: error: duplicate probe 'a'"* ]]
-    [[ "$stderr" == *"sem.d:4:73: error: probe 'b' has 13 arguments"* ]]
-}
+@test "all semantic errors of a file are reported, not just the first" { dtrace_case; }
 
 @test "a provider with 100000 probes is handled" {
     awk 'BEGIN { print "provider big {"; for (i = 0; i < 100000; i++) printf "  probe p%d(int a, char *b);\n", i; print "};" }' >big.d
@@ -588,3 +355,5 @@ EOF
     [ "$status" -eq 0 ]
     [ "$(readelf -sW big.o | grep -c '_semaphore$')" -eq 100000 ]
 }
+
+@test "every case in tests/cases/dtrace-parse is run by a test of this file" { every_case_has_its_test; }

@@ -51,7 +51,7 @@ in_section() {
              usdt-jobs/usdt-jobs runtime-c/minijit; do
         [ -x "$EX/$f" ] || { echo "$f was not built"; cat "$EX/build.log"; false; }
     done
-    ! grep -i 'warning' "$EX/build.log"
+    ! grep -i 'warning' "$EX/build.log" || false
     # dtrace -h and -G ran, ours, for each provider file
     for d in tick/tick.d hello-semaphore-usdt/tp_provider.d shared-lib/greet.d cxx-templates/ring.d; do
         grep -q "^$DTRACE -h -s $d " "$EX/build.log"
@@ -107,8 +107,10 @@ cmq:start [-4 8] sem" ]
     run "$EX/runtime-c/minijit" 2 0
     [ "$status" -eq 0 ]
     [[ "${lines[0]}" =~ ^/proc/[0-9]+/fd/[0-9]+$ ]]
-    [ "${lines[1]}" = "fib(11) = 89" ] && [ "${lines[2]}" = "fact(11) = 39916800" ]
-    [ "${lines[3]}" = "gcd(11) = 6" ] && [ "${lines[6]}" = "gcd(12) = 18" ]
+    [ "${lines[1]}" = "fib(11) = 89" ]
+    [ "${lines[2]}" = "fact(11) = 39916800" ]
+    [ "${lines[3]}" = "gcd(11) = 6" ]
+    [ "${lines[6]}" = "gcd(12) = 18" ]
     MINIJIT_FUNCS="fib" run "$EX/runtime-c/minijit" 1 0
     [ "${#lines[@]}" -eq 2 ]
     MINIJIT_FUNCS="not-a-name" run "$EX/runtime-c/minijit" 1 0
@@ -136,7 +138,8 @@ cmq:start [-4 8] sem" ]
 
 @test "each example runs and prints what its README promises" {
     run "$EX/hello-usdt/hello-usdt"
-    [ "$status" -eq 0 ] && [ "$output" = "hello, usdt" ]
+    [ "$status" -eq 0 ]
+    [ "$output" = "hello, usdt" ]
     run "$EX/hello-usdt/hello-usdt" 4
     [ "$status" -eq 4 ]
 
@@ -145,10 +148,12 @@ cmq:start [-4 8] sem" ]
     [ "$output" = $'tick 1: loop2 disabled (semaphore 0)\ntick 2: loop2 disabled (semaphore 0)' ]
 
     run "$EX/hello-semaphore-usdt/hello-semaphore-usdt"
-    [ "$status" -eq 0 ] && [ "$output" = $'enter: disabled\nexit: disabled' ]
+    [ "$status" -eq 0 ]
+    [ "$output" = $'enter: disabled\nexit: disabled' ]
 
     run "$EX/probe-test/probe-test" 3 0
-    [ "$status" -eq 0 ] && [ -z "$output" ]
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
 
     for prog in greet-linked greet-dlopen; do
         run "$EX/shared-lib/$prog" 3 0
@@ -210,11 +215,11 @@ cmq:start [-4 8] sem" ]
     [ ! -e "$pg/probes.h.tmp" ]
     # every macro renamed, none left behind
     [ "$(grep -o '^#define TRACE_POSTGRESQL_[A-Z_]*_ENABLED()' "$pg/probes.h" | sort -u | wc -l)" -eq 6 ]
-    ! grep -E '(^|[^_])POSTGRESQL_[A-Z]' "$pg/probes.h" | grep -v TRACE_POSTGRESQL_
+    ! grep -E '(^|[^_])POSTGRESQL_[A-Z]' "$pg/probes.h" | grep -v TRACE_POSTGRESQL_ || false
     # -C ran the preprocessor: the prototypes name the #defined types' values
     grep -q 'typecheck_postgresql_transaction__start (unsigned int)' "$pg/probes.h"
     grep -q 'typecheck_postgresql_buffer__read__done (unsigned int, unsigned int, int, unsigned char)' "$pg/probes.h"
-    ! grep -q LocalTransactionId "$pg/probes.h"
+    ! grep -q LocalTransactionId "$pg/probes.h" || false
     # the sources compiled with SDTKIT_TYPECHECK against it
     grep -q -- '-DSDTKIT_TYPECHECK .* -c -o main.o main.c' "$EX/build.log"
     # probes.o defines the six semaphores the objects use
@@ -273,13 +278,13 @@ cmq:start [-4 8] sem" ]
 
 @test "the shared library example: greet-linked needs libgreet.so, greet-dlopen loads it itself, both through \$ORIGIN" {
     readelf -d "$EX/shared-lib/greet-linked" | grep -q 'NEEDED.*\[libgreet.so\]'
-    ! readelf -d "$EX/shared-lib/greet-dlopen" | grep -q 'libgreet'
+    ! readelf -d "$EX/shared-lib/greet-dlopen" | grep -q 'libgreet' || false
     for p in greet-linked greet-dlopen; do
         readelf -d "$EX/shared-lib/$p" | grep -qE '(RUNPATH|RPATH).*\[\$ORIGIN\]'
     done
     # the semaphores live in the library, defined by the -G object linked into it
     nm -D --defined-only "$EX/shared-lib/libgreet.so" | grep -q ' greet$'
-    ! nm -D "$EX/shared-lib/libgreet.so" | grep -q semaphore   # hidden
+    ! nm -D "$EX/shared-lib/libgreet.so" | grep -q semaphore || false   # hidden
     [ "$(nm "$EX/shared-lib/libgreet.so" | grep -c 'greet_[a-z]*_semaphore$')" -eq 2 ]
     # run from elsewhere, both still find it
     (cd / && "$EX/shared-lib/greet-linked" 1 0 && "$EX/shared-lib/greet-dlopen" 1 0) > out
@@ -365,8 +370,9 @@ build_ring() {
             WARNFLAGS="-Wall -Wextra -Wpedantic -Werror" MESON=/nonexistent \
             DTRACE="$DTRACE" SDT_INCLUDE="$INCLUDE"
         [ "$status" -eq 0 ] || { echo "$cc: $output"; false; }
-        ! echo "$output" | grep -i warning
-        [ -x copy/cxx-templates/cxx-ring ] && [ -x copy/postgres-style/minipg ]
+        ! echo "$output" | grep -i warning || false
+        [ -x copy/cxx-templates/cxx-ring ]
+        [ -x copy/postgres-style/minipg ]
     done
 }
 

@@ -80,7 +80,10 @@ HARNESSES="lex parse objread"
         line=$(grep "^$h " <<<"$output")
         # harness seconds executions exec/s corpus rss_mb found
         read -r name secs runs rate corpus rss found <<<"$line"
-        [ "$secs" -eq 1 ] && [ "$runs" -gt 100 ] && [ "$corpus" -gt 0 ] && [ "$found" -eq 0 ]
+        [ "$secs" -eq 1 ]
+        [ "$runs" -gt 100 ]
+        [ "$corpus" -gt 0 ]
+        [ "$found" -eq 0 ]
     done
     # the committed seeds are not touched
     [ -z "$(git -C "$ROOT" status --porcelain fuzz/corpus)" ]

@@ -34,7 +34,7 @@ expected() {
 }
 
 sizes_of() {
-    note_probes "$1" | while IFS=$'\t' read -r p args; do echo "$p $(arg_sizes "$args")"; done
+    note_sizes "$1"
 }
 
 # one_per_line ARGS: split "SIZE@OP SIZE@OP" (OP may itself contain ", ").
@@ -104,7 +104,7 @@ check_operands() {
     local arg
     while read -r arg; do
         [[ "$arg" =~ $2 ]] || { echo "$1: unreadable operand '$arg'"; false; }
-    done < <(note_probes "$3" | cut -f2 | while read -r l; do one_per_line "$l"; done)
+    done < <(note_probes "$3" | cut -f2 | sed -E 's/^[[:blank:]]+//; s/[[:blank:]]+$//; s/ (-?[0-9]+f?@)/\n\1/g')
 }
 
 @test "x86-64: sizes and signs match the ABI and every operand is readable" { check_arch x86_64; }

@@ -42,9 +42,11 @@ refused() {
 
 # package_of CMD: the Debian package .ci/run installs CMD from.
 package_of() {
+    local p
     case $1 in
         x86_64-linux-gnu-gcc) echo gcc ;; x86_64-linux-gnu-g++) echo g++ ;;
-        *-linux-gnu*-gcc) echo "gcc-${1%-gcc}" ;; *-linux-gnu*-g++) echo "g++-${1%-g++}" ;;
+        *-linux-gnu*-gcc) p=${1%-gcc} && echo "gcc-${p//_/-}" ;;
+        *-linux-gnu*-g++) p=${1%-g++} && echo "g++-${p//_/-}" ;;
         bats) echo bats ;; gdb) echo gdb ;; gdb-multiarch) echo gdb-multiarch ;;
         clang | clang++) echo clang ;; ld.lld) echo lld ;; mold) echo mold ;;
         ld.gold) echo binutils ;; perf) echo linux-perf ;; bpftrace) echo bpftrace ;;
@@ -123,6 +125,18 @@ need_stap_dtrace() {
         missing "SystemTap's dtrace script is not installed (.ci/run installs systemtap-sdt-dev)"
 }
 
+# ---- Generated input ---------------------------------------------------
+#
+# Large inputs are written by awk, never by a shell loop: inside bats every
+# shell command pays for bats' DEBUG trap, and a 200,000-iteration printf
+# loop took 98 s where awk writes the same bytes in a fraction of a second.
+
+# repeat N FORMAT: FORMAT N times, as awk's printf writes it: escapes such
+# as \n are understood, and a %d, if any, is the count, from 1 to N.
+repeat() {
+    awk -v n="$1" -v f="$2" 'BEGIN { for (i = 1; i <= n; i++) printf f, i }'
+}
+
 # ---- Reading .note.stapsdt notes (with binutils' readelf) -------------
 
 # note_probes FILE: one line per probe, "provider:name<TAB>arguments".
@@ -138,9 +152,23 @@ note_args() {
     note_probes "$1" | awk -F '\t' -v p="$2" '$1 == p { print $2; exit }'
 }
 
+# An awk function: the SIZE of each SIZE@OPERAND of an argument string,
+# space separated (one awk for what took five processes a probe).
+SIZES_AWK='function sizes(args,   a, n, i, out) {
+    n = split(args, a, " ")
+    for (i = 1; i <= n; i++)
+        if (match(a[i], /^-?[0-9]+f?@/)) out = out (out == "" ? "" : " ") substr(a[i], 1, RLENGTH - 1)
+    return out
+}'
+
 # arg_sizes ARGSTRING: the SIZE of each SIZE@OPERAND, space separated.
 arg_sizes() {
-    echo "$1" | grep -oE '(^| )-?[0-9]+f?@' | tr -d ' @' | tr '\n' ' ' | sed 's/ $//'
+    awk "$SIZES_AWK"' { all = all " " $0 } END { print sizes(all) }' <<<"$1"
+}
+
+# note_sizes FILE: one line per probe, "provider:name SIZES".
+note_sizes() {
+    note_probes "$1" | awk -F '\t' "$SIZES_AWK"' { print $1 " " sizes($2) }'
 }
 
 # note_field FILE PROBE FIELD: Location, Base or Semaphore of a probe (hex).
@@ -178,38 +206,28 @@ gdb_probe_args() {
 
 # ---- Cross compilers --------------------------------------------------
 
-# Every architecture Debian builds, one row each:
-#   name  GNU triplet  C library package (.ci/run installs it by name:
-#   --no-install-recommends leaves it out of gcc-TRIPLET)  qemu-user binary
-ARCH_TABLE="
-x86_64   x86_64-linux-gnu         libc6-dev             -
-i686     i686-linux-gnu           libc6-dev-i386-cross  qemu-i386
-aarch64  aarch64-linux-gnu        libc6-dev-arm64-cross qemu-aarch64
-armhf    arm-linux-gnueabihf      libc6-dev-armhf-cross qemu-arm
-armel    arm-linux-gnueabi        libc6-dev-armel-cross qemu-arm
-ppc64el  powerpc64le-linux-gnu    libc6-dev-ppc64el-cross qemu-ppc64le
-ppc64    powerpc64-linux-gnu      libc6-dev-ppc64-cross qemu-ppc64
-powerpc  powerpc-linux-gnu        libc6-dev-powerpc-cross qemu-ppc
-s390x    s390x-linux-gnu          libc6-dev-s390x-cross qemu-s390x
-mips64el mips64el-linux-gnuabi64  libc6-dev-mips64el-cross qemu-mips64el
-mipsel   mipsel-linux-gnu         libc6-dev-mipsel-cross qemu-mipsel
-riscv64  riscv64-linux-gnu        libc6-dev-riscv64-cross qemu-riscv64
-sparc64  sparc64-linux-gnu        libc6-dev-sparc64-cross qemu-sparc64
-x32      x86_64-linux-gnux32      libc6-dev-x32-cross   -
-m68k     m68k-linux-gnu           libc6-dev-m68k-cross  qemu-m68k
-hppa     hppa-linux-gnu           libc6-dev-hppa-cross  qemu-hppa
-alpha    alpha-linux-gnu          libc6.1-dev-alpha-cross qemu-alpha
-sh4      sh4-linux-gnu            libc6-dev-sh4-cross   qemu-sh4
-"
+# tests/arches.table: every architecture Debian builds, one row each, with
+# its triplet, C library package, qemu-user binary and the ELF header its
+# compiler writes.  .ci/run installs the compilers from the same table.
+# (Found beside this file: a suite outside tests/ may load it.)
+ARCH_TABLE_FILE="${BASH_SOURCE[0]%/*}/arches.table"
 
-# The architectures the suites test.
-ARCHES="x86_64 i686 aarch64 armhf ppc64el s390x riscv64"
-# Every architecture Debian builds (issue #12): header-arch.bats covers all.
-ALL_ARCHES="x86_64 i686 aarch64 armhf armel ppc64el ppc64 powerpc s390x mips64el mipsel riscv64 sparc64 x32 m68k hppa alpha sh4"
+# ALL_ARCHES: every architecture of the table, in its order;
+# ARCHES: the seven marked main, tested where a suite does not test all.
+{ read -r ALL_ARCHES; read -r ARCHES; } < <(awk -F '  +' '
+    /^#/ || !NF { next }
+    !head++ { for (i = 1; i <= NF; i++) if ($i == "main") m = i; next }
+    { all = all " " $1; if ($m == "yes") main = main " " $1 }
+    END { print substr(all, 2); print substr(main, 2) }' "$ARCH_TABLE_FILE")
 
-# arch_field ARCH N: field N (2 triplet, 3 C library, 4 qemu) of ARCH's row.
+# arch_field ARCH COLUMN: the value in ARCH's row of COLUMN, a name from the
+# table's first row (triplet, libc, qemu, run, gdb, class, machine ...) or
+# a number (2 triplet, 3 C library, 4 qemu).
 arch_field() {
-    awk -v a="$1" -v n="$2" '$1 == a { print $n }' <<< "$ARCH_TABLE"
+    awk -F '  +' -v a="$1" -v c="$2" '
+        /^#/ || !NF { next }
+        !head++ { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $1 == a { print $(c ~ /^[0-9]+$/ ? c : col[c]); exit }' "$ARCH_TABLE_FILE"
 }
 arch_triple() { arch_field "$1" 2; }
 arch_gcc() {
@@ -222,11 +240,15 @@ arch_gxx() {
 # need_arch ARCH: ARCH's cross compiler and its C library are installed
 # (a compiler without its C library cannot build a program or include
 # <stdint.h>, and was the cause of a CI run that failed on a new machine).
+# Once ARCH's compiler has linked a program, it is not asked again in the
+# same bats run (a cross compiler's static link costs about a second, and
+# the suites ask some 200 times a pass).
 need_arch() {
-    local gcc pkg probe
+    local gcc pkg probe linked="${BATS_RUN_TMPDIR:-/nonexistent}/need-arch-$1"
     gcc=$(arch_gcc "$1")
-    pkg=$(arch_field "$1" 3)
     need_cmd "$gcc"
+    [ ! -e "$linked" ] || return 0
+    pkg=$(arch_field "$1" 3)
     probe=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/need-arch.XXXXXX")
     printf '#include <stdio.h>\nint main(void) { return puts(""); }\n' |
         "$gcc" -static -x c - -o "$probe" 2>/dev/null || {
@@ -235,6 +257,7 @@ need_arch() {
         return
     }
     rm -f "$probe"
+    [ -z "${BATS_RUN_TMPDIR:-}" ] || : >"$linked"
 }
 
 # stap_include: a directory holding only SystemTap's sys/sdt.h, usable by

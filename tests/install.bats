@@ -116,7 +116,8 @@ soname() {
     for so in libsdtkit.so.1 libstapsdt.so.0; do
         [ "$(readlink "$LIB/${so%.so.*}.so")" = "$so" ]
         [ "$(readlink "$LIB/$so")" = "$so.0.0" ]
-        [ -f "$LIB/$so.0.0" ] && [ ! -L "$LIB/$so.0.0" ]
+        [ -f "$LIB/$so.0.0" ]
+        [ ! -L "$LIB/$so.0.0" ]
         [ "$(stat -c %a "$LIB/$so.0.0")" = 644 ]
         [ "$(soname "$LIB/$so.0.0")" = "$so" ]
         cmp "$ROOT/build/$so" "$LIB/$so.0.0"
@@ -126,7 +127,8 @@ soname() {
     [ "$(stat -c %a "$LIB/libstapsdt.a")" = 644 ]
     # the default LIBDIR is PREFIX/lib
     make -s -C "$ROOT" install PREFIX=/opt/sdt DESTDIR="$STAGE" > /dev/null
-    [ -L "$STAGE/opt/sdt/lib/libsdtkit.so" ] && [ -f "$STAGE/opt/sdt/lib/libstapsdt.a" ]
+    [ -L "$STAGE/opt/sdt/lib/libsdtkit.so" ]
+    [ -f "$STAGE/opt/sdt/lib/libstapsdt.a" ]
     [ -f "$STAGE/opt/sdt/lib/pkgconfig/sdtkit-runtime.pc" ]
 }
 
@@ -140,13 +142,14 @@ soname() {
         run env LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$STAGE/usr/share/man/man3/$page.3"
         [ "$status" -eq 0 ]
         [[ "${lines[0]}" == "${page^^}(3)"* ]]
-        ! grep -qi warning <<<"$output"
+        ! grep -qi warning <<<"$output" || false
     done
     # every function the headers declare has its place in a page
     local f native compat
     native=$(sed -n 's/^[a-z].*[ *]\(sdtkit_[a-z_]*\) *(.*/\1/p' "$ROOT/include/sdtkit.h")
     compat=$(sed -n 's/^[A-Za-z].*[ *]\([a-z][A-Za-z]*\) *(.*/\1/p' "$ROOT/include/libstapsdt.h")
-    [ "$(wc -w <<<"$native")" -ge 14 ] && [ "$(wc -w <<<"$compat")" -eq 8 ]
+    [ "$(wc -w <<<"$native")" -ge 14 ]
+    [ "$(wc -w <<<"$compat")" -eq 8 ]
     for f in $native; do
         grep -q "^\.BI\? .*$f" "$ROOT/man/sdtkit.3" || { echo "sdtkit(3) lacks $f"; false; }
     done
@@ -174,7 +177,7 @@ soname() {
         # static: the archive, and what --static adds for it
         gcc -std=c11 ${def%-} $(pkg-config --cflags $pc) "$ROOT/tests/release/rt-user.c" \
             "$LIB/lib$lib.a" $(pkg-config --static --libs-only-l $pc | sed "s/-l$lib//") -o static-$pc
-        ! readelf -d static-$pc | grep -q "(NEEDED).*lib$lib"
+        ! readelf -d static-$pc | grep -q "(NEEDED).*lib$lib" || false
         run ./static-$pc
         [ "$output" = "fired 42 hello" ]
     done <<'EOF'

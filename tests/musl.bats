@@ -39,9 +39,9 @@ interp() {
         [ "$(needed "$M/$p")" = libc.so ]
         # static: no interpreter, no dynamic section
         [ -z "$(interp "$M/static/$p")" ]
-        ! readelf -d "$M/static/$p" | grep -q NEEDED
+        ! readelf -d "$M/static/$p" | grep -q NEEDED || false
         # no glibc symbol version anywhere
-        ! readelf -V "$M/$p" | grep -q GLIBC_
+        ! readelf -V "$M/$p" | grep -q GLIBC_ || false
     done
     [ "$("$M/dtrace" --version)" = "dtrace (sdtkit) $(cat "$ROOT/VERSION")" ]
     [ "$("$M/static/dtrace" --version)" = "dtrace (sdtkit) $(cat "$ROOT/VERSION")" ]
@@ -58,7 +58,8 @@ interp() {
     [ "$(./app)" = "not fired" ]
     "$M/static/sdt-list" --check app > /dev/null
     run gdb_probe_run ./app ">$PWD/out" -- app:start
-    [ "${lines[0]}" = "start hit" ] && [ "${lines[1]}" = "start arg0 42" ]
+    [ "${lines[0]}" = "start hit" ]
+    [ "${lines[1]}" = "start arg0 42" ]
     [ "$(cat out)" = fired ]
 }
 

@@ -58,10 +58,10 @@ expected_values() {
     need_bpftrace
     rt_start out -i 20
     sleep 0.3
-    ! grep -q '^enabled' out
+    ! grep -q '^enabled' out || false
     bpftrace_bg bt 'usdt::rt:i32 { @n = count(); }' -p "$RT_PID"
     wait_for out '^enabled i32$' 3
-    ! grep -q '^enabled u32$' out
+    ! grep -q '^enabled u32$' out || false
     stop "$BG_PID"
     local n
     n=$(grep -c '^enabled i32$' out)

@@ -163,7 +163,8 @@ C
     local base sem notes
     base=$(readelf -SW "$RT_PATH" | awk '$2 == ".stapsdt.base" { print $4 }')
     sem=$(readelf -SW "$RT_PATH" | awk '$2 == ".probes" { print $3, $6 }')
-    [ -n "$base" ] && [ -n "$sem" ]
+    [ -n "$base" ]
+    [ -n "$sem" ]
     file_offset "$RT_PATH" "0x$base"
     file_offset "$RT_PATH" "0x${sem%% *}"
     # .probes is in the writable segment; .note.stapsdt is not allocated

@@ -73,7 +73,7 @@ usdt-jobs/usdt-jobs 4"
     # once bpftrace is gone the semaphore is back to 0 and loop2 is skipped
     wait_for tick.out 'loop2 disabled' $(( $(grep -c 'loop2 disabled' tick.out) + 3 ))
     tail -n +$((mark + 2)) tick.out | grep -q 'loop2 disabled (semaphore 0)'
-    ! tail -n +$((mark + 2)) tick.out | grep -q 'enabled'
+    ! tail -n +$((mark + 2)) tick.out | grep -q 'enabled' || false
     # every event carries the counter of a tick that saw the probe enabled,
     # consecutive, and every enabled tick but the first and the last fired
     events=$(bt_lines bt.out | awk '{ print $2 }')
@@ -247,7 +247,7 @@ raw_uprobe_tick() {
     # the events carry the counters of the enabled ticks
     grep -o 'counter=[0-9-]*' "$inst/trace" | cut -d= -f2 > events
     echo "-:$grp/loop2" >> "$TRACEFS/uprobe_events"
-    ! grep -q "$grp/loop2" "$TRACEFS/uprobe_events"
+    ! grep -q "$grp/loop2" "$TRACEFS/uprobe_events" || false
     sed -n 's/^tick \([0-9]*\): loop2 enabled (semaphore 1)$/\1/p' tick.out > enabled
     [ "$(wc -l < events)" -ge 2 ]
     for e in $(cat events); do grep -qx "$e" enabled || { echo "event $e: tick not enabled"; false; }; done

@@ -78,7 +78,7 @@ sym_row() {
     gcc -shared -fPIC -O2 -Wall -Wextra -Werror -I "$INCLUDE" lib.c -o libu.so
     [ "$(sym_row libu.so __usdt_sema_app__imp)" = "OBJECT WEAK HIDDEN 2 .probes" ] ||
         [ "$(readelf -sW libu.so | awk '$8 == "__usdt_sema_app__imp" { print $5 }')" = LOCAL ]
-    ! readelf --dyn-syms -W libu.so | grep -q __usdt_sema
+    ! readelf --dyn-syms -W libu.so | grep -q __usdt_sema || false
     [ "$(note_field libu.so app:imp Semaphore)" != 0x0000000000000000 ]
 }
 
@@ -154,7 +154,7 @@ sym_row() {
 
 @test "USDT_ARG_CONSTRAINT replaces the operand constraint" {
     gcc -O2 -DUSDT_ARG_CONSTRAINT=r -Wall -Wextra -Werror -I "$INCLUDE" "$SRC/probes.c" "$SRC/other.c" -o p
-    ! note_args p app:twelve | grep -q '\$'
+    ! note_args p app:twelve | grep -q '\$' || false
     gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" "$SRC/probes.c" "$SRC/other.c" -o q
     note_args q app:twelve | grep -q '\$1'
 }

@@ -1,0 +1,3 @@
+provider p {
+    banana a();
+};

@@ -1,0 +1,3 @@
+provider q {
+  probe z() junk;
+};

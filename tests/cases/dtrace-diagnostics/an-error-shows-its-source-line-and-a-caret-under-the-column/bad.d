@@ -1,0 +1,4 @@
+provider p {
+    probe a(int x);
+    probe b(int x) junk;
+};

@@ -1,0 +1,2 @@
+provider p {
+/*ÿÃ©*/ probe a() junk; };

@@ -1,0 +1,3 @@
+provder p {
+    probe a();
+};

@@ -1,0 +1,2 @@
+struct provdier { int x; };
+provider p { probe a(); };

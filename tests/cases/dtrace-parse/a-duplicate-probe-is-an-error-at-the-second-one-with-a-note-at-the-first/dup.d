@@ -1,0 +1,5 @@
+provider p {
+    probe a();
+    probe b();
+    probe a(int);
+};

@@ -1,0 +1,5 @@
+provider p {
+    probe good(int);
+    probe bad(int a, char *b;
+    probe later();
+};

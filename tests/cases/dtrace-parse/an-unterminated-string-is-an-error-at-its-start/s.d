@@ -1,0 +1,3 @@
+translator x { a = "oops;
+};
+provider p { probe a(); };

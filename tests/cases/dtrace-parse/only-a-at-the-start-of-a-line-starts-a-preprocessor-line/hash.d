@@ -1,0 +1,2 @@
+provider p { probe x(int) # not a comment
+};

@@ -1,0 +1,4 @@
+provider p {
+    probe gc__start();
+    probe gc_start();
+};

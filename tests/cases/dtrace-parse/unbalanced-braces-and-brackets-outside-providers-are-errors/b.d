@@ -1,0 +1,3 @@
+int x;
+}
+provider p { probe a(); };
