@@ -216,12 +216,14 @@ examples: tools runtime
 demo: examples
 	@$(MAKE) -s -C provider-examples demo $(EXAMPLE_VARS)
 
-# tests/run: every suite with the normal build, then the suites of the
-# sanitized programs again with the sanitizer build, and one line for both:
+# tests/run: every suite with the normal build, then the declared suites
+# again with the sanitizer and musl builds, and one line for all passes:
 # N passed, N failed, N skipped.  The suites build the examples in copies
 # of their own: with SUITES given, the tree's examples are not rebuilt.
+# `make -j check` builds the prerequisites in parallel; the suites get no
+# jobserver (MAKEFLAGS unset): the make runs of tests are their own.
 check: tools $(ASAN_TOOLS) runtime $(ASAN_RT_LIBS) $(if $(SUITES),,examples)
-	BATS=$(BATS) tests/run $(SUITES)
+	env -u MAKEFLAGS -u MFLAGS BATS=$(BATS) tests/run $(SUITES)
 
 # ---- Installing ---------------------------------------------------------
 
