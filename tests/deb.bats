@@ -313,7 +313,10 @@ EOF
         grep -q '^Removing systemtap-sdt-dev' <<<"$output"
     fi
     [ "$(dpkg-query --admindir="$PWD/db/admin" -W -f '${Status}' sdtkit)" = "install ok installed" ]
-    ! dpkg-query --admindir="$PWD/db/admin" -W -f '${Status}' systemtap-sdt-dev 2>/dev/null | grep -q installed || false
+    # not installed: unknown to the database, or "deinstall ok config-files",
+    # "purge ok not-installed" ... (the last word is "installed" only when it is)
+    ! dpkg-query --admindir="$PWD/db/admin" -W -f '${Status}\n' systemtap-sdt-dev 2>/dev/null |
+        grep -q ' installed$' || false
     [ -x db/root/usr/bin/dtrace ]
     [ -f "db/root/usr/include/$MULTIARCH/sys/sdt.h" ]
 }

@@ -160,16 +160,28 @@ C
 
 @test "the object's .stapsdt.base and semaphores lie in loaded segments, the notes in none" {
     rt_start out -i 100
-    local base sem notes
-    base=$(readelf -SW "$RT_PATH" | awk '$2 == ".stapsdt.base" { print $4 }')
-    sem=$(readelf -SW "$RT_PATH" | awk '$2 == ".probes" { print $3, $6 }')
+    local base sem sem_size
+    # "NAME ADDRESS SIZE FLAGS" of a section ("[ 5]" and "[12]" both dropped)
+    section() {
+        readelf -SW "$RT_PATH" | awk -v want="$1" '
+            sub(/^ *\[ *[0-9]+\] +/, "") && $1 == want {
+                print $1, $3, $5, ($7 ~ /^[A-Z]+$/ ? $7 : "-") }'
+    }
+    read -r _ base _ _ < <(section .stapsdt.base)
+    read -r _ sem sem_size _ < <(section .probes)
     [ -n "$base" ]
     [ -n "$sem" ]
+    [ $((0x$sem_size)) -eq 28 ] # 14 probes, 2 bytes each
     file_offset "$RT_PATH" "0x$base"
-    file_offset "$RT_PATH" "0x${sem%% *}"
+    file_offset "$RT_PATH" "0x$sem"
+    file_offset "$RT_PATH" $((0x$sem + 0x$sem_size - 1))
     # .probes is in the writable segment; .note.stapsdt is not allocated
     readelf -lW "$RT_PATH" | awk '/^ *0[0-9] / && /\.probes/' | grep -q dynamic
-    readelf -SW "$RT_PATH" | awk '$2 == ".note.stapsdt" { exit $8 == "" ? 0 : 1 }'
+    local notes
+    notes=$(section .note.stapsdt)
+    echo "$notes"
+    [ -n "$notes" ]
+    [ "${notes##* }" = - ] # no flags: not SHF_ALLOC
 }
 
 @test "two loads make objects with different build-ids (perf keys its cache by them)" {
@@ -244,29 +256,36 @@ C
     [ "$(id -u)" -eq 0 ] || refused "not root: mounting a noexec tmpfs needs root"
     [ -e /proc/sys/vm/memfd_noexec ] || refused "the kernel has no vm.memfd_noexec (Linux 6.3+)"
     need_cmd unshare
-    local priv
-    # outside /tmp, which the second load hides under a noexec mount
-    priv=$(mktemp -d "$ROOT/build/rt-mounts.XXXXXX")
-    cp "$SCRIPT" "$priv/script"
-    mkdir "$priv/noexec" "$priv/exec"
-    printf 'create p\nadd x\nload\npath\n' > "$priv/load"
-    cat > "$priv/run.sh" <<EOF
-mount -t tmpfs -o noexec tmpfs "$priv/noexec" || exit 3
+    [ -d /mnt ] || refused "no /mnt to mount a private tmpfs on"
+    # The run happens in a tmpfs mounted on /mnt in a private mount
+    # namespace, with the fixture and the libraries copied in: the second
+    # load hides /tmp (where the suite's own files may be) under a noexec
+    # mount.
+    local stage=$BATS_TEST_TMPDIR/stage
+    mkdir "$stage"
+    cp "$SCRIPT" "$stage/script"
+    cp "$RT_LIBDIR/libsdtkit.so.1" "$RT_LIBDIR/libstapsdt.so.0" "$stage/"
+    printf 'create p\nadd x\nload\npath\n' > "$stage/load"
+    cat > "$stage/run.sh" <<EOF
+mount -t tmpfs tmpfs /mnt || exit 3
+cp "$stage"/* /mnt/ || exit 3
+mkdir /mnt/noexec /mnt/exec
+mount -t tmpfs -o noexec tmpfs /mnt/noexec || exit 3
+export LD_LIBRARY_PATH=/mnt
 # a named file: the directory asked for is noexec, the next candidate takes it
-SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$priv/noexec" XDG_RUNTIME_DIR="$priv/exec" TMPDIR= \
-    "$priv/script" < "$priv/load"
+SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR=/mnt/noexec XDG_RUNTIME_DIR=/mnt/exec TMPDIR= \
+    /mnt/script < /mnt/load
 # memory files refused, and every candidate noexec
 echo 2 > /proc/sys/vm/memfd_noexec || exit 3
 for d in /dev/shm /tmp /var/tmp; do mount -t tmpfs -o noexec tmpfs \$d || exit 3; done
-SDTKIT_RUNTIME_DIR="$priv/noexec" XDG_RUNTIME_DIR= TMPDIR= "$priv/script" < "$priv/load"
+SDTKIT_RUNTIME_DIR=/mnt/noexec XDG_RUNTIME_DIR= TMPDIR= /mnt/script < /mnt/load
 EOF
-    run unshare --mount --pid --fork --mount-proc sh "$priv/run.sh"
-    rm -rf "$priv"
+    run unshare --mount --pid --fork --mount-proc sh "$stage/run.sh"
     [ "$status" -eq 0 ]
     [ "${#lines[@]}" -eq 8 ]
     [ "${lines[2]}" = 0 ]
-    [[ "${lines[3]}" =~ ^"$priv/exec/sdtkit-"[0-9]+"-p-1.so"$ ]]
-    [ "${lines[6]}" = "SDTKIT_E_LOAD cannot load the probes of provider 'p' (memfd_create: Permission denied; $priv/noexec: mounted noexec; /dev/shm: mounted noexec; /tmp: mounted noexec; /var/tmp: mounted noexec)" ]
+    [[ "${lines[3]}" =~ ^/mnt/exec/sdtkit-[0-9]+-p-1.so$ ]]
+    [ "${lines[6]}" = "SDTKIT_E_LOAD cannot load the probes of provider 'p' (memfd_create: Permission denied; /mnt/noexec: mounted noexec; /dev/shm: mounted noexec; /tmp: mounted noexec; /var/tmp: mounted noexec)" ]
     [ "${lines[7]}" = "(null)" ]
 }
 
