@@ -131,6 +131,17 @@ need_stap_dtrace() {
 # shell command pays for bats' DEBUG trap, and a 200,000-iteration printf
 # loop took 98 s where awk writes the same bytes in a fraction of a second.
 
+# cpu_ms VAR: set VAR to the user plus system CPU time, in ms, of every
+# child this shell has waited for (bash's `times`).  Two readings around a
+# command bound its work, which the machine's load does not change as it
+# changes wall time.  (Not in a $(...): a subshell has no children yet.)
+cpu_ms() {
+    times >"$BATS_TEST_TMPDIR/.times"
+    printf -v "$1" '%s' "$(awk 'NR == 2 {
+        for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60000 + t[2] * 1000 }
+        printf "%d\n", n }' "$BATS_TEST_TMPDIR/.times")"
+}
+
 # repeat N FORMAT: FORMAT N times, as awk's printf writes it: escapes such
 # as \n are understood, and a %d, if any, is the count, from 1 to N.
 repeat() {
