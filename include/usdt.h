@@ -71,18 +71,11 @@
 # error "<usdt.h> is for C and C++; assembly uses <sys/sdt.h>"
 #endif
 
-/* Stringify text that may contain commas (USDT_NOP's .byte lists). */
-#define _USDT_STR(...) #__VA_ARGS__
-#define _USDT_XSTR(...) _USDT_STR (__VA_ARGS__)
-#define _USDT_CAT(a, b) _USDT_CAT_ (a, b)
-#define _USDT_CAT_(a, b) a##b
-
 /* ---- The probe instruction ------------------------------------------ */
 
 #ifndef USDT_NOP
 # if defined __x86_64__
-/* nop, then nopw %cs:0(%rax,%rax,1): 1 + 10 bytes. */
-#  define USDT_NOP nop; .byte 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0
+#  define USDT_NOP _SDT_NOP10
 # else
 #  define USDT_NOP _SDT_NOP
 # endif
@@ -136,20 +129,6 @@ struct usdt_sema { volatile unsigned short active; };
 #define USDT_SEMA_IS_ACTIVE(sema) (USDT_SEMA (sema).active > 0)
 
 
-/* ---- The note: sdt-operands.h's template, as <sys/sdt.h>'s ----------- */
-
-#define _USDT_ASM_NOTE(group, name, semtext, argdirectives) \
-  _SDT_ASM_NOTE_TEXT (_USDT_XSTR (USDT_NOP), semtext, group, name, argdirectives)
-
-/* C only promises string literals of 4095 characters (clang says so under
-   -Wpedantic); the asm goes inside an __extension__ statement expression. */
-#ifndef __cplusplus
-# define _USDT_ASM_STMT(stmt) __extension__ ({ stmt; })
-#else
-# define _USDT_ASM_STMT(stmt) stmt
-#endif
-
-
 /* ---- The probe, by semaphore kind ------------------------------------
 
    kind is _USDT_KNONE, _USDT_KIMPLICIT or _USDT_KEXPLICIT (names no
@@ -162,28 +141,22 @@ struct usdt_sema { volatile unsigned short active; };
   _USDT_EXTERN (sym); _USDT_DEFINE_IMPLICIT (sym)
 #define _USDT_SEMDEF__USDT_KEXPLICIT(sym)
 #define _USDT_SEMOP__USDT_KNONE(sym)
-#define _USDT_SEMOP__USDT_KIMPLICIT(sym) , [_USDT_SEM] "m" (sym)
-#define _USDT_SEMOP__USDT_KEXPLICIT(sym) , [_USDT_SEM] "m" (sym)
+#define _USDT_SEMOP__USDT_KIMPLICIT(sym) _SDT_SEM_OPERAND (sym)
+#define _USDT_SEMOP__USDT_KEXPLICIT(sym) _SDT_SEM_OPERAND (sym)
 
+/* The probe: sdt-operands.h's, with this header's nop and semaphore. */
 #define _USDT_PROBE(kind, sym, group, name, n, arglist)                     \
   do {                                                                      \
     _USDT_SEMDEF_##kind (sym)                                               \
-    _SDT_ARGUMENTS_##n arglist                                              \
-    _USDT_ASM_STMT (__asm__ __volatile__ (                                  \
-      _USDT_ASM_NOTE (group, name, _SDT_XSTR (sym),                         \
-                      _SDT_ARGDIRS (_SDT_ARGTEXT_##n))                      \
-      : : _SDT_OPERANDS_##n arglist _USDT_SEMOP_##kind (sym)));             \
+    _SDT_PROBE_BODY (_SDT_VXSTR (USDT_NOP), _SDT_XSTR (sym), group, name,   \
+                     n, arglist, _USDT_SEMOP_##kind (sym))                  \
   } while (0)
 
 /* Group and name travel inside `...' with the arguments, so USDT (g, n)
-   is a non-empty variadic call, as strict C99..C17 and C++11 require.
-   _USDT_NARGS counts 2..14 (group, name and 0..12 arguments). */
-#define _USDT_NARGS(...) \
-  _USDT_NARGS_ (__VA_ARGS__, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-#define _USDT_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, \
-                     _14, n, ...) n
+   is a non-empty variadic call, as strict C99..C17 and C++11 require;
+   _SDT_NARGS counts them: 2..14 (group, name and 0..12 arguments). */
 #define _USDT_CALL(kind, sym, ...) \
-  _USDT_CAT (_USDT_ARGS_, _USDT_NARGS (__VA_ARGS__)) (kind, sym, __VA_ARGS__)
+  _SDT_CAT (_USDT_ARGS_, _SDT_NARGS (__VA_ARGS__)) (kind, sym, __VA_ARGS__)
 
 #define _USDT_ARGS_2(k, s, g, n) _USDT_PROBE (k, s, g, n, 0, ())
 #define _USDT_ARGS_3(k, s, g, n, a) _USDT_PROBE (k, s, g, n, 1, (a))

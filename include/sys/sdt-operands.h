@@ -16,6 +16,25 @@
 
 #define _SDT_STR(x) #x
 #define _SDT_XSTR(x) _SDT_STR (x)           /* expand, then stringify */
+#define _SDT_CAT(a, b) _SDT_CAT_ (a, b)     /* expand, then paste */
+#define _SDT_CAT_(a, b) a##b
+
+/* Variadic macros: C99 and C++11 have them, and so does the preprocessor
+   of assembly files.  <usdt.h> needs them; <sys/sdt.h> uses them for
+   STAP_PROBEV and STAP_PROBE_ASM where the language has them (or where
+   SDT_USE_VARIADIC asks for them).  _SDT_NARGS counts 1..14 arguments;
+   _SDT_VXSTR stringifies text that may hold commas. */
+#if (defined __STDC_VERSION__ && __STDC_VERSION__ >= 199901L) \
+    || (defined __cplusplus && __cplusplus >= 201103L) \
+    || defined __ASSEMBLER__ || defined SDT_USE_VARIADIC
+# define _SDT_VARIADIC 1
+# define _SDT_NARGS(...) \
+  _SDT_NARGS_ (__VA_ARGS__, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+# define _SDT_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, \
+                     _14, n, ...) n
+# define _SDT_VSTR(...) #__VA_ARGS__
+# define _SDT_VXSTR(...) _SDT_VSTR (__VA_ARGS__)
+#endif
 
 
 /* ---- The target: address size, nop, register width ----------------- */
@@ -39,6 +58,17 @@
 # define _SDT_NOP nop 0
 #else
 # define _SDT_NOP nop
+#endif
+
+/* x86-64: the probe as a 1-byte nop followed by a 10-byte nop (nopw
+   %cs:0(%rax,%rax,1)), as libbpf's usdt.h emits it: <usdt.h>'s default,
+   <sys/sdt.h>'s with SDT_NOP10.  The note points at the 1-byte nop, so
+   every tracer traps there as before; on a kernel with the nop10 uprobe
+   optimisation libbpf can attach to the second and skip the trap.
+   Written without commas: the text goes through one macro argument. */
+#if defined __x86_64__
+# define _SDT_NOP10 nop; .byte 0x66; .byte 0x2e; .byte 0x0f; .byte 0x1f; \
+  .byte 0x84; .byte 0; .byte 0; .byte 0; .byte 0; .byte 0
 #endif
 
 /* The width of a general register: what one argument operand can hold.
@@ -100,6 +130,30 @@
   "1774:\t.balign 4\n"                                                      \
   "\t.popsection\n"                                                         \
   _SDT_ASM_BASE
+
+/* The probe statement, for both headers: each argument's declarations
+   (its code and checks), then the asm statement with the note.  nop and
+   sem are strings; semop is the semaphore's operand, or nothing. */
+# define _SDT_PROBE_BODY(nop, sem, provider, name, n, arglist, semop)       \
+  _SDT_ARGUMENTS_##n arglist                                                \
+  _SDT_ASM_STMT (__asm__ __volatile__ (                                     \
+    _SDT_ASM_NOTE_TEXT (nop, sem, provider, name,                           \
+                        _SDT_ARGDIRS (_SDT_ARGTEXT_##n))                    \
+    : : _SDT_OPERANDS_##n arglist semop));
+
+/* C only promises string literals of 509 (C90) or 4095 (C99) characters,
+   and clang says so under -Wpedantic; a 12-argument template is longer on
+   ARM or with SDT_FLOAT_MARKER, any template is in C90.  In C the asm goes
+   inside an __extension__ statement expression, which silences that. */
+# ifndef __cplusplus
+#  define _SDT_ASM_STMT(stmt) __extension__ ({ stmt; })
+# else
+#  define _SDT_ASM_STMT(stmt) stmt
+# endif
+
+/* The semaphore is also an "m" operand (never printed): a reference the
+   compiler can see, so LTO keeps a semaphore defined in C. */
+# define _SDT_SEM_OPERAND(sym) , [_SDT_SEM] "m" (sym)
 
 /* .stapsdt.base: one byte in a COMDAT group of its own, so a linked file
    has exactly one; consumers compare its address with the note's to

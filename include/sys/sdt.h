@@ -70,19 +70,14 @@
 /* The target and the argument operands: see sdt-operands.h. */
 #include "sdt-operands.h"
 
-/* SDT_NOP10 (x86-64 only): the probe is a 1-byte nop followed by a 10-byte
-   nop (nopw %cs:0(%rax,%rax,1)), as libbpf's usdt.h emits.  The note points
-   at the 1-byte nop, so every tracer traps there as before; on a kernel
-   with the nop10 uprobe optimisation libbpf can attach to the second and
-   skip the trap.  Costs 10 bytes and one more instruction per probe
-   (make bench).  Written without commas: the text goes through one macro
-   argument. */
+/* SDT_NOP10 (x86-64 only): the probe is sdt-operands.h's _SDT_NOP10, a
+   1-byte nop then a 10-byte nop, as in <usdt.h>.  Costs 10 bytes and one
+   more instruction per probe (make bench). */
 #if defined SDT_NOP10 && defined __x86_64__
-# undef _SDT_NOP
-# define _SDT_NOP nop; .byte 0x66; .byte 0x2e; .byte 0x0f; .byte 0x1f; \
-  .byte 0x84; .byte 0; .byte 0; .byte 0; .byte 0; .byte 0
+# define _SDT_PROBE_NOP _SDT_NOP10
+#else
+# define _SDT_PROBE_NOP _SDT_NOP
 #endif
-
 
 
 /* The semaphore the note points to, or 0.  Whether probes have semaphores
@@ -92,10 +87,8 @@
    expanded before it is stringified, so that the dtrace -h header's
    STAP_SDT_V1 redirection (#define prov_name_semaphore name_semaphore)
    applies. */
-#define _SDT_PASTE(a, b) _SDT_PASTE_ (a, b)
-#define _SDT_PASTE_(a, b) a##b
 #define _SDT_SEMAPHORE(provider, name) \
-  _SDT_PASTE (_SDT_SEMAPHORE_, _SDT_HAS_SEMAPHORES) (provider, name)
+  _SDT_CAT (_SDT_SEMAPHORE_, _SDT_HAS_SEMAPHORES) (provider, name)
 #define _SDT_SEMAPHORE__SDT_HAS_SEMAPHORES(provider, name) 0
 #define _SDT_SEMAPHORE_0(provider, name) 0
 #define _SDT_SEMAPHORE_1(provider, name) provider##_##name##_semaphore
@@ -137,7 +130,7 @@
   _SDT_ASM_ARG (l)
 
 # define _SDT_PROBE(provider, name, n, arglist)                             \
-  1770: _SDT_NOP;                                                           \
+  1770: _SDT_PROBE_NOP;                                                           \
   .pushsection .note.stapsdt, _SDT_NOTE_FLAGS, "note";                      \
   .balign 4;                                                                \
   .4byte 1772f-1771f, 1774f-1773f, 3;                                       \
@@ -167,39 +160,27 @@
    semaphore (STAP_PROBE_ASM uses it too). */
 
 # define _SDT_ASM_NOTE(provider, name, argdirectives)                       \
-  _SDT_ASM_NOTE_TEXT (_SDT_XSTR (_SDT_NOP),                                 \
+  _SDT_ASM_NOTE_TEXT (_SDT_XSTR (_SDT_PROBE_NOP),                           \
                       _SDT_XSTR (_SDT_SEMAPHORE (provider, name)),          \
                       provider, name, argdirectives)
 
-/* The semaphore is also an "m" operand (never printed): a reference the
-   compiler can see, so LTO keeps a semaphore defined in C.  Decided where
-   the probe expands, like _SDT_SEMAPHORE. */
+/* The semaphore's "m" operand, when there is one: decided where the probe
+   expands, like _SDT_SEMAPHORE. */
 # define _SDT_SEMAPHORE_OPERAND(provider, name) \
-  _SDT_PASTE (_SDT_SEMOP_, _SDT_HAS_SEMAPHORES) (provider, name)
+  _SDT_CAT (_SDT_SEMOP_, _SDT_HAS_SEMAPHORES) (provider, name)
 # define _SDT_SEMOP__SDT_HAS_SEMAPHORES(provider, name)
 # define _SDT_SEMOP_0(provider, name)
 # define _SDT_SEMOP_1(provider, name) \
-  , [_SDT_SEM] "m" (_SDT_SEMAPHORE_1 (provider, name))
+  _SDT_SEM_OPERAND (_SDT_SEMAPHORE_1 (provider, name))
 # define _SDT_SEMOP_(provider, name) _SDT_SEMOP_1 (provider, name)
-
-/* C only promises string literals of 509 (C90) or 4095 (C99) characters,
-   and clang says so under -Wpedantic; a 12-argument template is longer on
-   ARM or with SDT_FLOAT_MARKER, any template is in C90.  In C the asm goes
-   inside an __extension__ statement expression, which silences that. */
-# ifndef __cplusplus
-#  define _SDT_ASM_STMT(stmt) __extension__ ({ stmt; })
-# else
-#  define _SDT_ASM_STMT(stmt) stmt
-# endif
 
 /* The probe.  LTTng-UST calls this directly, with (args) parenthesised. */
 # define _SDT_PROBE(provider, name, n, arglist)                             \
   do {                                                                      \
-    _SDT_ARGUMENTS_##n arglist                                              \
-    _SDT_ASM_STMT (__asm__ __volatile__ (                                   \
-      _SDT_ASM_NOTE (provider, name, _SDT_ARGDIRS (_SDT_ARGTEXT_##n))       \
-      : : _SDT_OPERANDS_##n arglist                                         \
-          _SDT_SEMAPHORE_OPERAND (provider, name)));                        \
+    _SDT_PROBE_BODY (_SDT_XSTR (_SDT_PROBE_NOP),                            \
+                     _SDT_XSTR (_SDT_SEMAPHORE (provider, name)),           \
+                     provider, name, n, arglist,                            \
+                     _SDT_SEMAPHORE_OPERAND (provider, name))               \
   } while (0)
 
 #endif /* C and C++ */
@@ -272,24 +253,9 @@
 
 /* ---- Variadic forms (C99 and C++11 preprocessors) -------------------
 
-   _SDT_NARGS counts 1..14 arguments.  STAP_PROBEV takes provider and name
-   inside its `...', so STAP_PROBEV (p, n) with no probe argument is still
-   a non-empty variadic call, which strict C99 and C++11 require. */
-
-#if (defined __STDC_VERSION__ && __STDC_VERSION__ >= 199901L) \
-    || (defined __cplusplus && __cplusplus >= 201103L) \
-    || defined __ASSEMBLER__ || defined SDT_USE_VARIADIC
-# define _SDT_VARIADIC 1
-#endif
-
-#ifdef _SDT_VARIADIC
-# define _SDT_NARGS(...) \
-  _SDT_NARGS_ (__VA_ARGS__, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-# define _SDT_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, \
-                     _14, n, ...) n
-# define _SDT_CAT(a, b) _SDT_CAT_ (a, b)
-# define _SDT_CAT_(a, b) a##b
-#endif
+   STAP_PROBEV takes provider and name inside its `...', so STAP_PROBEV
+   (p, n) with no probe argument is still a non-empty variadic call, which
+   strict C99 and C++11 require.  _SDT_NARGS: see sdt-operands.h. */
 
 #ifdef SDT_USE_VARIADIC
 # define STAP_PROBEV(...) \
