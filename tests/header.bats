@@ -206,7 +206,8 @@ EOF
     [[ "$output" == *bit-field* ]]
 }
 
-@test "arguments wider than 8 bytes or not scalar are rejected with a message naming the argument" {
+@test "arguments wider than 8 bytes or of odd size warn naming the argument; SDT_STRICT_ARGS makes it an error" {
+    warn='sdt probe argument 2 is wider than 8 bytes or not 1, 2, 4 or 8 bytes long'
     msg='sdt probe argument 2 must be an integer, enum, pointer or floating-point value of at most 8 bytes'
     tag=__sdt_probe_argument_2_is_not_a_scalar_of_8_bytes_or_less
     for cc in gcc clang g++ clang++; do
@@ -215,15 +216,23 @@ EOF
         for s in old new; do
             if [ $lang = c ]; then std=gnu89; [ $s = new ] && std=c11
             else std=c++98; [ $s = new ] && std=c++11; fi
-            for wide in 1 2 3; do    # __int128, long double, a struct
-                run $cc -x $lang -std=$std -DWIDE=$wide -c -I "$INCLUDE" "$SRC/wide.c" -o /dev/null
+            for wide in 1 2 3; do    # __int128, long double, a 12-byte struct
+                run $cc -x $lang -std=$std -DWIDE=$wide -c -I "$INCLUDE" "$SRC/wide.c" -o w.o
+                [ "$status" -eq 0 ]
+                [ "$(echo "$output" | grep -c "warning: .*$warn")" = 1 ]
+                # a signed __int128 gives its low 8 bytes, signed
+                want="-4 8"; [ $wide = 1 ] && want="-4 -8"
+                [ "$(arg_sizes "$(note_args w.o t:wide)")" = "$want" ]
+                run $cc -x $lang -std=$std -DWIDE=$wide -DSDT_STRICT_ARGS -c -I "$INCLUDE" "$SRC/wide.c" -o /dev/null
                 [ "$status" -ne 0 ]
+                [[ "$output" != *"$warn"* ]]
                 if [ $s = new ]; then [[ "$output" == *"$msg"* ]]; else [[ "$output" == *"$tag"* ]]; fi
             done
         done
     done
-    # and the same file without the wide argument compiles
-    gcc -DWIDE=0 -Dv=ok -c -I "$INCLUDE" "$SRC/wide.c" -o /dev/null
+    # an 8-byte struct is a plain argument, strict or not
+    gcc -DWIDE=4 -DSDT_STRICT_ARGS -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC/wide.c" -o p.o
+    [ "$(arg_sizes "$(note_args p.o t:wide)")" = "-4 8" ]
 }
 
 @test "floating-point arguments carry no f marker unless SDT_FLOAT_MARKER is defined" {

@@ -110,14 +110,24 @@ sym_row() {
     done
 }
 
-@test "a struct, __int128 or long double argument stops the build with a message naming the argument" {
+@test "structs of 1 to 8 bytes are arguments; wider values warn, and SDT_STRICT_ARGS stops the build" {
+    printf '#include <usdt.h>\nstruct a { unsigned char c; };\nstruct b { int x; };\nvoid f (struct a a, struct b b) { USDT (test, struct_by_val_reg, a, b); }\n' > ok.c
+    gcc -Wall -Wextra -Werror -DSDT_STRICT_ARGS -c -I "$INCLUDE" ok.c -o ok.o
+    [ "$(arg_sizes "$(note_args ok.o test:struct_by_val_reg)")" = "1 4" ]
     printf '#include <usdt.h>\nstruct pair { long a, b; };\nvoid f (struct pair p) { USDT (app, bad, 1, p); }\n' > s.c
     run gcc -c -I "$INCLUDE" s.c -o s.o
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"sdt probe argument 2 is wider than 8 bytes or not 1, 2, 4 or 8 bytes long"* ]]
+    [ "$(arg_sizes "$(note_args s.o app:bad)")" = "-4 8" ]
+    run gcc -DSDT_STRICT_ARGS -c -I "$INCLUDE" s.c -o s2.o
     [ "$status" -ne 0 ]
     [[ "$output" == *"sdt probe argument 2 must be an integer, enum, pointer or floating-point value of at most 8 bytes"* ]]
-    [ ! -e s.o ]
+    [ ! -e s2.o ]
     printf '#include <usdt.h>\nvoid f (__int128 x, long double y) { USDT (app, bad, x); USDT (app, bad2, y); }\n' > w.c
     run clang -c -I "$INCLUDE" w.c -o w.o
+    [ "$status" -eq 0 ]
+    [ "$(echo "$output" | grep -c 'warning: .*sdt probe argument 1 is wider')" = 2 ]
+    run clang -DSDT_STRICT_ARGS -c -I "$INCLUDE" w.c -o w2.o
     [ "$status" -ne 0 ]
     [ "$(echo "$output" | grep -c 'sdt probe argument 1 must be')" = 2 ]
 }

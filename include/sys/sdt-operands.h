@@ -112,24 +112,55 @@
    and the argument directives.  Local labels: 1770 the probe, 1771..1774
    the note's name and descriptor.  The descriptor ends at the argument
    string's NUL (gdb, bcc and systemtap check descsz); .balign pads after
-   it. */
+   it.  The constant text is in as few string literals as it can be: the
+   parser pays for each literal at each probe site. */
 
 # define _SDT_ASM_NOTE_TEXT(nop, sem, provider, name, argdirectives)        \
-  "1770:\t" nop "\n"                                                        \
-  "\t.pushsection .note.stapsdt,\"" _SDT_NOTE_FLAGS "\",\"note\"\n"         \
-  "\t.balign 4\n"                                                           \
-  "\t.4byte 1772f-1771f,1774f-1773f,3\n"                                    \
-  "1771:\t.asciz \"stapsdt\"\n"                                             \
-  "1772:\t.balign 4\n"                                                      \
-  "1773:\t" _SDT_XSTR (_SDT_ASM_ADDR) " 1770b\n"                            \
-  "\t" _SDT_XSTR (_SDT_ASM_ADDR) " _.stapsdt.base\n"                        \
-  "\t" _SDT_XSTR (_SDT_ASM_ADDR) " " sem "\n"                               \
-  "\t.asciz " _SDT_XSTR (_SDT_XSTR (provider)) "\n"                        \
-  "\t.asciz " _SDT_XSTR (_SDT_XSTR (name)) "\n"                            \
-  argdirectives                                                             \
-  "1774:\t.balign 4\n"                                                      \
-  "\t.popsection\n"                                                         \
-  _SDT_ASM_BASE
+  "1770:\t" nop "\n" _SDT_NOTE_HEAD sem "\n\t.asciz "                       \
+  _SDT_XSTR (_SDT_XSTR (provider)) "\n\t.asciz "                            \
+  _SDT_XSTR (_SDT_XSTR (name)) "\n" argdirectives _SDT_NOTE_TAIL
+
+/* The note's header up to the semaphore's address: "?" joins the note
+   to the group of the code around it (see sdt-config.h). */
+# if _SDT_ASM_SECTION_AUTOGROUP_SUPPORT && _SDT_POINTER_BYTES == 8
+#  define _SDT_NOTE_HEAD "\t.pushsection .note.stapsdt,\"?\",\"note\"\n"     \
+  "\t.balign 4\n\t.4byte 1772f-1771f,1774f-1773f,3\n"                       \
+  "1771:\t.asciz \"stapsdt\"\n1772:\t.balign 4\n"                          \
+  "1773:\t.8byte 1770b\n\t.8byte _.stapsdt.base\n\t.8byte "
+# elif _SDT_ASM_SECTION_AUTOGROUP_SUPPORT
+#  define _SDT_NOTE_HEAD "\t.pushsection .note.stapsdt,\"?\",\"note\"\n"     \
+  "\t.balign 4\n\t.4byte 1772f-1771f,1774f-1773f,3\n"                       \
+  "1771:\t.asciz \"stapsdt\"\n1772:\t.balign 4\n"                          \
+  "1773:\t.4byte 1770b\n\t.4byte _.stapsdt.base\n\t.4byte "
+# elif _SDT_POINTER_BYTES == 8
+#  define _SDT_NOTE_HEAD "\t.pushsection .note.stapsdt,\"\",\"note\"\n"      \
+  "\t.balign 4\n\t.4byte 1772f-1771f,1774f-1773f,3\n"                       \
+  "1771:\t.asciz \"stapsdt\"\n1772:\t.balign 4\n"                          \
+  "1773:\t.8byte 1770b\n\t.8byte _.stapsdt.base\n\t.8byte "
+# else
+#  define _SDT_NOTE_HEAD "\t.pushsection .note.stapsdt,\"\",\"note\"\n"      \
+  "\t.balign 4\n\t.4byte 1772f-1771f,1774f-1773f,3\n"                       \
+  "1771:\t.asciz \"stapsdt\"\n1772:\t.balign 4\n"                          \
+  "1773:\t.4byte 1770b\n\t.4byte _.stapsdt.base\n\t.4byte "
+# endif
+
+/* The note's end, then .stapsdt.base: one byte in a COMDAT group of its
+   own, so a linked file has exactly one; consumers compare its address
+   with the note's to detect prelinking.  Emitted once per assembly file;
+   "R" keeps it under --gc-sections (see sdt-config.h). */
+# if _SDT_ASM_SECTION_RETAIN_SUPPORT
+#  define _SDT_NOTE_TAIL "1774:\t.balign 4\n\t.popsection\n"                 \
+  ".ifndef _.stapsdt.base\n"                                                \
+  "\t.pushsection .stapsdt.base,\"aGR\",\"progbits\",.stapsdt.base,comdat\n" \
+  "\t.weak _.stapsdt.base\n\t.hidden _.stapsdt.base\n_.stapsdt.base:\n"    \
+  "\t.space 1\n\t.size _.stapsdt.base,1\n\t.popsection\n.endif\n"
+# else
+#  define _SDT_NOTE_TAIL "1774:\t.balign 4\n\t.popsection\n"                 \
+  ".ifndef _.stapsdt.base\n"                                                \
+  "\t.pushsection .stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n" \
+  "\t.weak _.stapsdt.base\n\t.hidden _.stapsdt.base\n_.stapsdt.base:\n"    \
+  "\t.space 1\n\t.size _.stapsdt.base,1\n\t.popsection\n.endif\n"
+# endif
 
 /* The probe statement, for both headers: each argument's declarations
    (its code and checks), then the asm statement with the note.  nop and
@@ -154,22 +185,6 @@
 /* The semaphore is also an "m" operand (never printed): a reference the
    compiler can see, so LTO keeps a semaphore defined in C. */
 # define _SDT_SEM_OPERAND(sym) , [_SDT_SEM] "m" (sym)
-
-/* .stapsdt.base: one byte in a COMDAT group of its own, so a linked file
-   has exactly one; consumers compare its address with the note's to
-   detect prelinking.  Emitted once per assembly file. */
-# define _SDT_ASM_BASE                                                      \
-  ".ifndef _.stapsdt.base\n"                                                \
-  "\t.pushsection .stapsdt.base,\"" _SDT_BASE_FLAGS                         \
-    "\",\"progbits\",.stapsdt.base,comdat\n"                                \
-  "\t.weak _.stapsdt.base\n"                                                \
-  "\t.hidden _.stapsdt.base\n"                                              \
-  "_.stapsdt.base:\n"                                                       \
-  "\t.space 1\n"                                                            \
-  "\t.size _.stapsdt.base,1\n"                                              \
-  "\t.popsection\n"                                                         \
-  ".endif\n"
-
 
 /* ---- Argument operands ----------------------------------------------
 
@@ -201,9 +216,10 @@
      except on 32-bit targets, where registers are few and 8-byte values
      are boxed into memory.
    - GCC on x86-64 with optimisation would pick `sym(%rip)' and indexed
-     addresses, which gdb, libbpf and perf cannot read: registers only.
-     Unoptimised GCC puts locals in frame slots (-20(%rbp)) and loads the
-     rest, all readable, so memory stays allowed there.
+     addresses, which gdb, libbpf and perf cannot read: registers only, at
+     every level.  (The choice cannot follow __OPTIMIZE__: code optimised
+     by #pragma GCC optimize or __attribute__ ((optimize)) does not see it
+     change.)
    - Elsewhere GCC keeps SystemTap's proven choices. */
 # ifdef STAP_SDT_ARG_CONSTRAINT
 #  define _SDT_CONSTRAINT _SDT_XSTR (STAP_SDT_ARG_CONSTRAINT)
@@ -223,9 +239,7 @@
                                      gives .LC1-.LCTOC1(30), "Z" gives 31,27 */
 # elif _SDT_REG_BYTES < 8
 #  define _SDT_CONSTRAINT "nor"
-# elif defined __clang__
-#  define _SDT_CONSTRAINT "nr"
-# elif defined __x86_64__ && defined __OPTIMIZE__
+# elif defined __clang__ || defined __x86_64__
 #  define _SDT_CONSTRAINT "nr"
 # elif defined __powerpc__ || defined __powerpc64__
 #  define _SDT_CONSTRAINT "nZr"
@@ -234,6 +248,20 @@
                                      cannot read 8(%r9,%r11) */
 # else
 #  define _SDT_CONSTRAINT "nor"
+# endif
+
+/* Structs and unions of 1, 2, 4 or 8 bytes are operands as they are,
+   except on Alpha, where GCC's register allocator cannot take an 8-byte
+   struct ("cannot reload integer constant operand", as with SystemTap's
+   header): there their bytes are copied into an integer (conversion 4
+   below).  As bits of GCC's type classes (below): 1..5 and 8, and 12 and
+   13 (struct, union) where they can be operands. */
+# if defined __alpha__ && !defined __clang__
+#  define _SDT_AGG_ASIS 0
+#  define _SDT_ASIS_CLASSES 0x013E
+# else
+#  define _SDT_AGG_ASIS 1
+#  define _SDT_ASIS_CLASSES 0x313E
 # endif
 
 /* Floating-point marker: the size immediate of a float argument is
@@ -251,26 +279,53 @@
    Everything the note needs about an argument is folded into one integer
    constant, computed once per argument and probe site:
 
-     code = 1024                        not a scalar (struct, union, ...)
-          | 256 * float + 64 + ssize    a scalar; ssize is the size in
-                                        bytes, negative when signed
+     code = 64 + ssize + 256 * float + 512 * conv
 
+   ssize is the size the note gives (1, 2, 4 or 8), negative when signed;
+   float marks floating-point values; conv says how the operand is made:
+
+     0  the value itself
+     1  an integer wider than 8 bytes (__int128): its low 8 bytes
+     2  a floating-point value wider than 8 bytes (long double on most
+        64-bit targets, __float128): converted to double
+     3  a value of 3, 5, 6, 7 or more than 8 bytes (a struct, a union):
+        its first 8 bytes (4 when it is smaller), zero-padded
+     4  a value of 1, 2, 4 or 8 bytes that the compiler cannot pass as an
+        operand as it is (complex and vector values; in C++, a class that
+        is not trivially copyable): its bytes, as an unsigned integer
+
+   1 to 3 cannot say the whole value, and the compiler warns (below).
    Signedness follows C: plain char and wchar_t as the target defines them,
    enums as their underlying type, bool unsigned.  Pointers, arrays and
-   functions are unsigned pointers; floats are unsigned, as in SystemTap's
-   header.  Inside a probe the code is an enumerator (_SDT_DECLARE), so the
-   argument expression is copied a handful of times rather than dozens: the
-   preprocessor is most of the compile time a probe site costs. */
+   functions are unsigned pointers; floats, structs and unions are
+   unsigned, as in SystemTap's header.  Sizes of structs and unions are
+   SystemTap's too (1, 2, 4, 8: the note SystemTap's header writes). */
+
+# define _SDT_EXACT_SIZE(z) ((z) < 9 && (0x116 >> (z) & 1))   /* 1, 2, 4, 8 */
+# define _SDT_CODE_OF_KIND(integral, real, sgn, asis, z)                     \
+  (64 + ((sgn) ? -1 : 1) * (_SDT_EXACT_SIZE (z) ? (z) : 8) + 256 * (real)  \
+   + 512 * (_SDT_EXACT_SIZE (z) ? 4 - 4 * (asis)                           \
+                                : 3 - 2 * (integral) - (real)))
 
 # define _SDT_SSIZE_OF(code)  ((code) % 256 - 64)
 # define _SDT_FLOAT_OF(code)  ((code) / 256 % 2)
-# define _SDT_SCALAR_OF(code) ((code) < 1024)
-# define _SDT_VALID(code) \
-  (_SDT_SCALAR_OF (code) && _SDT_SSIZE_OF (code) <= 8 && _SDT_SSIZE_OF (code) >= -8)
+# define _SDT_CONV_OF(code)   ((code) / 512)
+# define _SDT_LOSSY_OF(code)  ((code) / 512 % 4)   /* 1..3, or 0 */
 
 # ifdef __cplusplus
 
 extern "C++" {
+
+/* 8-byte integers without naming long long, which C++98 lacks. */
+typedef int __sdt_ll __attribute__ ((__mode__ (__DI__)));
+typedef unsigned int __sdt_ull __attribute__ ((__mode__ (__DI__)));
+
+template <bool _Cond, typename _Tp> struct __sdt_if {};
+template <typename _Tp> struct __sdt_if<true, _Tp> { typedef _Tp __type; };
+/* A class or union (named in function signatures: clang 14 cannot mangle
+   __is_class there). */
+template <typename _Tp>
+struct __sdt_agg { enum { __value = __is_class (_Tp) || __is_union (_Tp) }; };
 
 /* The integer type behind an enum, so enums get their underlying type's
    signedness (and `enum class' works). */
@@ -279,48 +334,124 @@ struct __sdt_int_of { typedef _Tp __type; };
 template <typename _Tp>
 struct __sdt_int_of<_Tp, true> { typedef __underlying_type (_Tp) __type; };
 
-/* Integral types (the primary case), then the other scalars. */
+/* Integral types (the primary case), then the other kinds.  __asis: the
+   value can be an asm operand as it is (GCC keeps a class that is not
+   trivially copyable in memory, "non-memory input must stay in memory"). */
 template <typename _Tp, bool _IsAggregate = __is_class (_Tp) || __is_union (_Tp)>
 struct __sdt_kind
 {
   typedef typename __sdt_int_of<_Tp>::__type __int;
-  enum { __sdt_signed = __int (-1) < __int (1), __sdt_float = 0, __sdt_scalar = 1 };
+  enum { __sdt_integral = 1, __sdt_float = 0, __sdt_signed = __int (-1) < __int (1),
+         __sdt_asis = 1 };
 };
 template <typename _Tp>
 struct __sdt_kind<_Tp, true>
-{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 0 }; };
+{ enum { __sdt_integral = 0, __sdt_float = 0, __sdt_signed = 0,
+         __sdt_asis = __is_trivially_copyable (_Tp) && _SDT_AGG_ASIS }; };
 template <typename _Tp>
 struct __sdt_kind<_Tp *, false>
-{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 1 }; };
+{ enum { __sdt_integral = 0, __sdt_float = 0, __sdt_signed = 0, __sdt_asis = 1 }; };
 template <typename _Tp, typename _Cp>
 struct __sdt_kind<_Tp _Cp::*, false>
-{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 1 }; };
-template <> struct __sdt_kind<float, false>
-{ enum { __sdt_signed = 0, __sdt_float = 1, __sdt_scalar = 1 }; };
-template <> struct __sdt_kind<double, false>
-{ enum { __sdt_signed = 0, __sdt_float = 1, __sdt_scalar = 1 }; };
-template <> struct __sdt_kind<long double, false>
-{ enum { __sdt_signed = 0, __sdt_float = 1, __sdt_scalar = 1 }; };
+{ enum { __sdt_integral = 0, __sdt_float = 0, __sdt_signed = 0, __sdt_asis = 1 }; };
+template <typename _Tp>
+struct __sdt_real { enum { __sdt_integral = 0, __sdt_float = 1, __sdt_signed = 0, __sdt_asis = 1 }; };
+template <> struct __sdt_kind<float, false> : __sdt_real<float> {};
+template <> struct __sdt_kind<double, false> : __sdt_real<double> {};
+template <> struct __sdt_kind<long double, false> : __sdt_real<long double> {};
+#  ifdef __SIZEOF_FLOAT128__
+template <> struct __sdt_kind<__float128, false> : __sdt_real<__float128> {};
+#  endif
 #  if __cplusplus >= 201103L
 template <> struct __sdt_kind<decltype (nullptr), false>
-{ enum { __sdt_signed = 0, __sdt_float = 0, __sdt_scalar = 1 }; };
+{ enum { __sdt_integral = 0, __sdt_float = 0, __sdt_signed = 0, __sdt_asis = 1 }; };
 #  endif
 
-/* The argument's type is deduced by value, which decays arrays and
-   functions and accepts bit-fields; the code comes back as an array size,
-   a constant in every C++ standard, and nothing is evaluated. */
 template <typename _Tp>
-char (&__sdt_code (_Tp))[__sdt_kind<_Tp>::__sdt_scalar
-                         ? 256 * __sdt_kind<_Tp>::__sdt_float + 64
-                           + (__sdt_kind<_Tp>::__sdt_signed ? -1 : 1)
-                             * int (sizeof (_Tp))
-                         : 1024];
+struct __sdt_code_of
+{
+  typedef __sdt_kind<_Tp> __k;
+  enum { __code = _SDT_CODE_OF_KIND (__k::__sdt_integral, __k::__sdt_float,
+                                     __k::__sdt_signed, __k::__sdt_asis,
+                                     int (sizeof (_Tp))) };
+  typedef char (&__array)[__code];
+};
+
+/* The code comes back as an array size, a constant in every C++
+   standard, and nothing is evaluated.  Scalars are taken by value, which
+   decays arrays and functions and accepts bit-fields; classes by
+   reference, which copies nothing. */
+template <typename _Tp>
+typename __sdt_if<!__sdt_agg<_Tp>::__value,
+                  __sdt_code_of<_Tp> >::__type::__array __sdt_code (_Tp);
+template <typename _Tp>
+typename __sdt_if<__sdt_agg<_Tp>::__value,
+                  __sdt_code_of<_Tp> >::__type::__array __sdt_code (const _Tp &);
 
 #  define _SDT_CODE(x) int (sizeof (__sdt_code (x)))
 #  define _SDT_DECLARE(n, x)                                                \
-  enum { __sdt_c##n = int (sizeof (__sdt_code (x))),                       \
-         __sdt_ok##n = _SDT_VALID (__sdt_c##n),                             \
-         __sdt_s##n = _SDT_SIZE_OPERAND (__sdt_c##n) };
+  enum { __sdt_c##n = _SDT_CODE (x),                                        \
+         __sdt_s##n = _SDT_SIZE_OPERAND (__sdt_c##n) _SDT_WARN_ITEM (n) };
+
+/* Conversions 1 to 4 (none for 0). */
+template <int _Size> struct __sdt_uint { typedef __sdt_ull __type; };
+template <> struct __sdt_uint<1> { typedef unsigned char __type; };
+template <> struct __sdt_uint<2> { typedef unsigned short __type; };
+template <> struct __sdt_uint<4> { typedef unsigned int __type; };
+
+template <typename _Tp, int _Code = __sdt_code_of<_Tp>::__code,
+          int _Conv = _SDT_CONV_OF (_Code)>
+struct __sdt_conv {};
+template <typename _Tp, typename _Rp>
+struct __sdt_cast
+{
+  typedef _Rp __type;
+  static __inline__ __attribute__ ((__always_inline__))
+  __type __get (const _Tp &__v) { return static_cast<__type> (__v); }
+};
+template <typename _Tp, int _Code>
+struct __sdt_conv<_Tp, _Code, 1> : __sdt_cast<_Tp, __sdt_ll> {};
+template <typename _Tp, int _Code>
+struct __sdt_conv<_Tp, _Code, 2> : __sdt_cast<_Tp, double> {};
+template <typename _Tp, int _Code>
+struct __sdt_bytes
+{
+  typedef typename __sdt_uint<_SDT_SSIZE_OF (_Code)>::__type __type;
+  static __inline__ __attribute__ ((__always_inline__))
+  __type __get (const _Tp &__v)
+  {
+    __type __r = 0;
+    __builtin_memcpy (&__r, const_cast<const char *> (
+                        &reinterpret_cast<const volatile char &> (__v)),
+                      sizeof (_Tp) < sizeof __r ? sizeof (_Tp) : sizeof __r);
+    return __r;
+  }
+};
+template <typename _Tp, int _Code>
+struct __sdt_conv<_Tp, _Code, 3> : __sdt_bytes<_Tp, _Code> {};
+template <typename _Tp, int _Code>
+struct __sdt_conv<_Tp, _Code, 4> : __sdt_bytes<_Tp, _Code> {};
+/* Named in the operators' signatures without computing anything (the
+   default arguments above would, even for types the operators skip). */
+template <typename _Tp> struct __sdt_conv_of : __sdt_conv<_Tp> {};
+
+/* The operand: (__sdt_conv_tag (), (x)) is x itself, by the built-in
+   comma, unless x needs a conversion; then overload resolution finds one
+   of these (scalars by value, classes by reference).  Nothing else is
+   called, so objects are the same as with (x). */
+struct __sdt_conv_tag {};
+template <typename _Tp>
+static __inline__ __attribute__ ((__always_inline__))
+typename __sdt_if<!__sdt_agg<_Tp>::__value,
+                  __sdt_conv_of<_Tp> >::__type::__type
+operator, (__sdt_conv_tag, _Tp __v)
+{ return __sdt_conv<_Tp>::__get (__v); }
+template <typename _Tp>
+static __inline__ __attribute__ ((__always_inline__))
+typename __sdt_if<__sdt_agg<_Tp>::__value,
+                  __sdt_conv_of<_Tp> >::__type::__type
+operator, (__sdt_conv_tag, const _Tp &__v)
+{ return __sdt_conv<_Tp>::__get (__v); }
 
 #  if _SDT_REG_BYTES < 8
 /* 32-bit targets: an 8-byte value would sit in a register pair, and the
@@ -346,10 +477,11 @@ template <typename _Tp>
 static __inline__ __attribute__ ((__always_inline__))
 typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
 { return __sdt_slot<_Tp>::__put (__v); }
-#   define _SDT_VALUE(x) __sdt_value (x)
+#   define _SDT_VALUE(x, t, c) __sdt_value ((__sdt_conv_tag (), (x)))
 #  else
-#   define _SDT_VALUE(x) (x)
+#   define _SDT_VALUE(x, t, c) (__sdt_conv_tag (), (x))
 #  endif
+#  define _SDT_VALUE_OF(n, x) _SDT_VALUE (x, ~, ~)
 
 } /* extern "C++" */
 
@@ -360,61 +492,159 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
    (SystemTap's header fails to compile bit-field arguments). */
 #  define _SDT_RV(x) ((void) 0, (x))
 
-/* GCC's type classes: 1..4 integer, char, enum, bool; 5 pointer; 8 real. */
-#  define _SDT_CLASS(x) __builtin_classify_type (_SDT_RV (x))
-#  define _SDT_INTEGRAL_CLASS(k) ((unsigned) (k) - 1u < 4u)
-#  define _SDT_SCALAR_CLASS(k) (_SDT_INTEGRAL_CLASS (k) || (k) == 5 || (k) == 8)
+/* The code of an argument from GCC's type class k (1..4 integer, char,
+   enum, bool; 5 pointer; 8 real; 12 struct; 13 union; clang's are the
+   same: bit masks of them below), its size z and it: its type where it is
+   integral, unsigned int otherwise, so that the casts from -1 are always
+   valid. */
+#  define _SDT_CODE_C(k, it, z)                                             \
+  _SDT_CODE_OF_KIND (0x1E >> (k) & 1, (k) == 8, (it) -1 < (it) 1,           \
+                     _SDT_ASIS_CLASSES >> (k) & 1, z)
 
-/* The code from a class, a size and the argument's own type cast from -1
-   (unsigned int for anything not integral, so the cast is always valid). */
-#  define _SDT_ITYPE(k, x) \
-  __typeof__ (__builtin_choose_expr (_SDT_INTEGRAL_CLASS (k), _SDT_RV (x), 0U))
-#  define _SDT_CODE_FROM(k, size, itype)                                   \
-  (_SDT_SCALAR_CLASS (k)                                                  \
-   ? 256 * ((k) == 8) + 64 + ((itype) -1 < (itype) 1 ? -1 : 1) * (int) (size) \
-   : 1024)
-#  define _SDT_CODE(x) \
-  _SDT_CODE_FROM (_SDT_CLASS (x), sizeof (__typeof__ (_SDT_RV (x))), \
-                  _SDT_ITYPE (_SDT_CLASS (x), x))
-
-/* In a probe: the class as an enumerator, the integer type as a typedef,
-   then the signed size, whether the argument is valid, and the size
-   operand.  This is _SDT_CODE_FROM, _SDT_VALID and _SDT_SIZE_OPERAND
-   written out: four copies of the argument and few macro calls, because
-   the preprocessor is most of what a probe site costs to compile (built
-   from those macros it preprocesses 1.5 times slower). */
+/* In a probe, the same rules written out (tests/header-args.bats checks
+   that both give the same notes, for every type on every target).  Every
+   macro call and declaration of a probe site is paid for at every site,
+   and the preprocessor and the parser are most of what a probe site costs
+   to compile (callgrind: one nested macro call here costs as much as half
+   an argument's declarations), so: the argument's type is named once (a
+   typedef: *(t *) 0 is an lvalue of it for the builtins, never evaluated)
+   and the argument expression copied twice, no nested macro calls, two
+   enums, and the size operand and the warning (_SDT_WARN_ITEM) are
+   enumerators beside the code. */
 #  define _SDT_DECLARE(n, x)                                                \
-  enum { __sdt_k##n = __builtin_classify_type (((void) 0, (x))) };          \
-  typedef __typeof__ (__builtin_choose_expr ((unsigned) __sdt_k##n - 1u < 4u, \
-                                             ((void) 0, (x)), 0U)) __sdt_i##n; \
-  enum { __sdt_z##n = ((__sdt_i##n) -1 < (__sdt_i##n) 1 ? -1 : 1)          \
-                      * (int) sizeof (__typeof__ (((void) 0, (x)))),        \
-         __sdt_ok##n = ((unsigned) __sdt_k##n - 1u < 4u || __sdt_k##n == 5  \
-                        || __sdt_k##n == 8)                                 \
-                       && __sdt_z##n <= 8 && __sdt_z##n >= -8,              \
-         __sdt_s##n = -(__sdt_z##n + (__sdt_k##n == 8) * _SDT_FLOAT_CODE) };
+  typedef __typeof__ (((void) 0, (x))) __sdt_t##n;                          \
+  enum { __sdt_k##n = __builtin_classify_type (*(__sdt_t##n *) 0),          \
+         __sdt_z##n = sizeof (__sdt_t##n),                                  \
+         __sdt_e##n = __sdt_z##n < 9 && (0x116 >> __sdt_z##n & 1) };         \
+  typedef __typeof__ (__builtin_choose_expr (0x1E >> __sdt_k##n & 1,         \
+                                             *(__sdt_t##n *) 0, 0U))        \
+    __sdt_i##n;                                                             \
+  enum { __sdt_c##n = 64 + ((__sdt_i##n) -1 < (__sdt_i##n) 1 ? -1 : 1)      \
+                      * (__sdt_e##n ? __sdt_z##n : 8) + 256 * (__sdt_k##n == 8) \
+                      + 512 * (__sdt_e##n ? 4 - 4 * (_SDT_ASIS_CLASSES >> __sdt_k##n & 1) \
+                               : 3 - 2 * (0x1E >> __sdt_k##n & 1)           \
+                                 - (__sdt_k##n == 8)),                      \
+         __sdt_s##n = -(__sdt_c##n % 256 - 64                               \
+                        + __sdt_c##n / 256 % 2 * _SDT_FLOAT_CODE)           \
+         _SDT_WARN_ITEM (n) };
+
+/* In the user's own asm statement (STAP_PROBE_ASM_OPERANDS), where
+   nothing can be declared, the same rules in place. */
+#  define _SDT_TYPE(x) __typeof__ (_SDT_RV (x))
+#  define _SDT_CLASS(x) __builtin_classify_type (_SDT_RV (x))
+#  define _SDT_CODE(x)                                                      \
+  _SDT_CODE_C (_SDT_CLASS (x),                                              \
+               __typeof__ (__builtin_choose_expr (0x1E >> _SDT_CLASS (x) & 1, \
+                                                  _SDT_RV (x), 0U)),        \
+               (int) sizeof (_SDT_TYPE (x)))
+
+/* The operand of argument x of type t and code c: x itself, or its
+   conversion, computed from values only: an object (a compound literal,
+   a statement expression's variable) takes stack space at -O0 even in an
+   arm __builtin_choose_expr drops, and would change every probe site.
+   1: the integer cast to 8 bytes (its low bytes); 2: cast to double;
+   3 and 4: its bytes, read through a union cast (valid for rvalues too),
+   zero-padded and, on big-endian targets, as an integer of the note's
+   size.  The union's member is x's type only for the values converted
+   there (others, pointers to variable-length arrays among them, cannot
+   be union members). */
+typedef unsigned int __sdt_u64 __attribute__ ((__mode__ (__DI__)));
+#  define _SDT_CONVERTED(x, t, c)                                           \
+  __builtin_choose_expr ((c) / 512 == 1,                                    \
+    (__sdt_u64) __builtin_choose_expr ((c) / 512 == 1, _SDT_RV (x), 0),     \
+  __builtin_choose_expr ((c) / 512 == 2,                                    \
+    (double) __builtin_choose_expr ((c) / 512 == 2, _SDT_RV (x), 0.0),      \
+    _SDT_BYTES (x, sizeof (t), c)))
+#  define _SDT_AGG(x, c) __builtin_choose_expr ((c) / 512 > 2, _SDT_RV (x), 0)
+#  define _SDT_UNION_BYTES(x, c) \
+  ((union { __typeof__ (_SDT_AGG (x, c)) __v; __sdt_u64 __u; }) _SDT_AGG (x, c)).__u
+#  if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+/* The first z bytes are the high ones; the note reads an integer of its
+   size w (z when it is 1, 2, 4 or 8, else 8). */
+#   define _SDT_BYTES(x, z, c)                                              \
+  __extension__                                                             \
+  ((__typeof__ (__builtin_choose_expr ((c) % 256 == 65, (unsigned char) 0,  \
+                __builtin_choose_expr ((c) % 256 == 66, (unsigned short) 0, \
+                __builtin_choose_expr ((c) % 256 == 68, 0U, (__sdt_u64) 0))))) \
+   ((_SDT_UNION_BYTES (x, c)                                                \
+     & ((z) < 8 ? ~(~(__sdt_u64) 0 >> ((z) & 7) * 8) : ~(__sdt_u64) 0))     \
+    >> ((c) % 256 - 64 < 8 ? (72 - (c) % 256) * 8 % 64 : 0)))
+#  else
+/* The first z bytes are the low ones. */
+#   define _SDT_BYTES(x, z, c)                                              \
+  __extension__ (_SDT_UNION_BYTES (x, c)                                    \
+                 & ((z) < 8 ? ~(~(__sdt_u64) 0 << ((z) & 7) * 8)            \
+                    : ~(__sdt_u64) 0))
+#  endif
+#  define _SDT_CONV_OR_RV(x, t, c) \
+  __builtin_choose_expr ((c) / 512, _SDT_CONVERTED (x, t, c), _SDT_RV (x))
 
 #  if _SDT_REG_BYTES < 8
-/* 32-bit targets: see the C++ branch. */
-#   define _SDT_BOX(x) \
-  (__extension__ (struct { __typeof__ (_SDT_RV (x)) __v; char __pad; }) \
-                 { _SDT_RV (x), 0 })
-#   define _SDT_VALUE(x)                                                    \
-  __builtin_choose_expr (sizeof (__typeof__ (_SDT_RV (x))) > _SDT_REG_BYTES, \
-                         _SDT_BOX (x), _SDT_RV (x))
+/* 32-bit targets: see the C++ branch.  One box per argument, of the
+   value's type, as before conversions existed (so that -O0 frames do not
+   change). */
+#   define _SDT_BOX(t, v) \
+  (__extension__ (struct { t __v; char __pad; }) { v, 0 })
+#   define _SDT_VALUE(x, t, c)                                              \
+  __builtin_choose_expr (                                                   \
+    sizeof (__typeof__ (_SDT_CONV_OR_RV (x, t, c))) > _SDT_REG_BYTES,       \
+    _SDT_BOX (__typeof__ (_SDT_CONV_OR_RV (x, t, c)),                       \
+              _SDT_CONV_OR_RV (x, t, c)),                                   \
+    _SDT_CONV_OR_RV (x, t, c))
 #  else
-#   define _SDT_VALUE(x) _SDT_RV (x)
+#   define _SDT_VALUE(x, t, c) _SDT_CONV_OR_RV (x, t, c)
 #  endif
+#  define _SDT_VALUE_OF(n, x) _SDT_VALUE (x, __sdt_t##n, __sdt_c##n)
 
 # endif /* C */
 
 
 /* ---- Compile-time checks, one per argument ---------------------------
 
-   A non-scalar argument, or one wider than 8 bytes (__int128, long double:
-   no tracer can read it), stops the build with a message naming the
-   argument (static_assert where the language has
-   it, otherwise a negative array size whose name is the message). */
+   An argument the note cannot give whole (conversions 1 to 3 above) gets
+   a warning naming it and the note it gets: the use of a deprecated
+   member, chosen by the argument's code, so the warning appears only
+   where it applies, once, in every C and C++ standard (in C, a member of
+   a struct object chosen by __builtin_choose_expr; in C++, a static member
+   function of a class chosen by a template).  With SDT_STRICT_ARGS it is
+   an error instead (static_assert where the language has it, otherwise a
+   negative array size whose name is the message).  Nothing is defined:
+   the objects and functions are only named inside sizeof. */
+
+# define _SDT_ARG_TABLE(m) m (1) m (2) m (3) m (4) m (5) m (6) m (7) m (8) \
+  m (9) m (10) m (11) m (12)
+# define _SDT_LOSSY_DEPRECATED(n) __attribute__ ((__deprecated__ (           \
+  "sdt probe argument " #n " is wider than 8 bytes or not 1, 2, 4 or 8 "    \
+  "bytes long: its note gives an integer's low 8 bytes, a floating-point "  \
+  "value converted to double, anything else's first 8 bytes zero-padded "   \
+  "(SDT_STRICT_ARGS makes this an error)")))
+
+# ifdef __cplusplus
+#  define _SDT_LOSSY_ITEM(n) \
+  static char __sdt_probe_argument_##n () _SDT_LOSSY_DEPRECATED (n);
+#  define _SDT_PLAIN_ITEM(n) static char __sdt_probe_argument_##n ();
+extern "C++" {
+struct __sdt_plain_args { _SDT_ARG_TABLE (_SDT_PLAIN_ITEM) };
+struct __sdt_lossy_args { _SDT_ARG_TABLE (_SDT_LOSSY_ITEM) };
+template <bool _Lossy> struct __sdt_args { typedef __sdt_plain_args __type; };
+template <> struct __sdt_args<true> { typedef __sdt_lossy_args __type; };
+}
+#  define _SDT_WARN_EXPR(n, c) \
+  sizeof (__sdt_args<_SDT_LOSSY_OF (c) != 0>::__type::__sdt_probe_argument_##n ())
+#  define _SDT_WARN_OF(n) _SDT_WARN_EXPR (n, __sdt_c##n)
+# else
+#  define _SDT_LOSSY_ITEM(n) char __sdt_probe_argument_##n _SDT_LOSSY_DEPRECATED (n);
+#  define _SDT_PLAIN_ITEM(n) char __sdt_probe_argument_##n;
+extern struct { _SDT_ARG_TABLE (_SDT_PLAIN_ITEM) } __sdt_plain_args;
+extern struct { _SDT_ARG_TABLE (_SDT_LOSSY_ITEM) } __sdt_lossy_args;
+#  define _SDT_WARN_EXPR(n, c)                                              \
+  sizeof (__builtin_choose_expr (_SDT_LOSSY_OF (c), __sdt_lossy_args,        \
+                                 __sdt_plain_args).__sdt_probe_argument_##n)
+/* The same in a probe, written out (see _SDT_DECLARE). */
+#  define _SDT_WARN_OF(n)                                                   \
+  sizeof (__builtin_choose_expr (__sdt_c##n / 512 % 4, __sdt_lossy_args,    \
+                                 __sdt_plain_args).__sdt_probe_argument_##n)
+# endif
 
 # if defined __cplusplus && __cplusplus >= 201103L
 #  define _SDT_ASSERT(cond, tag, msg) static_assert (cond, msg);
@@ -426,11 +656,22 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
   typedef char tag[(cond) ? 1 : -1] __attribute__ ((__unused__));
 # endif
 
-# define _SDT_CHECK(n)                                                      \
-  _SDT_ASSERT (__sdt_ok##n,                                                 \
+/* _SDT_WARN_ITEM is an enumerator beside the code (one declaration fewer
+   per argument); _SDT_CHECK follows the declarations. */
+# ifdef SDT_STRICT_ARGS
+#  define _SDT_WARN_ITEM(n)
+#  define _SDT_CHECK(n)                                                     \
+  _SDT_ASSERT (!_SDT_LOSSY_OF (__sdt_c##n),                                 \
                __sdt_probe_argument_##n##_is_not_a_scalar_of_8_bytes_or_less, \
                "sdt probe argument " #n " must be an integer, enum, pointer " \
-               "or floating-point value of at most 8 bytes")
+               "or floating-point value of at most 8 bytes, or a value of " \
+               "1, 2, 4 or 8 bytes")
+#  define _SDT_INPLACE_CHECK(n, c) 0
+# else
+#  define _SDT_WARN_ITEM(n) , __sdt_w##n = _SDT_WARN_OF (n)
+#  define _SDT_CHECK(n)
+#  define _SDT_INPLACE_CHECK(n, c) 0 * _SDT_WARN_EXPR (n, c)
+# endif
 
 /* Everything a probe declares about argument N: its code, then the checks. */
 # define _SDT_ARGUMENT(n, x) _SDT_DECLARE (n, x) _SDT_CHECK (n)
@@ -446,14 +687,15 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
 
 /* In a probe, from the code declared above. */
 # define _SDT_OPERAND(n, x)                                                 \
-  [_SDT_S##n] "n" (__sdt_s##n),                                             \
-  [_SDT_A##n] _SDT_CONSTRAINT (_SDT_VALUE (x))
+  [_SDT_S##n] "n" (__sdt_s##n), [_SDT_A##n] _SDT_CONSTRAINT (_SDT_VALUE_OF (n, x))
 
 /* In the user's own asm statement (STAP_PROBE_ASM_OPERANDS), where nothing
-   could be declared, the code is computed in place. */
+   could be declared, the code is computed in place (and warns in place;
+   SDT_STRICT_ARGS does not apply there). */
 # define _SDT_OPERAND_INPLACE(n, x)                                         \
-  [_SDT_S##n] "n" (_SDT_SIZE_OPERAND (_SDT_CODE (x))),                      \
-  [_SDT_A##n] _SDT_CONSTRAINT (_SDT_VALUE (x))
+  [_SDT_S##n] "n" (_SDT_SIZE_OPERAND (_SDT_CODE (x))                        \
+                   + _SDT_INPLACE_CHECK (n, _SDT_CODE (x))),                \
+  [_SDT_A##n] _SDT_CONSTRAINT (_SDT_VALUE (x, _SDT_TYPE (x), _SDT_CODE (x)))
 
 
 /* ---- The tables, one flat row per argument count ---------------------- */

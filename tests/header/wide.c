@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Arguments no tracer can read: must not compile.  WIDE selects which. */
+/* Arguments whose note cannot give the whole value: they compile with a
+   warning naming the argument, and SDT_STRICT_ARGS makes that an error.
+   WIDE selects which; WIDE=4 is an 8-byte struct, which is a plain
+   argument. */
 #include <sys/sdt.h>
+struct triple { int a, b, c; };
 struct pair { int a, b; };
 void wide (void);
 void wide (void)
@@ -10,6 +14,8 @@ void wide (void)
 #elif WIDE == 2
   long double v = 1.0L;
 #elif WIDE == 3
+  struct triple v = { 1, 2, 3 };
+#elif WIDE == 4
   struct pair v = { 1, 2 };
 #endif
   int ok = 3;
