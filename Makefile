@@ -52,10 +52,20 @@ ASAN_TOOLS   = $(addprefix build/asan/,$(PROGRAMS))
 
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
-.PHONY: all tools examples demo check install uninstall clean bench fuzz fuzz-build
+.PHONY: all tools headers examples demo check install uninstall clean bench fuzz fuzz-build
 .DELETE_ON_ERROR:
 
-all: tools runtime examples demo
+all: tools headers runtime examples demo
+
+# The installed usdt.h is one file, like libbpf's: include/usdt.h with
+# sys/sdt-operands.h and sys/sdt-config.h inlined, so copying it alone into
+# a project works.  The sources still say each rule once.
+HEADER_SRCS = include/usdt.h include/sys/sdt-operands.h include/sys/sdt-config.h
+headers: build/usdt.h
+
+build/usdt.h: $(HEADER_SRCS) tools/inline-includes.awk
+	@mkdir -p $(@D)
+	awk -f tools/inline-includes.awk include/usdt.h > $@
 
 tools: $(TOOLS)
 
@@ -222,7 +232,7 @@ demo: examples
 # of their own: with SUITES given, the tree's examples are not rebuilt.
 # `make -j check` builds the prerequisites in parallel; the suites get no
 # jobserver (MAKEFLAGS unset): the make runs of tests are their own.
-check: tools $(ASAN_TOOLS) runtime $(ASAN_RT_LIBS) $(if $(SUITES),,examples)
+check: tools headers $(ASAN_TOOLS) runtime $(ASAN_RT_LIBS) $(if $(SUITES),,examples)
 	env -u MAKEFLAGS -u MFLAGS BATS=$(BATS) tests/run $(SUITES)
 
 # ---- Installing ---------------------------------------------------------
@@ -235,12 +245,12 @@ HEADERS = include/sys/sdt.h include/sys/sdt-config.h include/sys/sdt-operands.h
 # move them.  Written at install time: the paths are those of this install.
 pc_path = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 
-install: tools install-runtime install-cmake
+install: tools headers install-runtime install-cmake
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/sys $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
 	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/sys/
-	install -m 644 include/usdt.h $(DESTDIR)$(INCLUDEDIR)/usdt.h
+	install -m 644 build/usdt.h $(DESTDIR)$(INCLUDEDIR)/usdt.h
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1/
 	printf '%s\n' 'prefix=$(PREFIX)' 'bindir=$(call pc_path,$(BINDIR))' \
 	  'includedir=$(call pc_path,$(INCLUDEDIR))' 'dtrace=$${bindir}/dtrace' '' \
