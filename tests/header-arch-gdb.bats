@@ -98,6 +98,32 @@ all_decoded() {
     echo "# i686 gcc -O2: $result arguments read; unreadable (GOT-relative globals) in:" $unread >&3
 }
 
+# Optimisation asked for inside the file (gdbvals.c's OPT_PRAGMA, OPT_ATTR)
+# leaves __OPTIMIZE__ undefined, so the operands must not depend on it:
+# every level with GCC (clang has neither: it ignores both, with a warning,
+# so its -O0 is tested above).  Two forms no constraint
+# excludes remain, and only they may go unread: i686's GOT-relative
+# globals (as at -O2) and ARM's register-indexed `[r5, r7, lsl #2]' (GCC
+# ICEs on every constraint that would exclude it and keep immediates).
+@test "gdb reads every argument of -O0 code optimised by #pragma GCC optimize or __attribute__ ((optimize)), on every target where it reads arguments" {
+    local a how level unread probe
+    for a in aarch64 armhf armel ppc64el ppc64 powerpc s390x i686; do
+        for how in OPT_PRAGMA OPT_ATTR; do
+            for level in O1 O2 O3 Os; do
+                remote_decode $a "$(arch_gcc $a)" -O0 -D$how=$level
+                unread=$(comm -23 <(sort want.txt) <(grep -v ' hit$' got.txt | sort) | cut -d' ' -f1 | sort -u)
+                for probe in $unread; do
+                    args=$(note_args prog t:$probe)
+                    { [ $a = i686 ] && [[ "$args" == *@GOTOFF* ]]; } ||
+                        { [[ $a == arm* ]] && [[ "$args" == *", lsl #"* ]]; } ||
+                        { echo "$a gcc -O0 -D$how=$level: $(decoded)"; diff w g; false; }
+                    echo "# $a gcc -O0 -D$how=$level: t:$probe unread: $args" >&3
+                done
+            done
+        done
+    done
+}
+
 @test "riscv64: gdb stops at every probe (gdb 13 cannot read riscv probe arguments)" {
     for cc in "$(arch_gcc riscv64)" "clang --target=riscv64-linux-gnu"; do
         remote_decode riscv64 $cc -O2

@@ -220,6 +220,8 @@
      every level.  (The choice cannot follow __OPTIMIZE__: code optimised
      by #pragma GCC optimize or __attribute__ ((optimize)) does not see it
      change.)
+   - GCC on aarch64 optimising gives "o" `[x25, #:lo12:sym]', which gdb
+     cannot read: memory only through "Q", a base register.
    - Elsewhere GCC keeps SystemTap's proven choices. */
 # ifdef STAP_SDT_ARG_CONSTRAINT
 #  define _SDT_CONSTRAINT _SDT_XSTR (STAP_SDT_ARG_CONSTRAINT)
@@ -241,6 +243,8 @@
 #  define _SDT_CONSTRAINT "nor"
 # elif defined __clang__ || defined __x86_64__
 #  define _SDT_CONSTRAINT "nr"
+# elif defined __aarch64__
+#  define _SDT_CONSTRAINT "nrQ"
 # elif defined __powerpc__ || defined __powerpc64__
 #  define _SDT_CONSTRAINT "nZr"
 # elif defined __s390__ || defined __s390x__

@@ -41,12 +41,30 @@ const char *g_str = "hello";
 # define BF(x) (x)
 #endif
 
+/* Optimisation asked for inside the file, after the header, where
+   __OPTIMIZE__ does not say it: -DOPT_PRAGMA=O2 puts `#pragma GCC optimize
+   ("O2")' here, -DOPT_ATTR=O2 gives each probe function
+   __attribute__ ((optimize ("O2"))). */
+#define OPT_STR_(x) #x
+#define OPT_STR(x) OPT_STR_ (x)
+#define OPT_DO_PRAGMA_(text) _Pragma (#text)
+#define OPT_DO_PRAGMA__(level) OPT_DO_PRAGMA_ (GCC optimize (#level))
+#define OPT_DO_PRAGMA(level) OPT_DO_PRAGMA__ (level)
+#ifdef OPT_PRAGMA
+OPT_DO_PRAGMA (OPT_PRAGMA)
+#endif
+#ifdef OPT_ATTR
+# define FN_OPT __attribute__ ((optimize (OPT_STR (OPT_ATTR))))
+#else
+# define FN_OPT
+#endif
+
 static FILE *out;
 
 #define V(probe, n, fmt, val) fprintf (out, "%s arg%d " fmt "\n", probe, n, val)
 
 /* Many parameters: on x86-64 the last ones arrive on the stack. */
-__attribute__ ((noinline)) static int
+__attribute__ ((noinline)) FN_OPT static int
 params (int a, long b, short c, unsigned char d, char e, long long f,
         unsigned g, signed char h, unsigned short i, unsigned long j,
         bool k, int l)
@@ -60,7 +78,7 @@ params (int a, long b, short c, unsigned char d, char e, long long f,
   return a + l;
 }
 
-__attribute__ ((noinline)) static void
+__attribute__ ((noinline)) FN_OPT static void
 globals (int idx)
 {
   static short st_short = -31000;
@@ -76,7 +94,7 @@ globals (int idx)
   s_int++; st_short++;
 }
 
-__attribute__ ((noinline)) static void
+__attribute__ ((noinline)) FN_OPT static void
 members (const struct rec *r, const long *arr, int idx)
 {
   V ("members", 0, "%d", r->a); V ("members", 1, "%u", r->b);
@@ -88,7 +106,7 @@ members (const struct rec *r, const long *arr, int idx)
                arr[idx + 1]);
 }
 
-__attribute__ ((noinline)) static void
+__attribute__ ((noinline)) FN_OPT static void
 constants (int x)
 {
   enum color col = (enum color) (x + 1);
@@ -108,7 +126,7 @@ constants (int x)
                 wc, x * 7 - 100, POS);
 }
 
-__attribute__ ((noinline)) static void
+__attribute__ ((noinline)) FN_OPT static void
 pointers (const char *s, int *ip)
 {
   char buf[8] = "abc";
