@@ -196,7 +196,8 @@ note_field() {
 #   "name hit", then "name argN VALUE" for each argument as gdb decodes
 #   $_probe_argN, or "name argc ERROR message" when gdb cannot read the
 #   probe's arguments at all.  Program arguments may redirect its output
-#   (">$PWD/out").
+#   (">$PWD/out").  GDB_PROBE_CLASS=ProbeArgs64 prints every value as a
+#   signed 64-bit integer.
 gdb_probe_run() {
     local bin=$1 args=() py p
     shift
@@ -204,7 +205,7 @@ gdb_probe_run() {
     shift
     py=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/gdbprobe.XXXXXX.py")
     cp "$ROOT/tests/gdb-probe-args.py" "$py"
-    for p in "$@"; do echo "ProbeArgs('-probe-stap $p')" >> "$py"; done
+    for p in "$@"; do echo "${GDB_PROBE_CLASS:-ProbeArgs}('-probe-stap $p')" >> "$py"; done
     timeout 120 gdb -batch -nx -ex 'set pagination off' -ex "source $py" \
         -ex "run ${args[*]}" "$bin" 2>&1 | grep -E '^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )'
     rm -f "$py"

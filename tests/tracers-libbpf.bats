@@ -29,11 +29,6 @@ teardown() {
     cleanup_tracers
 }
 
-# libbpf BINARY PROBE... -- CMD...: the loader, stderr kept apart in err.
-libbpf() {
-    timeout 120 "$LOADER" "$BPFOBJ" "$@" 2> err
-}
-
 @test "libbpf attaches to every probe of every provider example" {
     total=0
     for f in $(example_bins "$EX"); do

@@ -1,0 +1,260 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Every kind of probe argument, in the manner of libbpf's argument-type
+# tests: tests/header/args.c (every scalar type, structs and unions by
+# value, values wider than 8 bytes, arrays, pointers, bit-fields, globals,
+# TLS, const and volatile; C and C++) with both headers.  Its note sizes
+# on every target are data (tests/header/args.sizes); the values it passes
+# are written by the program itself before each probe fires, and bpftrace,
+# libbpf and gdb (natively and under qemu-user) must read back exactly
+# those.  tests/header/classify.c checks that the C header's two ways of
+# classifying an argument (declared in a probe, computed in place for
+# STAP_PROBE_ASM_OPERANDS) agree on every type on every target.
+
+load helpers
+load tracers-helpers
+
+PROBES="chars ints longs sizes enums floats int128 structs unions odd arrays pointers bits globals tls consts volatiles cxx cxxrefs"
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    SRC="$ROOT/tests/header"
+}
+
+teardown() {
+    cleanup_tracers
+}
+
+# expected_sizes ARCH BUILD: "probe<TAB>sizes" of args.sizes for ARCH and
+# BUILD (gcc, clang, g++ or clang++): the first row that applies.
+expected_sizes() {
+    awk -v arch="$1" -v build="$2" '
+        BEGIN { cxx = build ~ /\+\+$/ }
+        /^#probe/ { for (i = 3; i <= NF; i++) col[$i] = i; next }
+        /^#/ || NF == 0 { next }
+        $2 != "*" && !($2 == "gcc" && build == "gcc") && !($2 == "c++" && cxx) { next }
+        ($1 in seen) { next }
+        { seen[$1] = 1 }
+        $1 ~ /^cxx/ && !cxx { next }
+        !(arch in col) { print "no column for " arch > "/dev/stderr"; exit 1 }
+        $(col[arch]) != "-" { v = $(col[arch]); gsub(/,/, " ", v); print $1 "\t" v }
+    ' "$SRC/args.sizes" | sort
+}
+
+# note_sizes FILE PROVIDER: "probe<TAB>sizes" of each probe of PROVIDER
+# (a probe the compiler cloned appears once per distinct note).
+note_sizes() {
+    note_probes "$1" | awk -F '\t' -v p="$2:" '
+        index($1, p) == 1 {
+            # (operands may hold tabs: alpha writes "g($13)\t\t!gprellow")
+            n = split(substr($0, length($1) + 2), w, /[ \t]+/); s = ""
+            for (i = 1; i <= n; i++)
+                if (match(w[i], /^-?[0-9]+f?@/)) s = s (s == "" ? "" : " ") substr(w[i], 1, RLENGTH - 1)
+            print substr($1, length(p) + 1) "\t" s
+        }' | sort -u
+}
+
+# build_args CC LANG HEADER OUT FLAGS...: args.c as LANG (c or c++) with
+# HEADER (sdt or usdt); the wide arguments' warnings are expected.
+build_args() {
+    local cc=$1 lang=$2 hdr=$3 out=$4 def=
+    shift 4
+    [ "$hdr" = usdt ] && def=-DUSE_USDT_H
+    $cc -x $lang $def -g -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
+        "$@" "$SRC/args.c" -o "$out"
+}
+
+# sizes_match ARCH BUILD FILE: FILE's notes are those of args.sizes.
+sizes_match() {
+    expected_sizes "$1" "$2" > want.sizes
+    note_sizes "$3" args > got.sizes
+    diff want.sizes got.sizes || { echo "$1 $2: notes differ from args.sizes (< expected, > got)"; false; }
+}
+
+# same_values WANT GOT: every expected "probe argN value" line was read.
+same_values() {
+    sort -u "$1" > w.sorted; sort -u "$2" > g.sorted
+    [ "$(wc -l < w.sorted)" -gt 60 ]
+    diff w.sorted g.sorted || { echo "(< passed, > read)"; false; }
+}
+
+@test "every kind of argument gets the note sizes of args.sizes on all 18 targets, gcc and g++, both headers" {
+    for a in $ALL_ARCHES; do
+        need_arch $a
+        build_args "$(arch_gcc $a)" c sdt a.o -c -O2
+        sizes_match $a gcc a.o
+        build_args "$(arch_gcc $a)" c usdt a.o -c -O0
+        sizes_match $a gcc a.o
+        build_args "$(arch_gxx $a)" c++ sdt a.o -c -O0
+        sizes_match $a g++ a.o
+        build_args "$(arch_gxx $a)" c++ usdt a.o -c -O2
+        sizes_match $a g++ a.o
+    done
+}
+
+@test "every kind of argument gets the note sizes of args.sizes with clang and clang++ on the tested targets" {
+    need_cmd clang
+    for a in $ARCHES; do
+        need_arch $a
+        for h in sdt usdt; do
+            build_args "clang --target=$(arch_triple $a)" c $h a.o -c -O2
+            sizes_match $a clang a.o
+            build_args "clang++ --target=$(arch_triple $a)" c++ $h a.o -c -O0
+            sizes_match $a clang++ a.o
+        done
+    done
+}
+
+@test "values wider than 8 bytes or of odd size are the only arguments that warn, once each" {
+    # x86-64: long double, two __int128, three odd-sized structs
+    run build_args gcc c sdt a.o -c -Wno-error=deprecated-declarations -Wdeprecated-declarations
+    [ "$status" -eq 0 ]
+    [ "$(echo "$output" | grep -c 'warning: .*sdt probe argument [0-9]* is wider than 8 bytes')" = 6 ]
+    for n in 1 2 3; do
+        [ "$(echo "$output" | grep -c "warning: .*sdt probe argument $n is wider")" = 2 ]
+    done
+}
+
+# bpftrace_script BIN: one action per args probe, printing each argument
+# as "probe argN value", generated from the note.
+bpftrace_script() {
+    note_probes "$1" | awk -F '\t' -v bin="$1" '
+        index($1, "args:") == 1 {
+            name = substr($1, 6); n = split($2, w, /[ \t]+/); fmt = ""; vals = ""
+            for (i = 0; i < n; i++) { fmt = fmt name " arg" i " %lld\\n"; vals = vals ", arg" i }
+            printf "usdt:%s:args:%s { printf(\"%s\"%s); }\n", bin, name, fmt, vals
+        }'
+}
+
+@test "bpftrace reads every argument as passed: gcc and clang, C and C++, -O0 and -O2, both headers" {
+    need_tracefs
+    need_cmd bpftrace
+    for cc in gcc clang g++ clang++; do
+        lang=c; [[ $cc == *++ ]] && lang=c++
+        for opt in -O0 -O2; do
+            for h in sdt usdt; do
+                build_args $cc $lang $h args $opt
+                timeout 120 bpftrace -e "$(bpftrace_script "$PWD/args")" -c "$PWD/args $PWD/want.txt" \
+                    > bt.out 2> bt.err || { cat bt.err; false; }
+                grep -E '^[a-z0-9]+ arg[0-9]+ ' bt.out > got.txt || true
+                same_values want.txt got.txt || { echo "$cc $opt $h"; false; }
+            done
+        done
+    done
+}
+
+@test "libbpf reads every argument as passed: gcc and clang, C and C++, -O0 and -O2, both headers" {
+    need_tracefs
+    need_cmd clang gcc
+    [ -f /usr/include/bpf/usdt.bpf.h ] && [ -f /usr/include/bpf/libbpf.h ] ||
+        missing "libbpf's headers are not installed (.ci/run installs libbpf-dev)"
+    build_loader
+    for cc in gcc clang g++ clang++; do
+        lang=c; [[ $cc == *++ ]] && lang=c++
+        for opt in -O0 -O2; do
+            for h in sdt usdt; do
+                build_args $cc $lang $h args $opt
+                probes=$(note_probes args | cut -f1 | grep '^args:' | sort -u)
+                run libbpf "$PWD/args" $probes -- "$PWD/args" "$PWD/want.txt"
+                [ "$status" -eq 0 ] || { cat err; false; }
+                echo "$output" | awk '$1 ~ /^args:/ { sub(/^args:/, "", $1); for (i = 2; i <= NF; i++) print $1 " arg" i - 2 " " $i }' > got.txt
+                same_values want.txt got.txt || { echo "$cc $opt $h"; false; }
+            done
+        done
+    done
+}
+
+@test "gdb reads every argument as passed on x86-64: gcc and clang, C and C++, -O0 and -O2, both headers" {
+    need_cmd gdb
+    gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb has no Python"
+    for cc in gcc clang g++ clang++; do
+        lang=c; [[ $cc == *++ ]] && lang=c++
+        for opt in -O0 -O2; do
+            for h in sdt usdt; do
+                build_args $cc $lang $h args $opt
+                probes=$(note_probes args | cut -f1 | grep '^args:' | sort -u)
+                GDB_PROBE_CLASS=ProbeArgs64 gdb_probe_args ./args "$PWD/want.txt" -- $probes > got.txt
+                same_values want.txt got.txt || { echo "$cc $opt $h"; false; }
+            done
+        done
+    done
+}
+
+# qemu_args ARCH CC LANG HEADER FLAGS...: args.c built static for ARCH
+# (build_args), run under qemu-user, every probe read by gdb-multiarch; the
+# values passed in want.txt, gdb's in got.txt.
+qemu_args() {
+    local arch=$1 cc=$2 lang=$3 hdr=$4 qemu py p
+    shift 4
+    qemu=$(arch_field "$arch" 4)
+    need_cmd "$qemu"
+    need_arch "$arch"
+    build_args "$cc" $lang $hdr args -static "$@"
+    py=$PWD/probes.py
+    cp "$ROOT/tests/gdb-probe-args.py" "$py"
+    for p in $(note_probes args | cut -f1 | grep '^args:' | sort -u); do
+        echo "ProbeArgs64('-probe-stap $p')" >> "$py"
+    done
+    qemu_gdb_start "$qemu" ./args "$PWD/want.txt"
+    timeout 300 gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/args" \
+        -ex "target remote :$QEMU_PORT" -ex "source $py" -ex continue 2>&1 |
+        grep -E '^[a-z0-9]+ arg[0-9]+ ' > got.txt || true
+    wait "$QEMU_PID" || true
+}
+
+# qemu_same_values ARCH WHAT: as same_values, except that on i686 a probe
+# whose note holds a GOT-relative global or a TLS variable (g@GOTOFF(%ebx),
+# %gs:t@ntpoff: GCC's "o" alternative, which gdb cannot read) may go
+# unread: README's measured exception.
+qemu_same_values() {
+    local probe
+    if [ "$1" = i686 ]; then
+        for probe in $(comm -23 <(sort -u want.txt) <(sort -u got.txt) | cut -d' ' -f1 | sort -u); do
+            [[ "$(note_args args args:$probe)" =~ @GOTOFF|@ntpoff ]] ||
+                { echo "$2: args:$probe unread: $(note_args args args:$probe)"; false; }
+            grep -v "^$probe " want.txt > want.i686; mv want.i686 want.txt
+            echo "# $2: args:$probe unread (GOT/TLS operand)" >&3
+        done
+    fi
+    same_values want.txt got.txt || { echo "$2"; false; }
+}
+
+@test "gdb reads every argument as passed under qemu-user on every target where it reads arguments, gcc and g++ -O2, both headers" {
+    need_cmd gdb-multiarch timeout
+    gdb-multiarch -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb-multiarch has no Python"
+    for a in i686 aarch64 armhf armel ppc64el ppc64 powerpc s390x; do
+        for h in sdt usdt; do
+            qemu_args $a "$(arch_gcc $a)" c $h -O2
+            qemu_same_values $a "$a gcc $h"
+        done
+        qemu_args $a "$(arch_gxx $a)" c++ sdt -O2
+        qemu_same_values $a "$a g++"
+    done
+}
+
+# classify_sizes CC LANG: classify.c's notes as "PROVIDER NAME<TAB>sizes".
+classify_sizes() {
+    $1 -x $2 -O2 -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
+        -c "$SRC/classify.c" -o c.o
+    { note_sizes c.o d | sed 's/^/d /'; note_sizes c.o i | sed 's/^/i /'; }
+}
+
+@test "the two C classification paths and the C++ one agree on every type on all 18 targets" {
+    types=$(grep -o 'TYPE ([a-z0-9_]*,' "$SRC/classify.c" | grep -vc 'TYPE (name,')
+    for a in $ALL_ARCHES; do
+        need_arch $a
+        classify_sizes "$(arch_gcc $a)" c > c.txt
+        # every type, both paths (declared: d, in place: i), same sizes
+        n=$(grep -c '^d ' c.txt)
+        [ "$n" -ge $((types - 2)) ] || { echo "$a: $n of $types types"; false; }
+        diff <(grep '^d ' c.txt | cut -c3-) <(grep '^i ' c.txt | cut -c3-) ||
+            { echo "$a: C in place (>) differs from declared (<)"; false; }
+        classify_sizes "$(arch_gxx $a)" c++ > cxx.txt
+        diff c.txt cxx.txt || { echo "$a: C++ (>) differs from C (<)"; false; }
+    done
+    for a in $ARCHES; do
+        classify_sizes "clang --target=$(arch_triple $a)" c > clang.txt
+        classify_sizes "$(arch_gcc $a)" c > c.txt
+        diff c.txt clang.txt || { echo "$a: clang (>) differs from gcc (<)"; false; }
+    done
+}
