@@ -39,11 +39,12 @@
 
    Where this header differs from libbpf's on purpose:
 
-   - Arguments must be integers, enums, pointers or floating-point values
-     of at most 8 bytes.  A struct passed by value, an __int128 or a long
-     double stops the build with a message naming the argument (libbpf's
-     header writes `16@...' or `24@...', which no tracer reads correctly
-     and which makes bpftrace 0.17 abort).
+   - Structs and unions of 1, 2, 4 or 8 bytes are arguments as in
+     libbpf's header.  A wider or odd-sized struct, an __int128 or a long
+     double gets an 8-byte note every tracer reads and a compile-time
+     warning naming the argument (libbpf's header writes `16@...' or
+     `24@...', which makes libbpf refuse to attach, gdb read no argument
+     and bpftrace 0.17 abort); SDT_STRICT_ARGS makes it an error.
    - Operands gdb, libbpf and perf can read on every target (full register
      names on x86-64, no `sym(%rip)', ARM rN names, 8-byte values in memory
      on 32-bit targets): see <sys/sdt.h>.

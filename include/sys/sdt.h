@@ -35,6 +35,9 @@
                               reads it.
      STAP_SDT_ARG_CONSTRAINT  the asm constraint for argument operands,
                               unquoted (e.g. -DSTAP_SDT_ARG_CONSTRAINT=nor).
+     SDT_STRICT_ARGS          an argument whose note cannot give the whole
+                              value (below) stops the build instead of
+                              warning.
 
    What this header does differently from SystemTap's, and why:
 
@@ -42,15 +45,24 @@
      (%rdi, not %dil or %r10b, which gdb cannot name: the width before the
      `@' governs the value), and optimised GCC builds keep arguments in
      registers or immediates, never `sym(%rip)' or indexed memory, which
-     gdb, libbpf and perf cannot read.  clang always gets register operands
+     gdb, libbpf and perf cannot read (at every optimisation level: the
+     choice does not follow __OPTIMIZE__, which #pragma GCC optimize and
+     __attribute__ ((optimize)) leave undefined).  clang always gets register operands
      (given memory operands it spills every argument to the stack, and on
      riscv64 it crashes).
    - Bit-fields, arrays and function designators are accepted as arguments.
+   - Structs and unions of 1, 2, 4 or 8 bytes are arguments like unsigned
+     integers of that size, as in SystemTap's header.
    - Arguments wider than a register are never half-described: 8-byte values
      on 32-bit targets are passed in memory (a register pair could be named
-     only by half, an immediate gdb reads as 32 bits), wider ones
-     (__int128, long double) are rejected at compile time with a message
-     naming the argument.
+     only by half, an immediate gdb reads as 32 bits).  Values the note
+     cannot give whole (__int128, long double, structs of other sizes:
+     SystemTap's `-16@', `16f@', `12@' notes make gdb read none of the
+     probe's arguments, libbpf refuse to attach and bpftrace 0.17 abort)
+     get an 8-byte note every tracer reads (an integer's low 8 bytes, a
+     float converted to double, anything else's first 8 bytes) and a
+     compile-time warning naming the argument; SDT_STRICT_ARGS makes it an
+     error.
    - ARM register operands are written rN (gdb reads neither fp, ip, sl,
      sp nor lr there); s390 memory operands never use an index register.
    - No warning under -Wall -Wextra -Wpedantic, in any C or C++ standard.
