@@ -18,7 +18,7 @@ setup() {
 }
 
 @test "the generated usdt.h includes no other file of sdtkit and is up to date with its sources" {
-    ! grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' alone/usdt.h
+    ! grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' alone/usdt.h || false
     awk -f "$ROOT/tools/inline-includes.awk" "$ROOT/include/usdt.h" > fresh.h
     cmp fresh.h alone/usdt.h
     head -1 alone/usdt.h | grep -qx '/\* SPDX-License-Identifier: MIT-0 \*/'
