@@ -5,6 +5,9 @@
 import gdb
 
 class ProbeArgs(gdb.Breakpoint):
+    def shown(self, value):
+        return value
+
     def stop(self):
         name = self.location.split(":")[-1]
         print("%s hit" % name)
@@ -15,7 +18,7 @@ class ProbeArgs(gdb.Breakpoint):
             return False
         for i in range(argc):
             try:
-                value = int(gdb.parse_and_eval("$_probe_arg%d" % i))
+                value = self.shown(int(gdb.parse_and_eval("$_probe_arg%d" % i)))
                 print("%s arg%d %d" % (name, i, value))
             except gdb.error as e:
                 print("%s arg%d ERROR %s" % (name, i, str(e).replace("\n", " ")))
@@ -25,20 +28,6 @@ class ProbeArgs64(ProbeArgs):
     """The same, each value printed as a signed 64-bit integer (what a
     tracer reading the note's size and sign into a 64-bit register gives,
     as tests/header/args.c writes its expected values)."""
-    def stop(self):
-        name = self.location.split(":")[-1]
-        print("%s hit" % name)
-        try:
-            argc = int(gdb.parse_and_eval("$_probe_argc"))
-        except gdb.error as e:
-            print("%s argc ERROR %s" % (name, str(e).replace("\n", " ")))
-            return False
-        for i in range(argc):
-            try:
-                value = int(gdb.parse_and_eval("$_probe_arg%d" % i)) % (1 << 64)
-                if value >= 1 << 63:
-                    value -= 1 << 64
-                print("%s arg%d %d" % (name, i, value))
-            except gdb.error as e:
-                print("%s arg%d ERROR %s" % (name, i, str(e).replace("\n", " ")))
-        return False
+    def shown(self, value):
+        value %= 1 << 64
+        return value - (1 << 64) if value >= 1 << 63 else value

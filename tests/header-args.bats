@@ -126,21 +126,48 @@ bpftrace_script() {
         }'
 }
 
-@test "bpftrace reads every argument as passed: gcc and clang, C and C++, -O0 and -O2, both headers" {
-    need_tracefs
-    need_cmd bpftrace
+# each_x86_build READER: args.c built by gcc, clang, g++ and clang++, at
+# -O0 and -O2, with each header; after each build READER (a function)
+# writes what its tracer read to got.txt, which must hold the values of
+# want.txt.  Fails naming the build.
+each_x86_build() {
+    local cc lang opt h
     for cc in gcc clang g++ clang++; do
-        lang=c; [[ $cc == *++ ]] && lang=c++
+        lang=c
+        [[ $cc == *++ ]] && lang=c++
         for opt in -O0 -O2; do
             for h in sdt usdt; do
-                build_args $cc $lang $h args $opt
-                timeout 120 bpftrace -e "$(bpftrace_script "$PWD/args")" -c "$PWD/args $PWD/want.txt" \
-                    > bt.out 2> bt.err || { cat bt.err; false; }
-                grep -E '^[a-z0-9]+ arg[0-9]+ ' bt.out > got.txt || true
-                same_values want.txt got.txt || { echo "$cc $opt $h"; false; }
+                build_args $cc $lang $h args $opt || return 1
+                "$1" || { echo "$cc $opt $h: $1 failed"; return 1; }
+                same_values want.txt got.txt || { echo "$cc $opt $h"; return 1; }
             done
         done
     done
+}
+
+# The probes of ./args, for the loaders that take them by name.
+args_probes() { note_probes args | cut -f1 | grep '^args:' | sort -u; }
+
+read_bpftrace() {
+    timeout 120 bpftrace -e "$(bpftrace_script "$PWD/args")" -c "$PWD/args $PWD/want.txt" \
+        > bt.out 2> bt.err || { cat bt.err; return 1; }
+    grep -E '^[a-z0-9]+ arg[0-9]+ ' bt.out > got.txt || true
+}
+
+read_libbpf() {
+    run libbpf "$PWD/args" $(args_probes) -- "$PWD/args" "$PWD/want.txt"
+    [ "$status" -eq 0 ] || { cat err; return 1; }
+    echo "$output" | awk '$1 ~ /^args:/ { sub(/^args:/, "", $1); for (i = 2; i <= NF; i++) print $1 " arg" i - 2 " " $i }' > got.txt
+}
+
+read_gdb() {
+    GDB_PROBE_CLASS=ProbeArgs64 gdb_probe_args ./args "$PWD/want.txt" -- $(args_probes) > got.txt
+}
+
+@test "bpftrace reads every argument as passed: gcc and clang, C and C++, -O0 and -O2, both headers" {
+    need_tracefs
+    need_cmd bpftrace
+    each_x86_build read_bpftrace
 }
 
 @test "libbpf reads every argument as passed: gcc and clang, C and C++, -O0 and -O2, both headers" {
@@ -149,35 +176,13 @@ bpftrace_script() {
     [ -f /usr/include/bpf/usdt.bpf.h ] && [ -f /usr/include/bpf/libbpf.h ] ||
         missing "libbpf's headers are not installed (.ci/run installs libbpf-dev)"
     build_loader
-    for cc in gcc clang g++ clang++; do
-        lang=c; [[ $cc == *++ ]] && lang=c++
-        for opt in -O0 -O2; do
-            for h in sdt usdt; do
-                build_args $cc $lang $h args $opt
-                probes=$(note_probes args | cut -f1 | grep '^args:' | sort -u)
-                run libbpf "$PWD/args" $probes -- "$PWD/args" "$PWD/want.txt"
-                [ "$status" -eq 0 ] || { cat err; false; }
-                echo "$output" | awk '$1 ~ /^args:/ { sub(/^args:/, "", $1); for (i = 2; i <= NF; i++) print $1 " arg" i - 2 " " $i }' > got.txt
-                same_values want.txt got.txt || { echo "$cc $opt $h"; false; }
-            done
-        done
-    done
+    each_x86_build read_libbpf
 }
 
 @test "gdb reads every argument as passed on x86-64: gcc and clang, C and C++, -O0 and -O2, both headers" {
     need_cmd gdb
     gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb has no Python"
-    for cc in gcc clang g++ clang++; do
-        lang=c; [[ $cc == *++ ]] && lang=c++
-        for opt in -O0 -O2; do
-            for h in sdt usdt; do
-                build_args $cc $lang $h args $opt
-                probes=$(note_probes args | cut -f1 | grep '^args:' | sort -u)
-                GDB_PROBE_CLASS=ProbeArgs64 gdb_probe_args ./args "$PWD/want.txt" -- $probes > got.txt
-                same_values want.txt got.txt || { echo "$cc $opt $h"; false; }
-            done
-        done
-    done
+    each_x86_build read_gdb
 }
 
 # qemu_args ARCH CC LANG HEADER FLAGS...: args.c built static for ARCH

@@ -323,26 +323,6 @@ hex2dec() {
 
 # ---- libbpf ----------------------------------------------------------------
 
-# build_loader: LOADER and BPFOBJ, built once per bats run.
-build_loader() {
-    local d="${BATS_RUN_TMPDIR:-$BATS_FILE_TMPDIR}/sdtkit-libbpf"
-    (
-        flock 8
-        if [ ! -x "$d/usdt-loader" ]; then
-            mkdir -p "$d"
-            clang -target bpf -O2 -g -D__TARGET_ARCH_x86 -I "/usr/include/$(gcc -print-multiarch)" \
-                -Wall -Werror -c "$ROOT/tests/libbpf/usdt-args.bpf.c" -o "$d/usdt-args.bpf.o" &&
-            gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Werror \
-                "$ROOT/tests/libbpf/usdt-loader.c" -lbpf -o "$d/usdt-loader"
-        fi
-    ) 8> "$d.lock"
-    LOADER=$d/usdt-loader
-    BPFOBJ=$d/usdt-args.bpf.o
-    [ -x "$LOADER" ]
-    timeout 30 "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1 | grep -q 'attach x:y' ||
-        refused "libbpf cannot load BPF programs here: $(timeout 30 "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1)"
-}
-
 # libbpf BINARY PROBE... -- CMD...: the loader, stderr kept apart in err.
 libbpf() {
     timeout 120 "$LOADER" "$BPFOBJ" "$@" 2> err
