@@ -129,7 +129,8 @@ other_checkout() {
     cmp "$TARBALL" "co/build/sdtkit-$VERSION.tar.gz"
     [ ! -e co/build/distcheck ]
     # and it fails when make uninstall leaves a file behind
-    sed -i 's|^install: tools install-runtime install-cmake$|&\n\tinstall -D -m 644 VERSION $(DESTDIR)$(PREFIX)/share/sdtkit-leftover|' co/Makefile
+    sed -i 's|^install: .*$|&\n\tinstall -D -m 644 VERSION $(DESTDIR)$(PREFIX)/share/sdtkit-leftover|' co/Makefile
+    grep -q 'share/sdtkit-leftover$' co/Makefile
     git -C co add Makefile
     run fresh make -s -C co distcheck SUITES="tests/licence.bats"
     [ "$status" -ne 0 ]
