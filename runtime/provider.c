@@ -613,39 +613,30 @@ static void put_slot(union slot *s, int type, const sdtkit_value *v)
 __extension__ unsigned short sdtkit_fire_semaphore
     __attribute__((section(".probes"), visibility("hidden")));
 
-static void fire(const struct sdtkit_probe *p, uintptr_t call, const sdtkit_value *args)
-{
-    union slot slots[SDTKIT_MAX_ARGS];
-    for (int i = 0; i < p->nargs; i++)
-        put_slot(&slots[i], p->type[i], &args[i]);
-    if (__builtin_expect(sdtkit_fire_semaphore, 0))
-        STAP_PROBE4(sdtkit, fire, p->provider->name, p->name, p->nargs, slots);
-    ((stub_fn *)call)(slots);
-}
-
-/* The stub to call, counting this fire in p (see drop_old_objects), or 0
- * when p is not loaded; a nonzero one is given back with fire_end(). */
-static uintptr_t fire_begin(sdtkit_probe *p)
+/* Fire p with args, if it is loaded: the fire counts itself in p from
+ * before it reads the stub's address until the stub returns, so that
+ * drop_old_objects() never unmaps a stub under it. */
+static void fire(sdtkit_probe *p, const sdtkit_value *args)
 {
     __atomic_add_fetch(&p->firing, 1, __ATOMIC_SEQ_CST);
     uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_SEQ_CST);
-    if (!call)
-        __atomic_sub_fetch(&p->firing, 1, __ATOMIC_RELEASE);
-    return call;
+    if (call) {
+        union slot slots[SDTKIT_MAX_ARGS];
+        for (int i = 0; i < p->nargs; i++)
+            put_slot(&slots[i], p->type[i], &args[i]);
+        if (__builtin_expect(sdtkit_fire_semaphore, 0))
+            STAP_PROBE4(sdtkit, fire, p->provider->name, p->name, p->nargs, slots);
+        ((stub_fn *)call)(slots);
+    }
+    __atomic_sub_fetch(&p->firing, 1, __ATOMIC_RELEASE);
 }
-
-static void fire_end(sdtkit_probe *p) { __atomic_sub_fetch(&p->firing, 1, __ATOMIC_RELEASE); }
 
 void sdtkit_probe_fire(const sdtkit_probe *cp, const sdtkit_value *args)
 {
     sdtkit_probe *p = (sdtkit_probe *)cp; /* only its counter is written */
     if (!p || !__atomic_load_n(&p->call, __ATOMIC_RELAXED) || (p->nargs > 0 && !args))
         return;
-    uintptr_t call = fire_begin(p);
-    if (!call)
-        return;
-    fire(p, call, args);
-    fire_end(p);
+    fire(p, args);
 }
 
 void sdtkit_probe_firev(const sdtkit_probe *cp, ...)
@@ -684,11 +675,7 @@ void sdtkit_probe_firev(const sdtkit_probe *cp, ...)
         }
     }
     va_end(ap);
-    uintptr_t call = fire_begin(p);
-    if (!call)
-        return;
-    fire(p, call, v);
-    fire_end(p);
+    fire(p, v);
 }
 
 int sdtkit_probe_is_enabled(const sdtkit_probe *p) { return p && sdtkit_probe_enabled(p); }
