@@ -189,7 +189,6 @@ $(MUSL)/libsdtkit.a $(MUSL)/libstapsdt.a:
 	$(rt_archive)
 
 musl: $(MUSL_TOOLS) $(MUSL_RT)
-check: $(if $(shell command -v $(MUSL_CC) 2>/dev/null),musl)
 .PHONY: musl
 
 # ---- libFuzzer harnesses (fuzz/*_fuzz.c): clang, with the core and the
@@ -230,9 +229,15 @@ demo: examples
 # again with the sanitizer and musl builds, and one line for all passes:
 # N passed, N failed, N skipped.  The suites build the examples in copies
 # of their own: with SUITES given, the tree's examples are not rebuilt.
-# `make -j check` builds the prerequisites in parallel; the suites get no
-# jobserver (MAKEFLAGS unset): the make runs of tests are their own.
-check: tools headers $(ASAN_TOOLS) runtime $(ASAN_RT_LIBS) $(if $(SUITES),,examples)
+# The sanitizer and musl builds are made only when a suite of passes 2 to
+# 4 (tests/sanitized-suites) is to run.  `make -j check` builds the
+# prerequisites in parallel; the suites get no jobserver (MAKEFLAGS
+# unset): the make runs of tests are their own.
+SANITIZED_LIST   := $(shell awk '!/^\#/ && NF { print $$1 }' tests/sanitized-suites)
+CHECK_SANITIZED   = $(if $(SUITES),$(filter $(SANITIZED_LIST),$(notdir $(SUITES))),all)
+check: tools headers runtime $(if $(SUITES),,examples) \
+       $(if $(CHECK_SANITIZED),$(ASAN_TOOLS) $(ASAN_RT_LIBS) \
+         $(if $(shell command -v $(MUSL_CC) 2>/dev/null),musl))
 	env -u MAKEFLAGS -u MFLAGS BATS=$(BATS) tests/run $(SUITES)
 
 # ---- Installing ---------------------------------------------------------

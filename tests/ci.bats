@@ -146,6 +146,15 @@ inner() {
     [ "$(grep -o '^== [a-z-]* pass' <<<"$output" | tr '\n' ' ')" = "== normal pass == sanitizer pass == musl pass == musl-static pass " ]
 }
 
+@test "make check builds the sanitizer and musl programs only when a suite of theirs is to run" {
+    local plan
+    plan=$(make -n -B -C "$ROOT" check SUITES=tests/licence.bats 2>&1)
+    ! grep -E 'build/(asan|musl)/' <<<"$plan" || false
+    plan=$(make -n -B -C "$ROOT" check SUITES="tests/licence.bats tests/sdt-list.bats" 2>&1)
+    grep -q 'build/asan/' <<<"$plan"
+    if command -v musl-gcc >/dev/null; then grep -q 'build/musl/' <<<"$plan"; fi
+}
+
 @test "every suite of tests/sanitized-suites runs the programs through \$DTRACE, \$SDT_LIST or rt_build" {
     local s n=0
     while read -r s _; do
