@@ -169,7 +169,7 @@
   _SDT_ARGUMENTS_##n arglist                                                \
   _SDT_ASM_STMT (__asm__ __volatile__ (                                     \
     _SDT_ASM_NOTE_TEXT (nop, sem, provider, name,                           \
-                        _SDT_ARGDIRS (_SDT_ARGTEXT_##n))                    \
+                        _SDT_ARGDIRS (_SDT_PROBETEXT_##n))                  \
     : : _SDT_OPERANDS_##n arglist semop));
 
 /* C only promises string literals of 509 (C90) or 4095 (C99) characters,
@@ -200,13 +200,13 @@
               always named in full) */
 
 # if defined __x86_64__
-#  define _SDT_OPND(n) "%q[_SDT_A" #n "]"
+#  define _SDT_OPND(a) "%q" a
 # elif defined __i386__
-#  define _SDT_OPND(n) "%k[_SDT_A" #n "]"
+#  define _SDT_OPND(a) "%k" a
 # elif defined __powerpc__ || defined __powerpc64__
-#  define _SDT_OPND(n) "%I[_SDT_A" #n "]%[_SDT_A" #n "]"
+#  define _SDT_OPND(a) "%I" a "%" a
 # else
-#  define _SDT_OPND(n) "%[_SDT_A" #n "]"
+#  define _SDT_OPND(a) "%" a
 # endif
 
 /* The constraint.  "n" lets constants be immediates; the rest decides
@@ -393,9 +393,10 @@ typename __sdt_if<__sdt_agg<_Tp>::__value,
                   __sdt_code_of<_Tp> >::__type::__array __sdt_code (const _Tp &);
 
 #  define _SDT_CODE(x) int (sizeof (__sdt_code (x)))
-#  define _SDT_DECLARE(n, x)                                                \
+#  define _SDT_ARGUMENT(n, x)                                               \
   enum { __sdt_c##n = _SDT_CODE (x),                                        \
-         __sdt_s##n = _SDT_SIZE_OPERAND (__sdt_c##n) _SDT_WARN_ITEM (n) };
+         __sdt_s##n = _SDT_SIZE_OPERAND (__sdt_c##n) _SDT_WARN_ITEM (n) };  \
+  _SDT_CHECK (n)
 
 /* Conversions 1 to 4 (none for 0). */
 template <int _Size> struct __sdt_uint { typedef __sdt_ull __type; };
@@ -485,7 +486,9 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
 #  else
 #   define _SDT_VALUE(x, t, c) (__sdt_conv_tag (), (x))
 #  endif
-#  define _SDT_VALUE_OF(n, x) _SDT_VALUE (x, ~, ~)
+#  define _SDT_OPERAND(n, x) \
+  "n" (__sdt_s##n), _SDT_CONSTRAINT (_SDT_VALUE (x, ~, ~))
+#  define _SDT_LOSSY_N(n) _SDT_LOSSY_OF (__sdt_c##n)
 
 } /* extern "C++" */
 
@@ -505,32 +508,59 @@ typename __sdt_slot<_Tp>::__type __sdt_value (_Tp __v)
   _SDT_CODE_OF_KIND (0x1E >> (k) & 1, (k) == 8, (it) -1 < (it) 1,           \
                      _SDT_ASIS_CLASSES >> (k) & 1, z)
 
-/* In a probe, the same rules written out (tests/header-args.bats checks
-   that both give the same notes, for every type on every target).  Every
-   macro call and declaration of a probe site is paid for at every site,
-   and the preprocessor and the parser are most of what a probe site costs
-   to compile (callgrind: one nested macro call here costs as much as half
-   an argument's declarations), so: the argument's type is named once (a
-   typedef: *(t *) 0 is an lvalue of it for the builtins, never evaluated)
-   and the argument expression copied twice, no nested macro calls, two
-   enums, and the size operand and the warning (_SDT_WARN_ITEM) are
-   enumerators beside the code. */
-#  define _SDT_DECLARE(n, x)                                                \
+/* In a probe, the same rules written out (tests/header/classify.c checks
+   that both give the same notes, for every type on every target).  The
+   preprocessor and the parser are most of what a probe site costs to
+   compile, and every token counts: each operator of a constant expression
+   is a tree built and folded, each nested macro call copies its arguments
+   again (and each call, even of a one-token argument, costs as much as a
+   few operators).  So: the argument's type is named once (a typedef:
+   *(t *) 0 is an lvalue of it for the builtins, never evaluated), one
+   enum, the argument passed on to no other macro, and the parts of the
+   code as enumerators of their own rather than one packed code
+   (callgrind, 200 sites of 3 arguments at -O2: the probes added 856M
+   instructions with the packed code and nested calls, 685M now; SystemTap's
+   header adds 1190M):
+
+     k  GCC's type class      z  the size      e  z is 1, 2, 4 or 8
+     s  the size operand      w  the warning (_SDT_WARN_ITEM)
+     q  how the operand is made: 0 as it is, 1 and 2 conversions 1 and 2
+        (a cast to __sdt_vN), 3 conversions 3 and 4 (its bytes)
+     h  for its bytes: 64 - 8 * min (z, 8), the bits the mask leaves out
+     r  big-endian: how far the bytes shift down into the note's size
+
+   Conversions 1 to 3 are exactly the sizes that are not 1, 2, 4 or 8, so
+   the warning needs only e. */
+#  if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#   define _SDT_BE_ITEM(n) \
+  , __sdt_r##n = 64 - 8 * (__sdt_e##n ? __sdt_z##n : 8)
+#  else
+#   define _SDT_BE_ITEM(n)
+#  endif
+#  ifdef SDT_FLOAT_MARKER
+#   define _SDT_FLOAT_ITEM(n) - _SDT_FLOAT_CODE * (__sdt_k##n == 8)
+#  else
+#   define _SDT_FLOAT_ITEM(n)
+#  endif
+#  define _SDT_ARGUMENT(n, x)                                               \
   typedef __typeof__ (((void) 0, (x))) __sdt_t##n;                          \
   enum { __sdt_k##n = __builtin_classify_type (*(__sdt_t##n *) 0),          \
          __sdt_z##n = sizeof (__sdt_t##n),                                  \
-         __sdt_e##n = __sdt_z##n < 9 && (0x116 >> __sdt_z##n & 1) };         \
-  typedef __typeof__ (__builtin_choose_expr (0x1E >> __sdt_k##n & 1,         \
-                                             *(__sdt_t##n *) 0, 0U))        \
-    __sdt_i##n;                                                             \
-  enum { __sdt_c##n = 64 + ((__sdt_i##n) -1 < (__sdt_i##n) 1 ? -1 : 1)      \
-                      * (__sdt_e##n ? __sdt_z##n : 8) + 256 * (__sdt_k##n == 8) \
-                      + 512 * (__sdt_e##n ? 4 - 4 * (_SDT_ASIS_CLASSES >> __sdt_k##n & 1) \
-                               : 3 - 2 * (0x1E >> __sdt_k##n & 1)           \
-                                 - (__sdt_k##n == 8)),                      \
-         __sdt_s##n = -(__sdt_c##n % 256 - 64                               \
-                        + __sdt_c##n / 256 % 2 * _SDT_FLOAT_CODE)           \
-         _SDT_WARN_ITEM (n) };
+         __sdt_e##n = __sdt_z##n < 9 && 0x116 >> __sdt_z##n & 1,            \
+         __sdt_s##n = ((__typeof__ (__builtin_choose_expr (                  \
+                         0x1E >> __sdt_k##n & 1, *(__sdt_t##n *) 0, 0U))) -1 \
+                       < 1 ? 1 : -1) * (__sdt_e##n ? __sdt_z##n : 8)        \
+                      _SDT_FLOAT_ITEM (n),                                  \
+         __sdt_q##n = __sdt_e##n                                            \
+                      ? 3 - 3 * (_SDT_ASIS_CLASSES >> __sdt_k##n & 1)       \
+                      : 0x1E >> __sdt_k##n & 1 ? 1 : 3 - (__sdt_k##n == 8), \
+         __sdt_h##n = 64 - 8 * (__sdt_z##n < 8 ? __sdt_z##n : 8)           \
+         _SDT_BE_ITEM (n) _SDT_WARN_ITEM (n) };                             \
+  typedef __typeof__ (__builtin_choose_expr (__sdt_q##n == 1, (__sdt_u64) 0, \
+                      __builtin_choose_expr (__sdt_q##n == 2, 0.0,          \
+                                             *(__sdt_t##n *) 0))) __sdt_v##n; \
+  _SDT_BOX_TYPE (n) _SDT_CHECK (n)
+#  define _SDT_LOSSY_N(n) (!__sdt_e##n)
 
 /* In the user's own asm statement (STAP_PROBE_ASM_OPERANDS), where
    nothing can be declared, the same rules in place. */
@@ -583,6 +613,32 @@ typedef unsigned int __sdt_u64 __attribute__ ((__mode__ (__DI__)));
 #  define _SDT_CONV_OR_RV(x, t, c) \
   __builtin_choose_expr ((c) / 512, _SDT_CONVERTED (x, t, c), _SDT_RV (x))
 
+/* The operand of argument N in a probe, from its declarations: its
+   bytes (q 3, as in _SDT_BYTES, between _SDT_BYTES_HEAD and _TAIL), or the
+   argument cast to __sdt_vN (its own type for q 0: a cast to the same
+   type, an extension for structs and unions, changes nothing).  The
+   argument is copied twice, and through one macro call (each nested call
+   copies the argument again: callgrind, 2% of a probe site per level). */
+#  if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#   define _SDT_BYTES_TYPE(n)                                               \
+  __typeof__ (__builtin_choose_expr (__sdt_r##n == 56, (unsigned char) 0,   \
+              __builtin_choose_expr (__sdt_r##n == 48, (unsigned short) 0,  \
+              __builtin_choose_expr (__sdt_r##n == 32, 0U, (__sdt_u64) 0))))
+#   define _SDT_BYTES_HEAD(n) ((_SDT_BYTES_TYPE (n)) ((
+#   define _SDT_BYTES_TAIL(n) & ~(__sdt_u64) 0 << __sdt_h##n) >> __sdt_r##n))
+#  else
+#   define _SDT_BYTES_TYPE(n) __sdt_u64
+#   define _SDT_BYTES_HEAD(n) (
+#   define _SDT_BYTES_TAIL(n) & ~(__sdt_u64) 0 >> __sdt_h##n)
+#  endif
+#  define _SDT_IN_PROBE(n, x)                                               \
+  __builtin_choose_expr (__sdt_q##n == 3, __extension__ _SDT_BYTES_HEAD (n) \
+    ((union { __typeof__ (__builtin_choose_expr (__sdt_q##n == 3,           \
+                                                 *(__sdt_t##n *) 0, 0)) __v; \
+              __sdt_u64 __u; })                                             \
+     __builtin_choose_expr (__sdt_q##n == 3, (x), 0)).__u                   \
+    _SDT_BYTES_TAIL (n), __extension__ (__sdt_v##n) (x))
+
 #  if _SDT_REG_BYTES < 8
 /* 32-bit targets: see the C++ branch.  One box per argument, of the
    value's type, as before conversions existed (so that -O0 frames do not
@@ -595,10 +651,22 @@ typedef unsigned int __sdt_u64 __attribute__ ((__mode__ (__DI__)));
     _SDT_BOX (__typeof__ (_SDT_CONV_OR_RV (x, t, c)),                       \
               _SDT_CONV_OR_RV (x, t, c)),                                   \
     _SDT_CONV_OR_RV (x, t, c))
+/* In a probe, the operand's type is declared (__sdt_bN). */
+#   define _SDT_BOX_TYPE(n)                                                 \
+  typedef __typeof__ (__builtin_choose_expr (__sdt_q##n == 3,               \
+    (_SDT_BYTES_TYPE (n)) 0, *(__sdt_v##n *) 0)) __sdt_b##n;
+#   define _SDT_OPERAND(n, x)                                               \
+  "n" (__sdt_s##n), _SDT_CONSTRAINT (__builtin_choose_expr (                \
+    sizeof (__sdt_b##n) > _SDT_REG_BYTES,                                   \
+    (__extension__ (struct { __sdt_b##n __v; char __pad; })                 \
+     { _SDT_IN_PROBE (n, x), 0 }),                                          \
+    _SDT_IN_PROBE (n, x)))
 #  else
 #   define _SDT_VALUE(x, t, c) _SDT_CONV_OR_RV (x, t, c)
+#   define _SDT_BOX_TYPE(n)
+#   define _SDT_OPERAND(n, x) \
+  "n" (__sdt_s##n), _SDT_CONSTRAINT (_SDT_IN_PROBE (n, x))
 #  endif
-#  define _SDT_VALUE_OF(n, x) _SDT_VALUE (x, __sdt_t##n, __sdt_c##n)
 
 # endif /* C */
 
@@ -644,10 +712,10 @@ extern struct { _SDT_ARG_TABLE (_SDT_LOSSY_ITEM) } __sdt_lossy_args;
 #  define _SDT_WARN_EXPR(n, c)                                              \
   sizeof (__builtin_choose_expr (_SDT_LOSSY_OF (c), __sdt_lossy_args,        \
                                  __sdt_plain_args).__sdt_probe_argument_##n)
-/* The same in a probe, written out (see _SDT_DECLARE). */
+/* The same in a probe, written out (see _SDT_ARGUMENT). */
 #  define _SDT_WARN_OF(n)                                                   \
-  sizeof (__builtin_choose_expr (__sdt_c##n / 512 % 4, __sdt_lossy_args,    \
-                                 __sdt_plain_args).__sdt_probe_argument_##n)
+  sizeof (__builtin_choose_expr (__sdt_e##n, __sdt_plain_args,              \
+                                 __sdt_lossy_args).__sdt_probe_argument_##n)
 # endif
 
 # if defined __cplusplus && __cplusplus >= 201103L
@@ -665,7 +733,7 @@ extern struct { _SDT_ARG_TABLE (_SDT_LOSSY_ITEM) } __sdt_lossy_args;
 # ifdef SDT_STRICT_ARGS
 #  define _SDT_WARN_ITEM(n)
 #  define _SDT_CHECK(n)                                                     \
-  _SDT_ASSERT (!_SDT_LOSSY_OF (__sdt_c##n),                                 \
+  _SDT_ASSERT (!_SDT_LOSSY_N (n),                                 \
                __sdt_probe_argument_##n##_is_not_a_scalar_of_8_bytes_or_less, \
                "sdt probe argument " #n " must be an integer, enum, pointer " \
                "or floating-point value of at most 8 bytes, or a value of " \
@@ -677,8 +745,6 @@ extern struct { _SDT_ARG_TABLE (_SDT_LOSSY_ITEM) } __sdt_lossy_args;
 #  define _SDT_INPLACE_CHECK(n, c) 0 * _SDT_WARN_EXPR (n, c)
 # endif
 
-/* Everything a probe declares about argument N: its code, then the checks. */
-# define _SDT_ARGUMENT(n, x) _SDT_DECLARE (n, x) _SDT_CHECK (n)
 
 
 /* ---- Operands ----------------------------------------------------------
@@ -688,10 +754,6 @@ extern struct { _SDT_ARG_TABLE (_SDT_LOSSY_ITEM) } __sdt_lossy_args;
 
 # define _SDT_SIZE_OPERAND(c) \
   (-(_SDT_SSIZE_OF (c) + _SDT_FLOAT_OF (c) * _SDT_FLOAT_CODE))
-
-/* In a probe, from the code declared above. */
-# define _SDT_OPERAND(n, x)                                                 \
-  [_SDT_S##n] "n" (__sdt_s##n), [_SDT_A##n] _SDT_CONSTRAINT (_SDT_VALUE_OF (n, x))
 
 /* In the user's own asm statement (STAP_PROBE_ASM_OPERANDS), where nothing
    could be declared, the code is computed in place (and warns in place;
@@ -854,49 +916,80 @@ extern struct { _SDT_ARG_TABLE (_SDT_LOSSY_ITEM) } __sdt_lossy_args;
      write sp and lr, but gdb reads only rN there: .ifc renames a register
      operand.  (Inside [..] memory operands the names are read fine.) */
 # ifdef SDT_FLOAT_MARKER
-#  define _SDT_SIZE_DIRS(n)                                                 \
-  "\t.ifc %n[_SDT_S" #n "],1004\n\t.ascii \"4f\"\n"                         \
-  "\t.else\n\t.ifc %n[_SDT_S" #n "],1008\n\t.ascii \"8f\"\n"                \
-  "\t.else\n\t.ascii \"%n[_SDT_S" #n "]\"\n\t.endif\n\t.endif\n"
+#  define _SDT_SIZE_DIRS(s)                                                 \
+  "\t.ifc %n" s ",1004\n\t.ascii \"4f\"\n"                                  \
+  "\t.else\n\t.ifc %n" s ",1008\n\t.ascii \"8f\"\n"                         \
+  "\t.else\n\t.ascii \"%n" s "\"\n\t.endif\n\t.endif\n"
 # else
-#  define _SDT_SIZE_DIRS(n) "\t.ascii \"%n[_SDT_S" #n "]\"\n"
+#  define _SDT_SIZE_DIRS(s) "\t.ascii \"%n" s "\"\n"
 # endif
 # ifdef __arm__
-#  define _SDT_ARM_ALIAS(n, alias, reg)                                     \
-  "\t.ifc \"%[_SDT_A" #n "]\",\"" alias "\"\n\t.ascii \"" reg "\"\n\t.else\n"
-#  define _SDT_OPND_DIRS(n)                                                 \
-  _SDT_ARM_ALIAS (n, "sl", "r10") _SDT_ARM_ALIAS (n, "fp", "r11")           \
-  _SDT_ARM_ALIAS (n, "ip", "r12") _SDT_ARM_ALIAS (n, "sp", "r13")           \
-  _SDT_ARM_ALIAS (n, "lr", "r14")                                           \
-  "\t.ascii \"" _SDT_OPND (n) "\"\n"                                        \
+#  define _SDT_ARM_ALIAS(a, alias, reg)                                     \
+  "\t.ifc \"%" a "\",\"" alias "\"\n\t.ascii \"" reg "\"\n\t.else\n"
+#  define _SDT_OPND_DIRS(a)                                                 \
+  _SDT_ARM_ALIAS (a, "sl", "r10") _SDT_ARM_ALIAS (a, "fp", "r11")           \
+  _SDT_ARM_ALIAS (a, "ip", "r12") _SDT_ARM_ALIAS (a, "sp", "r13")           \
+  _SDT_ARM_ALIAS (a, "lr", "r14")                                           \
+  "\t.ascii \"" _SDT_OPND (a) "\"\n"                                        \
   "\t.endif\n\t.endif\n\t.endif\n\t.endif\n\t.endif\n"
 # else
-#  define _SDT_OPND_DIRS(n) "\t.ascii \"" _SDT_OPND (n) "\"\n"
+#  define _SDT_OPND_DIRS(a) "\t.ascii \"" _SDT_OPND (a) "\"\n"
 # endif
 
+/* _SDT_ARG (S, A): one argument, from the references S and A to its two
+   operands: by name in STAP_PROBE_ASM_TEMPLATE, where the user's asm may
+   have operands of its own ("[_SDT_S1]"), by number in a probe, whose
+   operands are all ours ("0": the parser and the compiler resolve no
+   name, and the template is fewer literals). */
 # if !defined SDT_FLOAT_MARKER && !defined __arm__
-#  define _SDT_ARG(n) "%n[_SDT_S" #n "]@" _SDT_OPND (n)
+#  define _SDT_ARG(s, a) "%n" s "@" _SDT_OPND (a)
 #  define _SDT_SP " "
 #  define _SDT_ARGDIRS(text) "\t.asciz \"" text "\"\n"
 # else
-#  define _SDT_ARG(n) _SDT_SIZE_DIRS (n) "\t.ascii \"@\"\n" _SDT_OPND_DIRS (n)
+#  define _SDT_ARG(s, a) \
+  _SDT_SIZE_DIRS (s) "\t.ascii \"@\"\n" _SDT_OPND_DIRS (a)
 #  define _SDT_SP "\t.ascii \" \"\n"
 #  define _SDT_ARGDIRS(text) text "\t.byte 0\n"
 # endif
 
 # define _SDT_ARGTEXT_0 ""
-# define _SDT_ARGTEXT_1 _SDT_ARG (1)
-# define _SDT_ARGTEXT_2 _SDT_ARGTEXT_1 _SDT_SP _SDT_ARG (2)
-# define _SDT_ARGTEXT_3 _SDT_ARGTEXT_2 _SDT_SP _SDT_ARG (3)
-# define _SDT_ARGTEXT_4 _SDT_ARGTEXT_3 _SDT_SP _SDT_ARG (4)
-# define _SDT_ARGTEXT_5 _SDT_ARGTEXT_4 _SDT_SP _SDT_ARG (5)
-# define _SDT_ARGTEXT_6 _SDT_ARGTEXT_5 _SDT_SP _SDT_ARG (6)
-# define _SDT_ARGTEXT_7 _SDT_ARGTEXT_6 _SDT_SP _SDT_ARG (7)
-# define _SDT_ARGTEXT_8 _SDT_ARGTEXT_7 _SDT_SP _SDT_ARG (8)
-# define _SDT_ARGTEXT_9 _SDT_ARGTEXT_8 _SDT_SP _SDT_ARG (9)
-# define _SDT_ARGTEXT_10 _SDT_ARGTEXT_9 _SDT_SP _SDT_ARG (10)
-# define _SDT_ARGTEXT_11 _SDT_ARGTEXT_10 _SDT_SP _SDT_ARG (11)
-# define _SDT_ARGTEXT_12 _SDT_ARGTEXT_11 _SDT_SP _SDT_ARG (12)
+# define _SDT_ARGTEXT_1 _SDT_ARG ("[_SDT_S1]", "[_SDT_A1]")
+# define _SDT_ARGTEXT_2 _SDT_ARGTEXT_1 _SDT_SP \
+  _SDT_ARG ("[_SDT_S2]", "[_SDT_A2]")
+# define _SDT_ARGTEXT_3 _SDT_ARGTEXT_2 _SDT_SP \
+  _SDT_ARG ("[_SDT_S3]", "[_SDT_A3]")
+# define _SDT_ARGTEXT_4 _SDT_ARGTEXT_3 _SDT_SP \
+  _SDT_ARG ("[_SDT_S4]", "[_SDT_A4]")
+# define _SDT_ARGTEXT_5 _SDT_ARGTEXT_4 _SDT_SP \
+  _SDT_ARG ("[_SDT_S5]", "[_SDT_A5]")
+# define _SDT_ARGTEXT_6 _SDT_ARGTEXT_5 _SDT_SP \
+  _SDT_ARG ("[_SDT_S6]", "[_SDT_A6]")
+# define _SDT_ARGTEXT_7 _SDT_ARGTEXT_6 _SDT_SP \
+  _SDT_ARG ("[_SDT_S7]", "[_SDT_A7]")
+# define _SDT_ARGTEXT_8 _SDT_ARGTEXT_7 _SDT_SP \
+  _SDT_ARG ("[_SDT_S8]", "[_SDT_A8]")
+# define _SDT_ARGTEXT_9 _SDT_ARGTEXT_8 _SDT_SP \
+  _SDT_ARG ("[_SDT_S9]", "[_SDT_A9]")
+# define _SDT_ARGTEXT_10 _SDT_ARGTEXT_9 _SDT_SP \
+  _SDT_ARG ("[_SDT_S10]", "[_SDT_A10]")
+# define _SDT_ARGTEXT_11 _SDT_ARGTEXT_10 _SDT_SP \
+  _SDT_ARG ("[_SDT_S11]", "[_SDT_A11]")
+# define _SDT_ARGTEXT_12 _SDT_ARGTEXT_11 _SDT_SP \
+  _SDT_ARG ("[_SDT_S12]", "[_SDT_A12]")
+/* In a probe: argument N is operands 2N-2 and 2N-1. */
+# define _SDT_PROBETEXT_0 ""
+# define _SDT_PROBETEXT_1 _SDT_ARG ("0", "1")
+# define _SDT_PROBETEXT_2 _SDT_PROBETEXT_1 _SDT_SP _SDT_ARG ("2", "3")
+# define _SDT_PROBETEXT_3 _SDT_PROBETEXT_2 _SDT_SP _SDT_ARG ("4", "5")
+# define _SDT_PROBETEXT_4 _SDT_PROBETEXT_3 _SDT_SP _SDT_ARG ("6", "7")
+# define _SDT_PROBETEXT_5 _SDT_PROBETEXT_4 _SDT_SP _SDT_ARG ("8", "9")
+# define _SDT_PROBETEXT_6 _SDT_PROBETEXT_5 _SDT_SP _SDT_ARG ("10", "11")
+# define _SDT_PROBETEXT_7 _SDT_PROBETEXT_6 _SDT_SP _SDT_ARG ("12", "13")
+# define _SDT_PROBETEXT_8 _SDT_PROBETEXT_7 _SDT_SP _SDT_ARG ("14", "15")
+# define _SDT_PROBETEXT_9 _SDT_PROBETEXT_8 _SDT_SP _SDT_ARG ("16", "17")
+# define _SDT_PROBETEXT_10 _SDT_PROBETEXT_9 _SDT_SP _SDT_ARG ("18", "19")
+# define _SDT_PROBETEXT_11 _SDT_PROBETEXT_10 _SDT_SP _SDT_ARG ("20", "21")
+# define _SDT_PROBETEXT_12 _SDT_PROBETEXT_11 _SDT_SP _SDT_ARG ("22", "23")
 
 #endif /* !__ASSEMBLER__ */
 
