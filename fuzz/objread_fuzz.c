@@ -6,9 +6,9 @@
  * any bytes at all.
  *
  * Besides the sanitizers, the harness checks what read_notes() promises:
- * every string it hands out (provider, name, arguments, section name) is
- * NUL-terminated inside the buffer it was given, and a member name is a
- * string.  The input is copied into a buffer of exactly its size, so ASan
+ * every string it hands out (provider, name, arguments, section name,
+ * SONAME) is NUL-terminated inside the buffer it was given, the build-id
+ * lies inside it, and a member name is a string.  The input is copied into a buffer of exactly its size, so ASan
  * sees any read past the end.
  *
  * Build and run with `make fuzz` (see fuzz/run).
@@ -42,10 +42,21 @@ static void member_name(struct view *v, const char *member)
         v->sum += strlen(member);
 }
 
+/* n bytes at p must lie inside the input. */
+static void inside_bytes(struct view *v, const unsigned char *p, size_t n)
+{
+    if (p < v->buf || n > v->len || p > v->buf + v->len - n)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        v->sum += p[i];
+}
+
 static void on_elf(void *ctx, const char *member, const struct elf_info *elf)
 {
     struct view *v = ctx;
     member_name(v, member);
+    if (elf->soname)
+        inside(v, elf->soname);
     const struct target *t = &elf->target;
     if ((t->elfclass != 1 && t->elfclass != 2) || (t->data != 1 && t->data != 2))
         abort();
@@ -74,6 +85,10 @@ static void on_elf_done(void *ctx, const char *member, const struct elf_info *el
     struct view *v = ctx;
     member_name(v, member);
     v->sum += elf->nnotes;
+    if (elf->build_id)
+        inside_bytes(v, elf->build_id, elf->build_id_len);
+    else if (elf->build_id_len)
+        abort();
 }
 
 static void on_thin_member(void *ctx, const char *name)

@@ -462,13 +462,22 @@ enum obj_kind {
     OBJ_UNKNOWN,
 };
 
-/* What an ELF file says about itself. */
+/* What an ELF file says about itself.  Pointers are into the caller's
+ * buffer. */
 struct elf_info {
     struct target target;
     unsigned type;         /* e_type */
     bool has_stapsdt_base; /* a .stapsdt.base section */
     bool has_lto;          /* .gnu.lto_* sections (GCC LTO IR) */
-    size_t nnotes;         /* stapsdt notes seen */
+    /* A .note.stapsdt section without contents (SHT_NOBITS): a separate
+     * debug file made by a tool (eu-strip -f, or objcopy --only-keep-debug
+     * of allocated notes) that left the notes in the stripped file. */
+    bool notes_nobits;
+    const char *soname; /* DT_SONAME, NUL-terminated, or NULL */
+    /* The GNU build-id note's bytes (known from on_elf_done on), or NULL. */
+    const unsigned char *build_id;
+    size_t build_id_len;
+    size_t nnotes; /* stapsdt notes seen */
 };
 
 /* One stapsdt note, decoded; the strings point into the caller's buffer
@@ -486,6 +495,9 @@ struct sdt_note {
     uint64_t pc;
     uint64_t base;
     uint64_t semaphore;
+    /* In a relocatable object the addresses are zero until linked: a
+     * relocation of the semaphore field says the note names a semaphore. */
+    bool semaphore_relocated;
     const char *provider;
     const char *name;
     const char *args;
@@ -518,15 +530,50 @@ const char *note_arg_end(const char *arg);
 /* The number of arguments in a note's argument string. */
 int note_arg_count(const char *args);
 
+/* One argument of a note, SIZE@OPERAND, split (pointers into the string). */
+struct note_arg {
+    const char *text; /* the whole argument */
+    size_t len;
+    const char *size; /* SIZE: what precedes '@' (empty without '@') */
+    size_t size_len;
+    const char *operand; /* what follows '@' (the whole argument without '@') */
+    size_t operand_len;
+    int bytes;      /* 1, 2, 4 or 8; 0 when SIZE is none of them */
+    bool is_signed; /* SIZE is negative */
+    bool is_float;  /* SIZE has SystemTap's 'f' marker */
+};
+
+/* Split a note's argument string into out[0 .. max); returns how many
+ * arguments there are (more than max when they do not all fit). */
+int note_args_split(const char *args, struct note_arg *out, int max);
+
 /* ======================================================================
  * fileread.c: object files on disk -> elfread (programs)
  * ====================================================================== */
 
+enum {
+    FILE_VERBOSE = 1,      /* say (info) what is skipped quietly */
+    FILE_OBJECTS_ONLY = 2, /* a file that is not an ELF file, an archive or a
+                              libtool object naming one is an error, not a
+                              warning; so is LLVM bitcode */
+};
+
 /* Read the notes of one file on disk: an ELF file, an archive (thin ones
  * through their members), or a libtool .lo file.  The callbacks get a
  * label ("file" or "file(member)") where read_notes() passes the member.
- * With verbose, what is skipped quietly is said (info).  0, or -1 when the
- * file (not a thin member) cannot be read. */
-int file_read_notes(const char *path, const struct objread_ops *ops, bool verbose);
+ * flags: FILE_*.  0, or -1 when the file (not a thin member) cannot be
+ * read. */
+int file_read_notes(const char *path, const struct objread_ops *ops, unsigned flags);
+
+/* The deepest directory tree dir_objects() walks. */
+#define MAX_DIR_DEPTH 64
+
+/* Every ELF file and ar archive under dir (by their first bytes), as paths
+ * relative to dir, sorted bytewise, into out.  Only regular files count:
+ * symbolic links are not followed (an unpacked package's links name files
+ * of the same tree, and a loop cannot make the walk endless), FIFOs,
+ * devices and sockets are never opened.  0, or -1 after reporting (what
+ * could be listed is in out). */
+int dir_objects(const char *dir, struct strvec *out);
 
 #endif

@@ -77,10 +77,12 @@ enum {
     SHT_PROGBITS = 1,
     SHT_SYMTAB = 2,
     SHT_STRTAB = 3,
+    SHT_RELA = 4,
     SHT_HASH = 5,
     SHT_DYNAMIC = 6,
     SHT_NOTE = 7,
     SHT_NOBITS = 8,
+    SHT_REL = 9,
     SHT_DYNSYM = 11,
     SHF_WRITE = 0x1,
     SHF_ALLOC = 0x2,
@@ -145,5 +147,7 @@ enum {
 #define ELF_PHDR_SIZE(is64) ((is64) ? 56u : 32u)
 #define ELF_SYM_SIZE(is64) ((is64) ? 24u : 16u)
 #define ELF_DYN_SIZE(is64) ((is64) ? 16u : 8u)
+#define ELF_REL_SIZE(is64) ((is64) ? 16u : 8u)
+#define ELF_RELA_SIZE(is64) ((is64) ? 24u : 12u)
 
 #endif

@@ -14,8 +14,12 @@
  *
  * ELF: both classes and byte orders; section headers (with extended
  * section numbering) locate the SHT_NOTE sections; notes named "stapsdt"
- * are decoded.  In relocatable objects the pc, base and semaphore fields
- * are still zero (relocations fill them in at link time): that is normal.
+ * are decoded, and the GNU build-id note and DT_SONAME are noted.  In
+ * relocatable objects the pc, base and semaphore fields are still zero
+ * (relocations fill them in at link time): that is normal, and whether
+ * the semaphore field has a relocation tells whether the note names a
+ * semaphore.  Relocation sections, like note sections, may together cover
+ * no more bytes than the file has.
  *
  * ar: the common format ("!<arch>"), GNU ("name/", "//" long names,
  * "/N" references, "/" and "/SYM64/" symbol tables) and BSD ("#1/N")
@@ -48,7 +52,15 @@ struct shdr {
     uint64_t offset;
     uint64_t size;
     uint32_t link;
+    uint32_t info;
     uint64_t addralign;
+    uint64_t entsize;
+};
+
+/* The offsets a relocation section patches in its note section, sorted. */
+struct relocs {
+    uint64_t *off;
+    size_t n;
 };
 
 /* off + size lies within len, without overflowing. */
@@ -86,7 +98,9 @@ static void get_shdr(const struct elf *e, uint64_t shoff, unsigned shentsize, ui
         sh->offset = rd(e, p + 24, 8);
         sh->size = rd(e, p + 32, 8);
         sh->link = (uint32_t)rd(e, p + 40, 4);
+        sh->info = (uint32_t)rd(e, p + 44, 4);
         sh->addralign = rd(e, p + 48, 8);
+        sh->entsize = rd(e, p + 56, 8);
     } else {
         sh->name = (uint32_t)rd(e, p, 4);
         sh->type = (uint32_t)rd(e, p + 4, 4);
@@ -94,7 +108,9 @@ static void get_shdr(const struct elf *e, uint64_t shoff, unsigned shentsize, ui
         sh->offset = rd(e, p + 16, 4);
         sh->size = rd(e, p + 20, 4);
         sh->link = (uint32_t)rd(e, p + 24, 4);
+        sh->info = (uint32_t)rd(e, p + 28, 4);
         sh->addralign = rd(e, p + 32, 4);
+        sh->entsize = rd(e, p + 36, 4);
     }
 }
 
@@ -157,8 +173,44 @@ static void decode_note(const struct elf *e, const unsigned char *desc, uint32_t
     n->desc_exact = off == left;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The offsets relocation section rs patches; the caller checked that it
+ * lies within the file. */
+static void read_relocs(const struct elf *e, const struct shdr *rs, struct relocs *r)
+{
+    bool is64 = e->elfclass == ELFCLASS64;
+    uint64_t min = rs->type == SHT_RELA ? ELF_RELA_SIZE(is64) : ELF_REL_SIZE(is64);
+    uint64_t ent = rs->entsize >= min && rs->entsize <= rs->size ? rs->entsize : min;
+    size_t n = (size_t)(rs->size / ent);
+    r->off = xreallocarray(r->off, r->n + n + 1, sizeof *r->off);
+    for (size_t i = 0; i < n; i++)
+        r->off[r->n++] = rd(e, (size_t)(rs->offset + i * ent), is64 ? 8 : 4);
+    qsort(r->off, r->n, sizeof *r->off, cmp_u64);
+}
+
+static bool relocated(const struct relocs *r, uint64_t off)
+{
+    return r->n && bsearch(&off, r->off, r->n, sizeof *r->off, cmp_u64);
+}
+
+/* The GNU build-id note (name "GNU", type 3). */
+static void note_build_id(const unsigned char *name, uint32_t namesz, uint32_t type,
+                          const unsigned char *desc, uint32_t descsz, struct elf_info *info)
+{
+    if (namesz == 4 && memcmp(name, "GNU", 4) == 0 && type == NT_GNU_BUILD_ID && descsz > 0 &&
+        !info->build_id) {
+        info->build_id = desc;
+        info->build_id_len = descsz;
+    }
+}
+
 static void read_note_section(const struct elf *e, const struct shdr *sh, const char *name,
-                              const char *member, struct elf_info *info,
+                              const struct relocs *rel, const char *member, struct elf_info *info,
                               const struct objread_ops *ops)
 {
     const unsigned char *sec = e->buf + sh->offset;
@@ -189,14 +241,41 @@ static void read_note_section(const struct elf *e, const struct shdr *sh, const 
             n.descsz = descsz;
             n.type = type;
             decode_note(e, sec + desc_off, descsz, &n);
+            n.semaphore_relocated = relocated(rel, desc_off + 2 * (uint64_t)n.ptrsize);
             info->nnotes++;
             if (ops->on_note)
                 ops->on_note(ops->ctx, member, info, &n);
+        } else {
+            note_build_id(sec + name_off, namesz, type, sec + desc_off, descsz, info);
         }
         if (next >= size)
             return;
         off = next;
     }
+}
+
+/* DT_SONAME of dynamic section dyn, in the string table it links to; NULL
+ * when there is none (or it is not a string within the file). */
+static const char *dynamic_soname(const struct elf *e, uint64_t shoff, unsigned shentsize,
+                                  uint64_t shnum, const struct shdr *dyn)
+{
+    bool is64 = e->elfclass == ELFCLASS64;
+    unsigned ent = ELF_DYN_SIZE(is64), w = is64 ? 8 : 4;
+    if (!fits(e->len, dyn->offset, dyn->size) || dyn->link == 0 || dyn->link >= shnum)
+        return NULL;
+    struct shdr str;
+    get_shdr(e, shoff, shentsize, dyn->link, &str);
+    if (str.type != SHT_STRTAB || !fits(e->len, str.offset, str.size))
+        return NULL;
+    for (uint64_t off = 0; dyn->size - off >= ent; off += ent) {
+        uint64_t tag = rd(e, (size_t)(dyn->offset + off), (int)w);
+        if (tag == DT_NULL)
+            break;
+        if (tag == DT_SONAME)
+            return section_name(e->buf + str.offset, str.size,
+                                rd(e, (size_t)(dyn->offset + off + w), (int)w));
+    }
+    return NULL;
 }
 
 static void read_elf(const unsigned char *buf, size_t len, const char *member,
@@ -256,9 +335,19 @@ static void read_elf(const unsigned char *buf, size_t len, const char *member,
         }
     }
 
+    /* The relocation section of each section (index + 1), in relocatable
+     * objects: shnum is bounded by the file's size. */
+    uint64_t *rel_of = NULL;
+    if (sections_ok && info.type == ET_REL)
+        rel_of = xcalloc((size_t)shnum, sizeof *rel_of);
     for (uint64_t i = 0; sections_ok && i < shnum; i++) {
         struct shdr sh;
         get_shdr(&e, shoff, shentsize, i, &sh);
+        if (rel_of && (sh.type == SHT_REL || sh.type == SHT_RELA) && sh.info < shnum &&
+            !rel_of[sh.info])
+            rel_of[sh.info] = i + 1;
+        if (sh.type == SHT_DYNAMIC && !info.soname)
+            info.soname = dynamic_soname(&e, shoff, shentsize, shnum, &sh);
         const char *name = section_name(strtab, strsz, sh.name);
         if (!name)
             continue;
@@ -266,11 +355,13 @@ static void read_elf(const unsigned char *buf, size_t len, const char *member,
             info.has_stapsdt_base = true;
         if (strncmp(name, ".gnu.lto_", 9) == 0)
             info.has_lto = true;
+        if (strcmp(name, ".note.stapsdt") == 0 && sh.type == SHT_NOBITS)
+            info.notes_nobits = true;
     }
     if (ops->on_elf)
         ops->on_elf(ops->ctx, member, &info);
 
-    uint64_t note_bytes = 0; /* read so far, at most len */
+    uint64_t note_bytes = 0, rel_bytes = 0; /* read so far, each at most len */
     for (uint64_t i = 0; sections_ok && i < shnum; i++) {
         struct shdr sh;
         get_shdr(&e, shoff, shentsize, i, &sh);
@@ -285,8 +376,23 @@ static void read_elf(const unsigned char *buf, size_t len, const char *member,
             break;
         }
         note_bytes += sh.size;
-        read_note_section(&e, &sh, section_name(strtab, strsz, sh.name), member, &info, ops);
+        struct relocs rel = {0};
+        if (rel_of && rel_of[i]) {
+            struct shdr rs;
+            get_shdr(&e, shoff, shentsize, rel_of[i] - 1, &rs);
+            if (!fits(len, rs.offset, rs.size)) {
+                problem(ops, member, "a relocation section extends past the end of the file");
+            } else if (rs.size > len - rel_bytes) {
+                problem(ops, member, "relocation sections overlap");
+            } else {
+                rel_bytes += rs.size;
+                read_relocs(&e, &rs, &rel);
+            }
+        }
+        read_note_section(&e, &sh, section_name(strtab, strsz, sh.name), &rel, member, &info, ops);
+        free(rel.off);
     }
+    free(rel_of);
     if (ops->on_elf_done)
         ops->on_elf_done(ops->ctx, member, &info);
 }
@@ -449,12 +555,37 @@ const char *note_arg_end(const char *arg)
     return arg + strlen(arg);
 }
 
-int note_arg_count(const char *args)
+int note_args_split(const char *args, struct note_arg *out, int max)
 {
     int n = 0;
     for (const char *p = args; *p; n++) {
         const char *end = note_arg_end(p);
+        if (n < max) {
+            struct note_arg *a = &out[n];
+            memset(a, 0, sizeof *a);
+            a->text = p;
+            a->len = (size_t)(end - p);
+            const char *at = memchr(p, '@', a->len);
+            a->size = p;
+            a->size_len = at ? (size_t)(at - p) : 0;
+            a->operand = at ? at + 1 : p;
+            a->operand_len = (size_t)(end - a->operand);
+            const char *q = p, *stop = p + a->size_len;
+            a->is_signed = q < stop && *q == '-';
+            q += a->is_signed;
+            if (q < stop && (*q == '1' || *q == '2' || *q == '4' || *q == '8')) {
+                a->bytes = *q++ - '0';
+                a->is_float = q < stop && *q == 'f';
+                q += a->is_float;
+                if (q != stop) {
+                    a->bytes = 0;
+                    a->is_float = false;
+                }
+            }
+        }
         p = *end ? end + 1 : end;
     }
     return n;
 }
+
+int note_arg_count(const char *args) { return note_args_split(args, NULL, 0); }

@@ -15,9 +15,15 @@
  * and a thin archive inside a thin archive is not followed (GNU ar flattens
  * them; following one that lists itself would read it N^depth times).
  * Only regular files are read (read_object).
+ *
+ * dir_objects() finds the objects of a directory tree (an unpacked
+ * package, a build's output) for sdt-list --diff: regular files only,
+ * by their first bytes, never following a link or opening a FIFO.
  */
 #include "core.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +119,7 @@ static char *libtool_object(const char *path, const struct buf *text)
     return NULL;
 }
 
-static int read_path(const char *path, const struct objread_ops *ops, bool verbose, bool in_thin,
+static int read_path(const char *path, const struct objread_ops *ops, unsigned flags, bool in_thin,
                      int depth);
 
 /* Whether a thin archive listed this file before (by device and inode:
@@ -132,7 +138,7 @@ static bool seen_before(struct strmap *seen, const char *path)
 
 /* The members of a thin archive, each file once. */
 static int read_thin_members(const char *path, const struct strvec *names,
-                             const struct objread_ops *ops, bool verbose, int depth)
+                             const struct objread_ops *ops, unsigned flags, int depth)
 {
     struct strmap seen = {0};
     char *dir = path_dirname(path);
@@ -140,9 +146,9 @@ static int read_thin_members(const char *path, const struct strvec *names,
     for (size_t i = 0; i < names->n; i++) {
         char *member = path_join(dir, names->v[i]);
         if (seen_before(&seen, member)) {
-            if (verbose)
+            if (flags & FILE_VERBOSE)
                 info("%s: '%s' is listed again; read once", path, member);
-        } else if (read_path(member, ops, verbose, true, depth + 1) != 0) {
+        } else if (read_path(member, ops, flags, true, depth + 1) != 0) {
             rc = -1;
         }
         free(member);
@@ -153,7 +159,7 @@ static int read_thin_members(const char *path, const struct strvec *names,
 }
 
 static int read_buffer(const char *path, const struct buf *data, const struct objread_ops *ops,
-                       bool verbose, bool in_thin, int depth)
+                       unsigned flags, bool in_thin, int depth)
 {
     struct relay r = {.user = ops, .path = path};
     struct objread_ops relay_ops = {
@@ -172,17 +178,25 @@ static int read_buffer(const char *path, const struct buf *data, const struct ob
     if (kind == OBJ_THIN_ARCHIVE && in_thin) {
         warning("%s: a thin archive inside a thin archive; its members are not read", path);
     } else if (kind == OBJ_THIN_ARCHIVE) {
-        rc = read_thin_members(path, &r.thin, ops, verbose, depth);
+        rc = read_thin_members(path, &r.thin, ops, flags, depth);
+    } else if (kind == OBJ_LLVM_BITCODE && (flags & FILE_OBJECTS_ONLY)) {
+        error("%s: LLVM bitcode (LTO), not an ELF object: its probes are known only once it "
+              "is compiled",
+              path);
+        rc = -1;
     } else if (kind == OBJ_LLVM_BITCODE) {
-        if (verbose)
+        if (flags & FILE_VERBOSE)
             info("%s: LLVM bitcode (LTO): its probes cannot be checked", path);
     } else if (kind == OBJ_UNKNOWN) {
         char *lo = libtool_object(path, data);
         if (lo) {
-            if (verbose)
+            if (flags & FILE_VERBOSE)
                 info("%s: libtool object for '%s'", path, lo);
-            rc = read_path(lo, ops, verbose, in_thin, depth + 1);
+            rc = read_path(lo, ops, flags, in_thin, depth + 1);
             free(lo);
+        } else if (flags & FILE_OBJECTS_ONLY) {
+            error("%s: not an ELF file, an archive or a libtool object", path);
+            rc = -1;
         } else {
             warning("%s: not an ELF object, archive or libtool object; ignored", path);
         }
@@ -194,7 +208,7 @@ static int read_buffer(const char *path, const struct buf *data, const struct ob
 /* depth > 0: a file named by another (thin member, .lo target), skipped
  * when missing.  in_thin: named, directly or through .lo files, by a thin
  * archive. */
-static int read_path(const char *path, const struct objread_ops *ops, bool verbose, bool in_thin,
+static int read_path(const char *path, const struct objread_ops *ops, unsigned flags, bool in_thin,
                      int depth)
 {
     if (depth > 4) {
@@ -202,19 +216,117 @@ static int read_path(const char *path, const struct objread_ops *ops, bool verbo
         return 0;
     }
     if (depth > 0 && access(path, F_OK) != 0) {
-        if (verbose)
+        if (flags & FILE_VERBOSE)
             info("%s: not found; skipped", path);
         return 0;
     }
     struct buf data = {0};
     int rc = read_object(path, &data);
     if (rc == 0)
-        rc = read_buffer(path, &data, ops, verbose, in_thin, depth);
+        rc = read_buffer(path, &data, ops, flags, in_thin, depth);
     buf_free(&data);
     return rc;
 }
 
-int file_read_notes(const char *path, const struct objread_ops *ops, bool verbose)
+int file_read_notes(const char *path, const struct objread_ops *ops, unsigned flags)
 {
-    return read_path(path, ops, verbose, false, 0);
+    return read_path(path, ops, flags, false, 0);
+}
+
+/* ---- directory trees ---- */
+
+/* Whether the regular file at path starts like an ELF file or an archive
+ * (1), not (0), or cannot be read (-1, reported). */
+static int looks_like_object(const char *path)
+{
+    int fd = open_regular(path, NULL);
+    if (fd < 0) {
+        error("cannot open '%s': %s", path,
+              errno == EINVAL ? "not a regular file" : strerror(errno));
+        return -1;
+    }
+    unsigned char head[8];
+    size_t got = 0;
+    while (got < sizeof head) {
+        ssize_t n = read(fd, head + got, sizeof head - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            error("cannot read '%s': %s", path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    return (got >= 4 && memcmp(head, "\177ELF", 4) == 0) ||
+           (got == 8 && (memcmp(head, "!<arch>\n", 8) == 0 || memcmp(head, "!<thin>\n", 8) == 0));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The objects under root/rel (rel "" for root itself) into out. */
+static int walk(const char *root, const char *rel, int depth, struct strvec *out)
+{
+    char *dir = *rel ? path_join(root, rel) : xstrdup(root);
+    if (depth > MAX_DIR_DEPTH) {
+        error("%s: directories nested more than %d deep", dir, MAX_DIR_DEPTH);
+        free(dir);
+        return -1;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        error("cannot read the directory '%s': %s", dir, strerror(errno));
+        free(dir);
+        return -1;
+    }
+    struct strvec names = {0};
+    struct dirent *ent;
+    while ((errno = 0, ent = readdir(d)))
+        if (strcmp(ent->d_name, ".") != 0 && strcmp(ent->d_name, "..") != 0)
+            strvec_push(&names, ent->d_name);
+    int rc = 0;
+    if (errno) {
+        error("cannot read the directory '%s': %s", dir, strerror(errno));
+        rc = -1;
+    }
+    closedir(d);
+    qsort(names.v, names.n, sizeof *names.v, cmp_str);
+    for (size_t i = 0; i < names.n; i++) {
+        char *sub = *rel ? path_join(rel, names.v[i]) : xstrdup(names.v[i]);
+        char *full = path_join(root, sub);
+        struct stat st;
+        if (lstat(full, &st) != 0) {
+            error("cannot read '%s': %s", full, strerror(errno));
+            rc = -1;
+        } else if (S_ISDIR(st.st_mode)) {
+            if (walk(root, sub, depth + 1, out) != 0)
+                rc = -1;
+        } else if (S_ISREG(st.st_mode)) {
+            int obj = looks_like_object(full);
+            if (obj < 0)
+                rc = -1;
+            else if (obj)
+                strvec_push(out, sub);
+        }
+        free(full);
+        free(sub);
+    }
+    strvec_free(&names);
+    free(dir);
+    return rc;
+}
+
+int dir_objects(const char *dir, struct strvec *out)
+{
+    int rc = walk(dir, "", 0, out);
+    /* "a/b" and "a.b": the walk sorts each directory, the caller wants
+     * whole paths in order */
+    qsort(out->v, out->n, sizeof *out->v, cmp_str);
+    return rc;
 }

@@ -113,7 +113,7 @@ int objects_scan(const struct program *prog, const struct strvec *paths, bool ve
     };
     memset(res, 0, sizeof *res);
     for (size_t i = 0; i < paths->n; i++)
-        if (file_read_notes(paths->v[i], &ops, verbose) != 0)
+        if (file_read_notes(paths->v[i], &ops, verbose ? FILE_VERBOSE : 0) != 0)
             sc.rc = -1;
     if (verbose && paths->n)
         info("%zu object file%s: %zu probe site%s", paths->n, paths->n == 1 ? "" : "s", sc.nnotes,
