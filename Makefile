@@ -45,7 +45,7 @@ BATS ?= bats
 
 LIB_SRCS     = $(sort $(wildcard lib/*.c))
 DTRACE_SRCS  = tools/dtrace.c $(sort $(wildcard tools/dtrace-*.c))
-SDTLIST_SRCS = tools/sdt-list.c
+SDTLIST_SRCS = tools/sdt-list.c $(sort $(wildcard tools/sdt-list-*.c))
 PROGRAMS     = dtrace sdt-list
 TOOLS        = $(addprefix tools/,$(PROGRAMS))
 ASAN_TOOLS   = $(addprefix build/asan/,$(PROGRAMS))

@@ -157,15 +157,16 @@ case_inputs() {
     [ "$bad" -eq 0 ]
 }
 
-# every_case_has_its_test: each directory of tests/cases/SUITE is the case
-# of a test of SUITE.bats (a case without one would never run).
+# every_case_has_its_test [RUNNER]: each directory of tests/cases/SUITE is
+# the case of a test of SUITE.bats whose body is RUNNER (default
+# dtrace_case): a case without one would never run.
 every_case_has_its_test() {
-    local suite=${BATS_TEST_FILENAME##*/} t c slug slugs=" " orphans=()
+    local suite=${BATS_TEST_FILENAME##*/} runner=${1:-dtrace_case} t c slug slugs=" " orphans=()
     while IFS= read -r t; do
         case_slug slug "$t"
         slugs+="$slug "
-    done < <(sed -n 's/^@test "\(.*\)" { *dtrace_case; *}$/\1/p' "$BATS_TEST_FILENAME")
-    [ "$slugs" != " " ] || { echo "no test runs dtrace_case"; return 1; }
+    done < <(sed -n "s/^@test \"\\(.*\\)\" { *$runner; *}\$/\\1/p" "$BATS_TEST_FILENAME")
+    [ "$slugs" != " " ] || { echo "no test runs $runner"; return 1; }
     for c in "$ROOT/tests/cases/${suite%.bats}"/*/; do
         c=${c%/}
         [[ "$slugs" == *" ${c##*/} "* ]] || orphans+=("${c##*/}")

@@ -25,8 +25,12 @@
  * arguments separated by single spaces, each SIZE@OPERAND with SIZE one of
  * 1, 2, 4, 8, -1, -2, -4, -8 (no "f" float marker); and, in linked files,
  * a .stapsdt.base section.  The exit status is then 1.
+ *
+ * --json writes the listing as JSON (sdt-list-json.c), and --diff OLD NEW
+ * compares the probes of two builds (sdt-list-diff.c).  Options common to
+ * them all, and the text listing and --check, are here.
  */
-#include "../lib/core.h"
+#include "sdt-list.h"
 #include "../lib/elf.h"
 
 #include <inttypes.h>
@@ -35,6 +39,8 @@
 struct lister {
     bool check;
     size_t violations;
+    size_t errors;
+    const struct filter *filter;
     struct strmap reported; /* section problems already reported, per file */
 };
 
@@ -71,42 +77,34 @@ static void violation(struct lister *ls, const char *label, const struct sdt_not
 }
 
 /* One argument, SIZE@OPERAND; NULL when fine, else what is wrong. */
-static const char *check_arg(const char *a, size_t len)
+static const char *check_arg(const struct note_arg *a)
 {
-    const char *at = memchr(a, '@', len);
-    if (!at)
+    if (a->operand == a->text)
         return "an argument has no '@' (SIZE@OPERAND)";
-    const char *p = a;
-    if (*p == '-')
-        p++;
-    if (p == at || !(*p == '1' || *p == '2' || *p == '4' || *p == '8'))
-        return "an argument's size is not 1, 2, 4 or 8 (negative when signed)";
-    p++;
-    if (p < at && *p == 'f')
+    if (a->is_float)
         return "an argument has the float marker 'f' (libbpf, bcc and gdb reject it)";
-    if (p != at)
+    if (!a->bytes)
         return "an argument's size is not 1, 2, 4 or 8 (negative when signed)";
-    if ((size_t)(at + 1 - a) == len)
+    if (a->operand_len == 0)
         return "an argument has an empty operand";
     return NULL;
 }
 
 static void check_args(struct lister *ls, const char *label, const struct sdt_note *n)
 {
-    int count = 0;
-    for (const char *p = n->args; *p; count++) {
-        const char *end = note_arg_end(p);
-        size_t len = (size_t)(end - p);
-        if (len == 0 || p[len - 1] == ' ') {
+    struct note_arg args[MAX_PROBE_ARGS];
+    int count = note_args_split(n->args, args, MAX_PROBE_ARGS);
+    for (int i = 0; i < count && i < MAX_PROBE_ARGS; i++) {
+        const struct note_arg *a = &args[i];
+        if (a->len == 0 || a->text[a->len - 1] == ' ') {
             violation(ls, label, n, "arguments are not separated by exactly one space");
             return;
         }
-        const char *why = check_arg(p, len);
+        const char *why = check_arg(a);
         if (why) {
             violation(ls, label, n, why);
             return;
         }
-        p = *end ? end + 1 : end;
     }
     if (count > MAX_PROBE_ARGS) {
         char msg[80];
@@ -172,6 +170,8 @@ static void on_note(void *ctx, const char *label, const struct elf_info *elf,
 {
     struct lister *ls = ctx;
     (void)elf;
+    if (n->strings_ok && !filter_keeps(ls->filter, n->provider, n->name))
+        return;
     if (n->strings_ok) {
         put_escaped(stdout, label);
         putchar('\t');
@@ -182,7 +182,8 @@ static void on_note(void *ctx, const char *label, const struct elf_info *elf,
         put_escaped(stdout, n->args);
         putchar('\n');
     } else if (!ls->check) {
-        warning("%s: a malformed stapsdt note; skipped", label);
+        error("%s: a malformed stapsdt note (its descriptor does not hold three strings)", label);
+        ls->errors++;
     }
     if (ls->check)
         check_note(ls, label, n);
@@ -191,6 +192,8 @@ static void on_note(void *ctx, const char *label, const struct elf_info *elf,
 static void on_elf_done(void *ctx, const char *label, const struct elf_info *elf)
 {
     struct lister *ls = ctx;
+    if (elf->notes_nobits)
+        warn_notes_nobits(label);
     if (ls->check && elf->nnotes > 0 && (elf->type == ET_EXEC || elf->type == ET_DYN) &&
         !elf->has_stapsdt_base)
         violation(ls, label, NULL,
@@ -205,10 +208,18 @@ static void on_problem(void *ctx, const char *label, const char *what)
         violation(ls, label, NULL, what);
         return;
     }
-    warning("%s: %s; ignoring what follows", label, what);
+    error("%s: %s", label, what);
+    ls->errors++;
 }
 
-static void usage(FILE *f) { fputs("Usage: sdt-list [--check] FILE...\n", f); }
+static void usage(FILE *f)
+{
+    fputs("Usage: sdt-list [--check | --json] [--provider PATTERN] [--ignore-probe PATTERN] "
+          "FILE...\n"
+          "       sdt-list --diff [--json] [-q] [--ignore-sites] [--sites-compatible]\n"
+          "                [--provider PATTERN] [--ignore-probe PATTERN] OLD NEW\n",
+          f);
+}
 
 static void help(void)
 {
@@ -222,58 +233,154 @@ static void help(void)
           "FILE is the path or archive(member); addresses are 0x-prefixed hex; text is\n"
           "escaped (\\\\, \\t, \\n, \\xHH) so every line has seven fields.\n"
           "\n"
-          "  --check    also check every note against what tracers rely on (section,\n"
-          "             name, type, descriptor size, identifiers, argument format,\n"
-          "             .stapsdt.base); report problems on stderr and exit 1\n"
-          "  --help     this text\n"
-          "  --version  the version\n",
+          "  --check     also check every note against what tracers rely on (section,\n"
+          "              name, type, descriptor size, identifiers, argument format,\n"
+          "              .stapsdt.base); report problems on stderr and exit 1\n"
+          "  --json      write the listing (or the comparison) as JSON (schema 1)\n"
+          "  --diff OLD NEW\n"
+          "              compare the probes of two builds: two ELF files or archives,\n"
+          "              or two directories (every object, matched by its path); one\n"
+          "              line per change, then a summary.  Exit 0: no change; 1: only\n"
+          "              additions; 2: a probe removed or changed; 3: an error\n"
+          "  --ignore-sites      with --diff: do not compare the number of sites\n"
+          "  --sites-compatible  with --diff: a changed number of sites is compatible\n"
+          "  -q, --quiet         with --diff: print nothing, only exit with the status\n"
+          "  --provider PATTERN  only the probes of providers matching PATTERN (a shell\n"
+          "                      pattern; may be given again)\n"
+          "  --ignore-probe PATTERN\n"
+          "                      leave out the probes whose PROVIDER:NAME matches\n"
+          "  --help      this text\n"
+          "  --version   the version\n",
           stdout);
+}
+
+/* The value of option a (argv[*i]) named name: "--name=value" or
+ * "--name value"; NULL when a is not that option. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int list_text(const struct strvec *files, struct lister *ls)
+{
+    struct objread_ops ops = {
+        .ctx = ls,
+        .on_note = on_note,
+        .on_elf_done = on_elf_done,
+        .on_problem = on_problem,
+    };
+    int rc = 0;
+    for (size_t i = 0; i < files->n; i++)
+        if (file_read_notes(files->v[i], &ops, FILE_OBJECTS_ONLY) != 0)
+            rc = 1;
+    if (ls->errors)
+        rc = 1;
+    return rc;
+}
+
+static int list_json(const struct strvec *files, const struct filter *f)
+{
+    struct units us = {0};
+    int rc = 0;
+    for (size_t i = 0; i < files->n; i++)
+        if (units_read(&us, files->v[i], false, f) != 0)
+            rc = 1;
+    json_listing(stdout, &us);
+    units_free(&us);
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
     diag_set_program("sdt-list");
     struct lister ls = {0};
+    struct diff_options d = {0};
     struct strvec files = {0};
-    bool only_files = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+    bool only_files = false, diff = false, json = false;
+    /* With --diff, 2 means "incompatible": its usage errors are 3. */
+    int usage_status = 2;
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--diff") == 0)
+            usage_status = DIFF_ERROR;
+    int rc = usage_status;
+    const char *bad = NULL;
+    for (int i = 1; i < argc && !bad; i++) {
+        const char *a = argv[i], *v;
+        bool missing = false;
         if (only_files || a[0] != '-' || a[1] == '\0') {
             strvec_push(&files, a);
         } else if (strcmp(a, "--") == 0) {
             only_files = true;
         } else if (strcmp(a, "--check") == 0) {
             ls.check = true;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--diff") == 0) {
+            diff = true;
+        } else if (strcmp(a, "--ignore-sites") == 0) {
+            d.ignore_sites = true;
+        } else if (strcmp(a, "--sites-compatible") == 0) {
+            d.sites_compatible = true;
+        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            d.quiet = true;
+        } else if ((v = option_value(argc, argv, &i, "--provider", &missing))) {
+            strvec_push(&d.filter.providers, v);
+        } else if ((v = option_value(argc, argv, &i, "--ignore-probe", &missing))) {
+            strvec_push(&d.filter.ignored_probes, v);
+        } else if (missing) {
+            fprintf(stderr, "sdt-list: option '%s' needs a value\n", a);
+            bad = a;
         } else if (strcmp(a, "--help") == 0) {
             help();
-            strvec_free(&files);
-            return 0;
+            rc = 0;
+            goto done;
         } else if (strcmp(a, "--version") == 0) {
             printf("sdt-list (sdtkit) %s\n", SDTKIT_VERSION);
-            strvec_free(&files);
-            return 0;
+            rc = 0;
+            goto done;
         } else {
             fprintf(stderr, "sdt-list: unknown option '%s'\n", a);
-            usage(stderr);
-            strvec_free(&files);
-            return 2;
+            bad = a;
         }
     }
-    if (files.n == 0) {
+    if (!bad && diff && files.n != 2) {
+        fprintf(stderr, "sdt-list: --diff compares two files or directories, OLD and NEW\n");
+        bad = "--diff";
+    } else if (!bad && diff && ls.check) {
+        fprintf(stderr, "sdt-list: --check lists and checks; it does not go with --diff\n");
+        bad = "--check";
+    } else if (!bad && !diff && (d.ignore_sites || d.sites_compatible || d.quiet)) {
+        fprintf(stderr,
+                "sdt-list: --ignore-sites, --sites-compatible and --quiet go with --diff\n");
+        bad = "--diff";
+    } else if (!bad && json && ls.check) {
+        fprintf(stderr, "sdt-list: --check reports on stderr; it does not go with --json\n");
+        bad = "--check";
+    }
+    if (bad || files.n == 0) {
         usage(stderr);
-        return 2;
+        goto done;
     }
 
-    struct objread_ops ops = {
-        .ctx = &ls,
-        .on_note = on_note,
-        .on_elf_done = on_elf_done,
-        .on_problem = on_problem,
-    };
-    int rc = 0;
-    for (size_t i = 0; i < files.n; i++)
-        if (file_read_notes(files.v[i], &ops, false) != 0)
-            rc = 1;
+    if (diff) {
+        d.json = json;
+        rc = diff_run(files.v[0], files.v[1], &d);
+        goto done;
+    }
+    ls.filter = &d.filter;
+    rc = json ? list_json(&files, &d.filter) : list_text(&files, &ls);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         error("cannot write the listing");
         rc = 1;
@@ -283,7 +390,10 @@ int main(int argc, char **argv)
                 ls.violations == 1 ? "" : "s");
         rc = 1;
     }
+done:
     strmap_free(&ls.reported);
     strvec_free(&files);
+    strvec_free(&d.filter.providers);
+    strvec_free(&d.filter.ignored_probes);
     return rc;
 }

@@ -1,0 +1,3 @@
+provider app {
+    probe start(int);
+};

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+#include <sys/sdt.h>
+__attribute__((noinline)) int work(int n, long m, const char *s)
+{
+    DTRACE_PROBE3(app, start, n, m, s);
+    DTRACE_PROBE(app, tick);
+    return n + (int)m;
+}
+int main(int argc, char **argv) { return work(argc, 2, argv[0]) == 0; }

@@ -1,0 +1,633 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sdt-list-diff.c: sdt-list --diff OLD NEW, the probes of two builds
+ * compared as an interface (sdt-list(1), COMPARING BUILDS).
+ *
+ * Units (ELF files and archive members) are paired by their path within
+ * the tree (or are the two files given), then, among those left over, by
+ * their DT_SONAME within one directory (libx.so.1.2 and libx.so.1.3 are
+ * the same library).  Within a pair, probes are matched by provider:name
+ * and compared by what a tracer's user relies on: that the probe exists,
+ * how many sites it has, how many arguments and each one's size and
+ * signedness, and whether it has a semaphore.  Operands and addresses are
+ * the compiler's and the linker's choice and are never compared.
+ *
+ * Where a probe's sites disagree among themselves (a probe used with an
+ * int in one place and a long in another), a value is the set of what the
+ * sites have, written "a|b", and sets are compared.
+ */
+#include "../lib/elf.h"
+#include "sdt-list.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+enum kind {
+    CH_ADDED,
+    CH_REMOVED,
+    CH_SITES,
+    CH_ARG_COUNT,
+    CH_ARG,
+    CH_SEMAPHORE,
+};
+
+static const char *const kind_names[] = {"added",     "removed",  "sites",
+                                         "arguments", "argument", "semaphore"};
+
+/* What is compared of a probe. */
+struct shape {
+    size_t nsites;
+    char *counts;                /* argument counts: "3", or "3|4" */
+    int maxargs;                 /* the largest count, at most 12 */
+    char *sizes[MAX_PROBE_ARGS]; /* per argument: "-4", or "-4|8" */
+    const char *semaphore;       /* "none", "some" or "all" (sites) */
+};
+
+struct change {
+    const char *provider, *name;
+    enum kind kind;
+    bool compatible;
+    int arg; /* CH_ARG */
+    const struct shape *old, *new;
+    size_t seq; /* keeps the order of one probe's changes */
+};
+
+/* One row of the output: a pair of units, or a unit on one side only. */
+struct row {
+    const char *shown; /* the name the lines give */
+    const struct unit *old, *new;
+    bool by_soname;
+    size_t seq;
+};
+
+struct differ {
+    const struct diff_options *o;
+    bool tree;
+    struct json j;
+    size_t files, probes, added, removed, changed;
+    bool incompatible, compatible;
+    struct change *ch;
+    size_t nch, capch;
+    struct arena mem;
+};
+
+/* ---- shapes ---- */
+
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "a|b|c" of the distinct strings of v[0..n), sorted. */
+static char *join_set(struct arena *mem, const char **v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_cstr);
+    struct buf b = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(v[i], v[i - 1]) == 0)
+            continue;
+        if (b.len)
+            buf_addc(&b, '|');
+        buf_adds(&b, v[i]);
+    }
+    char *s = arena_strndup(mem, b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return s;
+}
+
+static void shape_of(struct arena *mem, const struct probe *p, struct shape *s)
+{
+    memset(s, 0, sizeof *s);
+    s->nsites = p->nsites;
+    const char **vals = xcalloc(p->nsites, sizeof *vals);
+    char(*counts)[8] = xcalloc(p->nsites, sizeof *counts);
+    struct note_arg(*args)[MAX_PROBE_ARGS] = xcalloc(p->nsites, sizeof *args);
+    int *n = xcalloc(p->nsites, sizeof *n);
+    size_t with_sem = 0;
+    for (size_t i = 0; i < p->nsites; i++) {
+        n[i] = note_args_split(p->sites[i].args, args[i], MAX_PROBE_ARGS);
+        snprintf(counts[i], sizeof counts[i], "%d", n[i]);
+        vals[i] = counts[i];
+        if (n[i] > s->maxargs)
+            s->maxargs = n[i] < MAX_PROBE_ARGS ? n[i] : MAX_PROBE_ARGS;
+        with_sem += p->sites[i].semaphore || p->sites[i].semaphore_relocated;
+    }
+    s->counts = join_set(mem, vals, p->nsites);
+    for (int a = 0; a < s->maxargs; a++) {
+        size_t k = 0;
+        for (size_t i = 0; i < p->nsites; i++) {
+            if (a >= n[i])
+                continue;
+            const struct note_arg *x = &args[i][a];
+            vals[k++] = x->size_len ? arena_strndup(mem, x->size, x->size_len) : "?";
+        }
+        s->sizes[a] = join_set(mem, vals, k);
+    }
+    s->semaphore = with_sem == 0 ? "none" : with_sem == p->nsites ? "all" : "some";
+    free(n);
+    free(args);
+    free(counts);
+    free(vals);
+}
+
+/* A size as a type: "-4" -> "int32", "8f" -> "float64"; NULL for a set or
+ * anything else. */
+static const char *type_of(const char *size, char *buf, size_t len)
+{
+    bool sign = *size == '-';
+    const char *p = size + sign;
+    if (!(*p == '1' || *p == '2' || *p == '4' || *p == '8'))
+        return NULL;
+    int bits = 8 * (*p - '0');
+    if (p[1] == 'f' && p[2] == '\0' && bits >= 32)
+        snprintf(buf, len, "float%d", bits);
+    else if (p[1] == '\0')
+        snprintf(buf, len, "%sint%d", sign ? "" : "u", bits);
+    else
+        return NULL;
+    return buf;
+}
+
+/* "2 sites, 3 arguments: -4 8 8, semaphore" */
+static void describe_shape(struct buf *b, const struct shape *s)
+{
+    buf_printf(b, "%zu site%s, %s argument%s", s->nsites, s->nsites == 1 ? "" : "s", s->counts,
+               strcmp(s->counts, "1") == 0 ? "" : "s");
+    for (int a = 0; a < s->maxargs; a++)
+        buf_printf(b, "%s%s", a ? " " : ": ", s->sizes[a]);
+    if (strcmp(s->semaphore, "none") != 0)
+        buf_printf(b, ", semaphore%s", strcmp(s->semaphore, "some") == 0 ? " (some sites)" : "");
+}
+
+static void sizes_list(struct buf *b, const struct shape *s)
+{
+    for (int a = 0; a < s->maxargs; a++)
+        buf_printf(b, "%s%s", a ? " " : "", s->sizes[a]);
+    if (s->maxargs == 0)
+        buf_adds(b, "none");
+}
+
+/* The words of a change after "PROVIDER:NAME: ". */
+static void describe(struct buf *b, const struct change *c)
+{
+    char t1[16], t2[16];
+    const char *a, *z;
+    switch (c->kind) {
+    case CH_ADDED:
+        buf_adds(b, "added (");
+        describe_shape(b, c->new);
+        buf_addc(b, ')');
+        break;
+    case CH_REMOVED:
+        buf_adds(b, "removed (");
+        describe_shape(b, c->old);
+        buf_addc(b, ')');
+        break;
+    case CH_SITES:
+        buf_printf(b, "sites %zu -> %zu", c->old->nsites, c->new->nsites);
+        break;
+    case CH_ARG_COUNT:
+        buf_printf(b, "arguments %s -> %s (", c->old->counts, c->new->counts);
+        sizes_list(b, c->old);
+        buf_adds(b, " -> ");
+        sizes_list(b, c->new);
+        buf_addc(b, ')');
+        break;
+    case CH_ARG:
+        buf_printf(b, "arg%d %s -> %s", c->arg, c->old->sizes[c->arg], c->new->sizes[c->arg]);
+        a = type_of(c->old->sizes[c->arg], t1, sizeof t1);
+        z = type_of(c->new->sizes[c->arg], t2, sizeof t2);
+        if (a && z)
+            buf_printf(b, " (%s -> %s)", a, z);
+        break;
+    case CH_SEMAPHORE:
+        if (strcmp(c->old->semaphore, "none") == 0)
+            buf_adds(b, "semaphore added (the probe fires only while a tracer raises it)");
+        else if (strcmp(c->new->semaphore, "none") == 0)
+            buf_adds(b, "semaphore removed (*_ENABLED() no longer tells whether it is traced)");
+        else
+            buf_printf(b, "semaphore on %s sites -> %s sites", c->old->semaphore,
+                       c->new->semaphore);
+        break;
+    }
+}
+
+/* ---- comparing ---- */
+
+static void add_change(struct differ *d, const struct probe *p, enum kind k, bool compatible,
+                       const struct shape *old, const struct shape *new, int arg)
+{
+    if (d->nch == d->capch) {
+        d->capch = d->capch ? 2 * d->capch : 16;
+        d->ch = xreallocarray(d->ch, d->capch, sizeof *d->ch);
+    }
+    d->ch[d->nch] = (struct change){p->provider, p->name, k, compatible, arg, old, new, d->nch};
+    d->nch++;
+}
+
+/* The changes of one probe present on both sides. */
+static void compare_probe(struct differ *d, const struct probe *op, const struct probe *np)
+{
+    struct shape *o = arena_alloc(&d->mem, sizeof *o), *n = arena_alloc(&d->mem, sizeof *n);
+    shape_of(&d->mem, op, o);
+    shape_of(&d->mem, np, n);
+    size_t before = d->nch;
+    if (!d->o->ignore_sites && o->nsites != n->nsites)
+        add_change(d, np, CH_SITES, d->o->sites_compatible || n->nsites > o->nsites, o, n, 0);
+    if (strcmp(o->counts, n->counts) != 0) {
+        /* sizes alone cannot tell an argument appended from one inserted:
+         * the positions after it are not compared */
+        add_change(d, np, CH_ARG_COUNT, false, o, n, 0);
+    } else {
+        for (int a = 0; a < o->maxargs; a++)
+            if (strcmp(o->sizes[a], n->sizes[a]) != 0)
+                add_change(d, np, CH_ARG, false, o, n, a);
+    }
+    if (strcmp(o->semaphore, n->semaphore) != 0)
+        add_change(d, np, CH_SEMAPHORE, false, o, n, 0);
+    if (d->nch > before)
+        d->changed++;
+}
+
+static int cmp_change(const void *a, const void *b)
+{
+    const struct change *x = a, *y = b;
+    int c = strcmp(x->provider, y->provider);
+    if (!c)
+        c = strcmp(x->name, y->name);
+    if (!c)
+        c = x->seq < y->seq ? -1 : x->seq > y->seq;
+    return c;
+}
+
+/* The changes of one row, into d->ch. */
+static void compare_row(struct differ *d, const struct row *r)
+{
+    d->nch = 0;
+    const struct unit *o = r->old, *n = r->new;
+    for (size_t i = 0; o && i < o->nprobes; i++) {
+        const struct probe *op = &o->probes[i];
+        const struct probe *np = n ? unit_probe(n, op->provider, op->name) : NULL;
+        d->probes++;
+        if (np) {
+            compare_probe(d, op, np);
+        } else {
+            struct shape *s = arena_alloc(&d->mem, sizeof *s);
+            shape_of(&d->mem, op, s);
+            add_change(d, op, CH_REMOVED, false, s, NULL, 0);
+            d->removed++;
+        }
+    }
+    for (size_t i = 0; n && i < n->nprobes; i++) {
+        const struct probe *np = &n->probes[i];
+        if (o && unit_probe(o, np->provider, np->name))
+            continue;
+        struct shape *s = arena_alloc(&d->mem, sizeof *s);
+        shape_of(&d->mem, np, s);
+        add_change(d, np, CH_ADDED, true, NULL, s, 0);
+        d->probes++;
+        d->added++;
+    }
+    qsort(d->ch, d->nch, sizeof *d->ch, cmp_change);
+    for (size_t i = 0; i < d->nch; i++) {
+        if (d->ch[i].compatible)
+            d->compatible = true;
+        else
+            d->incompatible = true;
+    }
+}
+
+/* ---- output ---- */
+
+static void text_row(struct differ *d, const struct row *r)
+{
+    char a[96], b[96];
+    if (r->by_soname)
+        printf("= %s: compared with %s (the same SONAME %s)\n", r->shown, r->old->key,
+               r->new->soname);
+    if (r->old && r->new &&memcmp(&r->old->target, &r->new->target, sizeof r->old->target)) {
+        describe_target(&r->old->target, a, sizeof a);
+        describe_target(&r->new->target, b, sizeof b);
+        if (strcmp(a, b) != 0)
+            printf("= %s: %s -> %s\n", r->shown, a, b);
+    }
+    struct buf line = {0};
+    for (size_t i = 0; i < d->nch; i++) {
+        const struct change *c = &d->ch[i];
+        line.len = 0;
+        describe(&line, c);
+        char sigil = c->kind == CH_ADDED     ? '+'
+                     : c->kind == CH_REMOVED ? '-'
+                     : c->compatible         ? '~'
+                                             : '!';
+        printf("%c %s: %s:%s: %s\n", sigil, r->shown, c->provider, c->name, line.data);
+    }
+    buf_free(&line);
+}
+
+static void json_shape(struct json *j, const char *key, const struct shape *s)
+{
+    json_key(j, key);
+    json_open(j, '{');
+    json_key(j, "sites");
+    json_int(j, (long long)s->nsites);
+    json_key(j, "argument_count");
+    json_str(j, s->counts);
+    json_key(j, "arguments");
+    json_open(j, '[');
+    for (int a = 0; a < s->maxargs; a++)
+        json_str(j, s->sizes[a]);
+    json_close(j, ']');
+    json_key(j, "semaphore");
+    json_str(j, s->semaphore);
+    json_close(j, '}');
+}
+
+static void json_row(struct differ *d, const struct row *r)
+{
+    struct json *j = &d->j;
+    json_open(j, '{');
+    json_key(j, "file");
+    json_str(j, r->shown);
+    json_key(j, "matched_by");
+    json_str(j, !r->old || !r->new ? NULL : r->by_soname ? "soname" : "path");
+    const struct unit *sides[2] = {r->old, r->new};
+    for (int s = 0; s < 2; s++) {
+        json_key(j, s ? "new" : "old");
+        if (!sides[s]) {
+            json_null(j);
+            continue;
+        }
+        json_unit_head(j, sides[s]);
+        json_key(j, "probes");
+        json_int(j, (long long)sides[s]->nprobes);
+        json_close(j, '}');
+    }
+    json_key(j, "changes");
+    json_open(j, '[');
+    struct buf line = {0};
+    for (size_t i = 0; i < d->nch; i++) {
+        const struct change *c = &d->ch[i];
+        json_open(j, '{');
+        json_key(j, "provider");
+        json_str(j, c->provider);
+        json_key(j, "name");
+        json_str(j, c->name);
+        json_key(j, "change");
+        json_str(j, kind_names[c->kind]);
+        json_key(j, "compatible");
+        json_bool(j, c->compatible);
+        switch (c->kind) {
+        case CH_ADDED:
+            json_shape(j, "new", c->new);
+            break;
+        case CH_REMOVED:
+            json_shape(j, "old", c->old);
+            break;
+        case CH_SITES:
+            json_key(j, "old");
+            json_int(j, (long long)c->old->nsites);
+            json_key(j, "new");
+            json_int(j, (long long)c->new->nsites);
+            break;
+        case CH_ARG_COUNT:
+            json_key(j, "old");
+            json_str(j, c->old->counts);
+            json_key(j, "new");
+            json_str(j, c->new->counts);
+            break;
+        case CH_ARG:
+            json_key(j, "argument");
+            json_int(j, c->arg);
+            json_key(j, "old");
+            json_str(j, c->old->sizes[c->arg]);
+            json_key(j, "new");
+            json_str(j, c->new->sizes[c->arg]);
+            break;
+        case CH_SEMAPHORE:
+            json_key(j, "old");
+            json_str(j, c->old->semaphore);
+            json_key(j, "new");
+            json_str(j, c->new->semaphore);
+            break;
+        }
+        line.len = 0;
+        describe(&line, c);
+        json_key(j, "message");
+        json_str(j, line.data);
+        json_close(j, '}');
+    }
+    buf_free(&line);
+    json_close(j, ']');
+    json_close(j, '}');
+}
+
+/* ---- pairing ---- */
+
+static int cmp_row(const void *a, const void *b)
+{
+    const struct row *x = a, *y = b;
+    int c = strcmp(x->shown, y->shown);
+    return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The units of one side with one SONAME in one directory. */
+struct named {
+    size_t index; /* the last one */
+    size_t count;
+};
+
+/* "directory\0soname" of a unit, for pairing by SONAME. */
+static void soname_key(struct buf *k, const struct unit *u)
+{
+    const char *slash = strrchr(u->key, '/');
+    k->len = 0;
+    buf_add(k, u->key, slash ? (size_t)(slash - u->key) : 0);
+    buf_addc(k, '\0');
+    buf_adds(k, u->soname);
+}
+
+/* The rows: pairs by key, then by SONAME, then what is left on each side. */
+static struct row *pair_units(struct differ *d, const struct units *old, const struct units *new,
+                              size_t *nrows)
+{
+    struct row *rows = xcalloc(old->n + new->n + 1, sizeof *rows);
+    size_t n = 0;
+    bool *old_used = xcalloc(old->n + 1, sizeof *old_used);
+    bool *new_used = xcalloc(new->n + 1, sizeof *new_used);
+    struct strmap by_key = {0}, old_so = {0}, new_so = {0};
+    for (size_t i = 0; i < old->n; i++)
+        strmap_put(&by_key, old->v[i]->key, strlen(old->v[i]->key), (void *)(i + 1));
+    for (size_t i = 0; i < new->n; i++) {
+        const struct unit *u = new->v[i];
+        uintptr_t at = (uintptr_t)strmap_get(&by_key, u->key, strlen(u->key));
+        if (at) {
+            rows[n++] = (struct row){NULL, old->v[at - 1], u, false, 0};
+            old_used[at - 1] = new_used[i] = true;
+        }
+    }
+    /* a SONAME pairs two units when it names one unit left over in that
+     * directory on each side */
+    struct buf k = {0};
+    for (int side = 0; side < 2; side++) {
+        const struct units *us = side ? new : old;
+        const bool *used = side ? new_used : old_used;
+        struct strmap *m = side ? &new_so : &old_so;
+        for (size_t i = 0; i < us->n; i++) {
+            if (used[i] || !us->v[i]->soname)
+                continue;
+            soname_key(&k, us->v[i]);
+            struct named *x = strmap_get(m, k.data, k.len);
+            if (!x) {
+                x = arena_alloc(&d->mem, sizeof *x);
+                strmap_put(m, k.data, k.len, x);
+            }
+            x->index = i;
+            x->count++;
+        }
+    }
+    for (size_t i = 0; i < new->n; i++) {
+        const struct unit *u = new->v[i];
+        if (new_used[i] || !u->soname)
+            continue;
+        soname_key(&k, u);
+        const struct named *mine = strmap_get(&new_so, k.data, k.len);
+        const struct named *theirs = strmap_get(&old_so, k.data, k.len);
+        if (mine->count == 1 && theirs && theirs->count == 1) {
+            rows[n++] = (struct row){NULL, old->v[theirs->index], u, true, 0};
+            old_used[theirs->index] = new_used[i] = true;
+        }
+    }
+    buf_free(&k);
+    for (size_t i = 0; i < old->n; i++)
+        if (!old_used[i])
+            rows[n++] = (struct row){NULL, old->v[i], NULL, false, 0};
+    for (size_t i = 0; i < new->n; i++)
+        if (!new_used[i])
+            rows[n++] = (struct row){NULL, NULL, new->v[i], false, 0};
+    for (size_t i = 0; i < n; i++) {
+        const struct unit *u = rows[i].new ? rows[i].new : rows[i].old;
+        rows[i].shown = d->tree ? u->key : u->label;
+        rows[i].seq = i;
+    }
+    qsort(rows, n, sizeof *rows, cmp_row);
+    strmap_free(&by_key);
+    strmap_free(&old_so);
+    strmap_free(&new_so);
+    free(old_used);
+    free(new_used);
+    *nrows = n;
+    return rows;
+}
+
+/* ---- the whole ---- */
+
+static int kind_of(const char *path, bool *is_dir)
+{
+    struct stat st;
+    *is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    return 0;
+}
+
+static void summary(struct differ *d, int status)
+{
+    const char *verdict = status == DIFF_SAME         ? "no change"
+                          : status == DIFF_COMPATIBLE ? "compatible"
+                                                      : "incompatible";
+    if (d->o->json) {
+        struct json *j = &d->j;
+        json_key(j, "summary");
+        json_open(j, '{');
+        json_key(j, "files");
+        json_int(j, (long long)d->files);
+        json_key(j, "probes");
+        json_int(j, (long long)d->probes);
+        json_key(j, "added");
+        json_int(j, (long long)d->added);
+        json_key(j, "removed");
+        json_int(j, (long long)d->removed);
+        json_key(j, "changed");
+        json_int(j, (long long)d->changed);
+        json_key(j, "verdict");
+        json_str(j, verdict);
+        json_key(j, "status");
+        json_int(j, status);
+        json_close(j, '}');
+        json_close(j, '}');
+    } else {
+        printf("%zu file%s, %zu probe%s compared: ", d->files, d->files == 1 ? "" : "s", d->probes,
+               d->probes == 1 ? "" : "s");
+        if (status == DIFF_SAME)
+            printf("no change\n");
+        else
+            printf("%zu added, %zu removed, %zu changed: %s\n", d->added, d->removed, d->changed,
+                   verdict);
+    }
+}
+
+int diff_run(const char *old_path, const char *new_path, const struct diff_options *o)
+{
+    bool old_dir, new_dir;
+    kind_of(old_path, &old_dir);
+    kind_of(new_path, &new_dir);
+    if (old_dir != new_dir) {
+        error("'%s' is a directory and '%s' is not: compare two files or two directories",
+              old_dir ? old_path : new_path, old_dir ? new_path : old_path);
+        return DIFF_ERROR;
+    }
+    struct units old = {0}, new = {0};
+    int rc = units_read(&old, old_path, old_dir, &o->filter);
+    if (units_read(&new, new_path, new_dir, &o->filter) != 0)
+        rc = -1;
+    if (rc != 0) {
+        units_free(&old);
+        units_free(&new);
+        return DIFF_ERROR;
+    }
+
+    struct differ d = {.o = o, .tree = old_dir, .j = {.f = stdout, .first = true}};
+    size_t nrows;
+    struct row *rows = pair_units(&d, &old, &new, &nrows);
+    if (o->json && !o->quiet) {
+        json_open(&d.j, '{');
+        json_key(&d.j, "schema");
+        json_int(&d.j, SDT_LIST_SCHEMA);
+        json_key(&d.j, "kind");
+        json_str(&d.j, "diff");
+        json_key(&d.j, "old");
+        json_str(&d.j, old_path);
+        json_key(&d.j, "new");
+        json_str(&d.j, new_path);
+        json_key(&d.j, "files");
+        json_open(&d.j, '[');
+    }
+    for (size_t i = 0; i < nrows; i++) {
+        const struct row *r = &rows[i];
+        if ((!r->old || !r->old->nprobes) && (!r->new || !r->new->nprobes))
+            continue; /* no probes on either side: nothing to compare */
+        d.files++;
+        compare_row(&d, r);
+        if (o->quiet)
+            continue;
+        if (o->json)
+            json_row(&d, r);
+        else
+            text_row(&d, r);
+    }
+    int status = d.incompatible ? DIFF_INCOMPATIBLE : d.compatible ? DIFF_COMPATIBLE : DIFF_SAME;
+    if (o->json && !o->quiet)
+        json_close(&d.j, ']');
+    if (!o->quiet)
+        summary(&d, status);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        error("cannot write the comparison: %s", strerror(errno));
+        status = DIFF_ERROR;
+    }
+    free(rows);
+    free(d.ch);
+    arena_free(&d.mem);
+    units_free(&old);
+    units_free(&new);
+    return status;
+}

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sdt-list-json.c: sdt-list's JSON (sdt-list(1), JSON OUTPUT): a small
+ * writer, and the listing written with it.
+ *
+ * Strings are written byte for byte: the printable ASCII characters as
+ * themselves (a quote and a backslash escaped), every other byte as
+ * \u00XX (or \n, \t, \r, \b, \f), so the output is ASCII whatever a note
+ * or a file name holds, every parser accepts it, and a reader gets the
+ * bytes back as the code points of the characters.  Addresses are strings
+ * ("0x..."): a JSON number is a double to many readers (jq, JavaScript),
+ * and a 64-bit address does not fit one.
+ */
+#include "../lib/elf.h"
+#include "sdt-list.h"
+
+#include <inttypes.h>
+
+static void newline(struct json *j)
+{
+    fputc('\n', j->f);
+    for (int i = 0; i < j->depth; i++)
+        fputs("  ", j->f);
+}
+
+/* Before a value: the comma and line of an array element; nothing after a
+ * key. */
+static void before_value(struct json *j)
+{
+    if (j->key) {
+        j->key = false;
+    } else {
+        if (!j->first)
+            fputc(',', j->f);
+        if (j->depth > 0)
+            newline(j);
+    }
+    j->first = false;
+}
+
+void json_open(struct json *j, char bracket)
+{
+    assert(bracket == '{' || bracket == '[');
+    before_value(j);
+    fputc(bracket, j->f);
+    j->depth++;
+    j->first = true;
+}
+
+void json_close(struct json *j, char bracket)
+{
+    assert((bracket == '}' || bracket == ']') && j->depth > 0 && !j->key);
+    j->depth--;
+    if (!j->first)
+        newline(j);
+    fputc(bracket, j->f);
+    j->first = false;
+    if (j->depth == 0)
+        fputc('\n', j->f);
+}
+
+static void put_string(FILE *f, const char *s, size_t len)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '"':
+            fputs("\\\"", f);
+            break;
+        case '\\':
+            fputs("\\\\", f);
+            break;
+        case '\n':
+            fputs("\\n", f);
+            break;
+        case '\t':
+            fputs("\\t", f);
+            break;
+        case '\r':
+            fputs("\\r", f);
+            break;
+        case '\b':
+            fputs("\\b", f);
+            break;
+        case '\f':
+            fputs("\\f", f);
+            break;
+        default:
+            if (c < 0x20 || c >= 0x7f)
+                fprintf(f, "\\u%04x", c);
+            else
+                fputc(c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+void json_key(struct json *j, const char *key)
+{
+    assert(!j->key && j->depth > 0);
+    if (!j->first)
+        fputc(',', j->f);
+    newline(j);
+    put_string(j->f, key, strlen(key));
+    fputs(": ", j->f);
+    j->first = false;
+    j->key = true;
+}
+
+void json_strn(struct json *j, const char *s, size_t len)
+{
+    before_value(j);
+    put_string(j->f, s, len);
+}
+
+void json_str(struct json *j, const char *s)
+{
+    if (!s)
+        json_null(j);
+    else
+        json_strn(j, s, strlen(s));
+}
+
+void json_int(struct json *j, long long v)
+{
+    before_value(j);
+    fprintf(j->f, "%lld", v);
+}
+
+void json_bool(struct json *j, bool v)
+{
+    before_value(j);
+    fputs(v ? "true" : "false", j->f);
+}
+
+void json_null(struct json *j)
+{
+    before_value(j);
+    fputs("null", j->f);
+}
+
+void json_addr(struct json *j, uint64_t v)
+{
+    before_value(j);
+    fprintf(j->f, "\"0x%" PRIx64 "\"", v);
+}
+
+static const char *type_name(unsigned type)
+{
+    switch (type) {
+    case ET_REL:
+        return "rel";
+    case ET_EXEC:
+        return "exec";
+    case ET_DYN:
+        return "dyn";
+    case 4:
+        return "core";
+    default:
+        return "other";
+    }
+}
+
+void json_unit_head(struct json *j, const struct unit *u)
+{
+    char machine[48];
+    json_open(j, '{');
+    json_key(j, "file");
+    json_str(j, u->label);
+    json_key(j, "member");
+    json_str(j, u->member);
+    json_key(j, "class");
+    json_int(j, u->target.elfclass == ELFCLASS64 ? 64 : 32);
+    json_key(j, "byte_order");
+    json_str(j, u->target.data == ELFDATA2MSB ? "big" : "little");
+    json_key(j, "machine");
+    json_str(j, arch_machine_name(u->target.machine, machine, sizeof machine));
+    json_key(j, "e_machine");
+    json_int(j, u->target.machine);
+    json_key(j, "type");
+    json_str(j, type_name(u->type));
+    json_key(j, "build_id");
+    json_str(j, u->build_id);
+    json_key(j, "soname");
+    json_str(j, u->soname);
+}
+
+static bool has_semaphore(const struct site *s) { return s->semaphore || s->semaphore_relocated; }
+
+static void json_args(struct json *j, const char *args)
+{
+    struct note_arg a[MAX_PROBE_ARGS];
+    int n = note_args_split(args, a, MAX_PROBE_ARGS);
+    json_key(j, "arguments");
+    json_open(j, '[');
+    for (int i = 0; i < n && i < MAX_PROBE_ARGS; i++) {
+        json_open(j, '{');
+        json_key(j, "size");
+        if (a[i].bytes)
+            json_int(j, a[i].bytes);
+        else
+            json_null(j);
+        json_key(j, "signed");
+        json_bool(j, a[i].is_signed);
+        json_key(j, "float");
+        json_bool(j, a[i].is_float);
+        json_key(j, "operand");
+        json_strn(j, a[i].operand, a[i].operand_len);
+        json_key(j, "text");
+        json_strn(j, a[i].text, a[i].len);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+    json_key(j, "argument_count");
+    json_int(j, n);
+}
+
+void json_sites(struct json *j, const struct probe *p)
+{
+    json_key(j, "sites");
+    json_open(j, '[');
+    for (size_t i = 0; i < p->nsites; i++) {
+        const struct site *s = &p->sites[i];
+        json_open(j, '{');
+        json_key(j, "pc");
+        json_addr(j, s->pc);
+        json_key(j, "base");
+        json_addr(j, s->base);
+        json_key(j, "semaphore");
+        if (has_semaphore(s))
+            json_addr(j, s->semaphore);
+        else
+            json_null(j);
+        json_key(j, "argument_string");
+        json_str(j, s->args);
+        json_args(j, s->args);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+}
+
+static void json_probe(struct json *j, const struct probe *p)
+{
+    json_open(j, '{');
+    json_key(j, "provider");
+    json_str(j, p->provider);
+    json_key(j, "name");
+    json_str(j, p->name);
+    json_key(j, "semaphore");
+    const struct site *sem = NULL;
+    for (size_t i = 0; i < p->nsites && !sem; i++)
+        if (has_semaphore(&p->sites[i]))
+            sem = &p->sites[i];
+    if (sem)
+        json_addr(j, sem->semaphore);
+    else
+        json_null(j);
+    json_sites(j, p);
+    json_close(j, '}');
+}
+
+void json_listing(FILE *f, const struct units *us)
+{
+    struct json j = {.f = f, .first = true};
+    json_open(&j, '{');
+    json_key(&j, "schema");
+    json_int(&j, SDT_LIST_SCHEMA);
+    json_key(&j, "kind");
+    json_str(&j, "listing");
+    json_key(&j, "files");
+    json_open(&j, '[');
+    for (size_t i = 0; i < us->n; i++) {
+        const struct unit *u = us->v[i];
+        json_unit_head(&j, u);
+        json_key(&j, "probes");
+        json_open(&j, '[');
+        for (size_t k = 0; k < u->nprobes; k++)
+            json_probe(&j, &u->probes[k]);
+        json_close(&j, ']');
+        json_close(&j, '}');
+    }
+    json_close(&j, ']');
+    json_close(&j, '}');
+}
