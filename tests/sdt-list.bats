@@ -5,7 +5,7 @@
 # with SystemTap's <sys/sdt.h> (an independent producer of notes), and
 # broken notes are written by hand in assembly.
 
-load dtrace-helpers
+load sdt-list-helpers
 
 setup() {
     T="$BATS_TEST_TMPDIR"
@@ -33,25 +33,6 @@ void f(int a, long b, char *s)
     DTRACE_PROBE3(p, three, a, b, s);
 }
 int main(int argc, char **argv) { f(argc, 2, argv[0]); return 0; }
-EOF
-}
-
-# note FILE.s PROVIDER NAME ARGS [namesz-name] [type] [section-flags] [addr-size]
-# A hand-written .note.stapsdt note, to break one rule at a time.
-note() {
-    local out="$1" prov="$2" name="$3" args="$4"
-    local nm="${5:-.asciz \"stapsdt\"}" type="${6:-3}" flags="${7:-}" addr="${8:-.8byte}"
-    cat >"$out" <<EOF
-	.section .note.stapsdt,"$flags","note"
-	.balign 4
-	.4byte 992f-991f, 994f-993f, $type
-991:	$nm
-992:	.balign 4
-993:	$addr 0, 0, 0
-	.asciz "$prov"
-	.asciz "$name"
-	.asciz "$args"
-994:	.balign 4
 EOF
 }
 
