@@ -226,3 +226,46 @@ EOF
     # not $PWD/bin/dtrace, which counting directories up from the link gives
     [[ "$output" == *"-- dtrace=$prefix/bin/dtrace"* ]]
 }
+
+@test "sdtkit_add_probe_test: a test that fails when a probe of the target went away, passes on additions" {
+    mkdir -p p
+    printf '#include <sys/sdt.h>\nint main(int c, char **v) {\n  (void) v;\n  DTRACE_PROBE1(app, start, c);\n#ifdef EXTRA\n  DTRACE_PROBE(app, extra);\n#endif\n  return 0;\n}\n' > p/main.c
+    # the previous release: the same program, with and without app:extra
+    gcc -O2 -I "$PFX/include" p/main.c -o same
+    gcc -O2 -I "$PFX/include" -DEXTRA p/main.c -o more
+    project p 'find_package(sdtkit REQUIRED)' 'enable_testing()' 'add_executable(app main.c)' \
+        'target_link_libraries(app sdtkit::sdt)' \
+        "sdtkit_add_probe_test(app \${BASE})" \
+        "sdtkit_add_probe_test(app \${BASE} NAME app-strict STRICT)" \
+        "sdtkit_add_probe_test(app \${BASE} NAME app-narrow OPTIONS --provider other)" \
+        'get_target_property(l sdtkit::sdt-list IMPORTED_LOCATION)' \
+        'message(STATUS "sdt-list=${l}")'
+    run configure p -DBASE="$PWD/same"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"-- sdt-list=$PFX/bin/sdt-list"* ]]
+    cmake --build p/build > build.log
+    # the same probes: every test passes
+    (cd p/build && ctest --output-on-failure) > same.log
+    # the baseline had app:extra: removed, the default and STRICT fail,
+    # and the one comparing another provider passes
+    configure p -DBASE="$PWD/more" > /dev/null
+    run bash -c 'cd p/build && ctest --output-on-failure'
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"- $PWD/p/build/app: app:extra: removed (1 site, 0 arguments)"* ]]
+    [[ "$output" == *"The following tests FAILED:"*"app-probes"*"app-strict"* ]]
+    [[ "$output" != *"app-narrow (Failed)"* ]]
+    # the new build adds app:extra to the baseline: only STRICT fails
+    gcc -O2 -I "$PFX/include" p/main.c -o less
+    cmake -S p -B p/build -DBASE="$PWD/less" -DCMAKE_C_FLAGS=-DEXTRA > /dev/null
+    cmake --build p/build > build.log
+    run bash -c 'cd p/build && ctest --output-on-failure'
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"+ $PWD/p/build/app: app:extra: added (1 site, 0 arguments)"* ]]
+    [[ "$output" == *"The following tests FAILED:"*"app-strict"* ]]
+    [[ "$output" != *"app-probes (Failed)"* ]]
+    # a target that is not one
+    project q 'find_package(sdtkit REQUIRED)' 'sdtkit_add_probe_test(nope old)'
+    run configure q
+    [ "$status" -ne 0 ]
+    [[ "$(flat)" == *"sdtkit_add_probe_test: nope is not a target"* ]]
+}
