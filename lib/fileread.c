@@ -296,7 +296,8 @@ static int walk(const char *root, const char *rel, int depth, struct strvec *out
         rc = -1;
     }
     closedir(d);
-    qsort(names.v, names.n, sizeof *names.v, cmp_str);
+    if (names.n > 1)
+        qsort(names.v, names.n, sizeof *names.v, cmp_str);
     for (size_t i = 0; i < names.n; i++) {
         char *sub = *rel ? path_join(rel, names.v[i]) : xstrdup(names.v[i]);
         char *full = path_join(root, sub);
@@ -327,6 +328,7 @@ int dir_objects(const char *dir, struct strvec *out)
     int rc = walk(dir, "", 0, out);
     /* "a/b" and "a.b": the walk sorts each directory, the caller wants
      * whole paths in order */
-    qsort(out->v, out->n, sizeof *out->v, cmp_str);
+    if (out->n > 1)
+        qsort(out->v, out->n, sizeof *out->v, cmp_str);
     return rc;
 }

@@ -82,7 +82,8 @@ static int cmp_cstr(const void *a, const void *b)
 /* "a|b|c" of the distinct strings of v[0..n), sorted. */
 static char *join_set(struct arena *mem, const char **v, size_t n)
 {
-    qsort(v, n, sizeof *v, cmp_cstr);
+    if (n > 1)
+        qsort(v, n, sizeof *v, cmp_cstr);
     struct buf b = {0};
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && strcmp(v[i], v[i - 1]) == 0)
@@ -289,7 +290,8 @@ static void compare_row(struct differ *d, const struct row *r)
         d->probes++;
         d->added++;
     }
-    qsort(d->ch, d->nch, sizeof *d->ch, cmp_change);
+    if (d->nch > 1)
+        qsort(d->ch, d->nch, sizeof *d->ch, cmp_change);
     for (size_t i = 0; i < d->nch; i++) {
         if (d->ch[i].compatible)
             d->compatible = true;
@@ -511,7 +513,8 @@ static struct row *pair_units(struct differ *d, const struct units *old, const s
         rows[i].shown = d->tree ? u->key : u->label;
         rows[i].seq = i;
     }
-    qsort(rows, n, sizeof *rows, cmp_row);
+    if (n > 1)
+        qsort(rows, n, sizeof *rows, cmp_row);
     strmap_free(&by_key);
     strmap_free(&old_so);
     strmap_free(&new_so);
