@@ -16,8 +16,17 @@
 
 #include <inttypes.h>
 
+/* Inside a container opened flat: on one line. */
+static bool flat(const struct json *j) { return j->flat_from && j->depth >= j->flat_from; }
+
+/* Before an element of the container (after its comma, if any). */
 static void newline(struct json *j)
 {
+    if (flat(j)) {
+        if (!j->first)
+            fputc(' ', j->f);
+        return;
+    }
     fputc('\n', j->f);
     for (int i = 0; i < j->depth; i++)
         fputs("  ", j->f);
@@ -47,12 +56,24 @@ void json_open(struct json *j, char bracket)
     j->first = true;
 }
 
+void json_open_flat(struct json *j, char bracket)
+{
+    json_open(j, bracket);
+    if (!j->flat_from)
+        j->flat_from = j->depth;
+}
+
 void json_close(struct json *j, char bracket)
 {
     assert((bracket == '}' || bracket == ']') && j->depth > 0 && !j->key);
-    j->depth--;
-    if (!j->first)
+    if (!j->first && !flat(j)) {
+        j->depth--;
         newline(j);
+    } else {
+        j->depth--;
+    }
+    if (j->flat_from > j->depth)
+        j->flat_from = 0;
     fputc(bracket, j->f);
     j->first = false;
     if (j->depth == 0)
@@ -62,8 +83,15 @@ void json_close(struct json *j, char bracket)
 static void put_string(FILE *f, const char *s, size_t len)
 {
     fputc('"', f);
+    size_t run = 0; /* bytes written as themselves, not yet written */
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+            run++;
+            continue;
+        }
+        fwrite(s + i - run, 1, run, f);
+        run = 0;
         switch (c) {
         case '"':
             fputs("\\\"", f);
@@ -87,12 +115,10 @@ static void put_string(FILE *f, const char *s, size_t len)
             fputs("\\f", f);
             break;
         default:
-            if (c < 0x20 || c >= 0x7f)
-                fprintf(f, "\\u%04x", c);
-            else
-                fputc(c, f);
+            fprintf(f, "\\u%04x", c);
         }
     }
+    fwrite(s + len - run, 1, run, f);
     fputc('"', f);
 }
 
@@ -195,7 +221,7 @@ static void json_args(struct json *j, const char *args)
     json_key(j, "arguments");
     json_open(j, '[');
     for (int i = 0; i < n && i < MAX_PROBE_ARGS; i++) {
-        json_open(j, '{');
+        json_open_flat(j, '{');
         json_key(j, "size");
         if (a[i].bytes)
             json_int(j, a[i].bytes);

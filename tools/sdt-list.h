@@ -93,12 +93,15 @@ void describe_target(const struct target *t, char *buf, size_t len);
 struct json {
     FILE *f;
     int depth;
-    bool first; /* no value yet at this depth */
-    bool key;   /* a key was just written: its value follows */
+    bool first;    /* no value yet at this depth */
+    bool key;      /* a key was just written: its value follows */
+    int flat_from; /* the depth of the container written on one line, or 0 */
 };
 
 void json_open(struct json *j, char bracket);  /* '{' or '[' */
 void json_close(struct json *j, char bracket); /* '}' or ']' */
+/* A container written on one line, whatever it holds. */
+void json_open_flat(struct json *j, char bracket);
 void json_key(struct json *j, const char *key);
 void json_str(struct json *j, const char *s); /* NULL: null */
 void json_strn(struct json *j, const char *s, size_t len);
