@@ -132,3 +132,23 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     run ./rt nosuchmode 1
     [ "$status" -eq 2 ]
 }
+
+@test "gen-probes.awk writes N probes, and its new variant 3 changes per 100 that sdt-list --diff finds" {
+    awk -v n=300 -f "$ROOT/bench/gen-probes.awk" > old.c
+    awk -v n=300 -v variant=new -f "$ROOT/bench/gen-probes.awk" > new.c
+    gcc -O1 -shared -fPIC -Wall -Werror -I "$INCLUDE" old.c -o old.so
+    gcc -O1 -shared -fPIC -Wall -Werror -I "$INCLUDE" new.c -o new.so
+    [ "$(note_probes old.so | wc -l)" -eq 300 ]
+    [ "$(note_probes new.so | wc -l)" -eq 300 ]
+    run "$ROOT/tools/sdt-list" --diff old.so new.so
+    [ "$status" -eq 2 ]
+    [ "${lines[9]}" = "1 file, 303 probes compared: 3 added, 3 removed, 3 changed: incompatible" ]
+    [ "$(grep -c '^! new.so: bench:p[0-9]*51: arg0 -4 -> -8 (int32 -> int64)$' <<<"$output")" -eq 3 ]
+    grep -q '^wanted sdt-list && sdtlist_speed$' "$ROOT/bench/run"
+}
+
+@test "bench/run measures only the figures it is given, and refuses one it has not" {
+    run "$ROOT/bench/run" -q nosuchfigure
+    [ "$status" -eq 2 ]
+    [ "$output" = "bench/run: no figure 'nosuchfigure' (figures: dtrace compile disabled enabled nop10 runtime sdt-list)" ]
+}
