@@ -332,17 +332,14 @@ static void json_shape(struct json *j, const char *key, const struct shape *s)
 {
     json_key(j, key);
     json_open(j, '{');
-    json_key(j, "sites");
-    json_int(j, (long long)s->nsites);
-    json_key(j, "argument_count");
-    json_str(j, s->counts);
+    json_kv_int(j, "sites", (long long)s->nsites);
+    json_kv_str(j, "argument_count", s->counts);
     json_key(j, "arguments");
     json_open(j, '[');
     for (int a = 0; a < s->maxargs; a++)
         json_str(j, s->sizes[a]);
     json_close(j, ']');
-    json_key(j, "semaphore");
-    json_str(j, s->semaphore);
+    json_kv_str(j, "semaphore", s->semaphore);
     json_close(j, '}');
 }
 
@@ -350,10 +347,8 @@ static void json_row(struct differ *d, const struct row *r)
 {
     struct json *j = &d->j;
     json_open(j, '{');
-    json_key(j, "file");
-    json_str(j, r->shown);
-    json_key(j, "matched_by");
-    json_str(j, !r->old || !r->new ? NULL : r->by_soname ? "soname" : "path");
+    json_kv_str(j, "file", r->shown);
+    json_kv_str(j, "matched_by", !r->old || !r->new ? NULL : r->by_soname ? "soname" : "path");
     const struct unit *sides[2] = {r->old, r->new};
     for (int s = 0; s < 2; s++) {
         json_key(j, s ? "new" : "old");
@@ -362,8 +357,7 @@ static void json_row(struct differ *d, const struct row *r)
             continue;
         }
         json_unit_head(j, sides[s]);
-        json_key(j, "probes");
-        json_int(j, (long long)sides[s]->nprobes);
+        json_kv_int(j, "probes", (long long)sides[s]->nprobes);
         json_close(j, '}');
     }
     json_key(j, "changes");
@@ -372,14 +366,10 @@ static void json_row(struct differ *d, const struct row *r)
     for (size_t i = 0; i < d->nch; i++) {
         const struct change *c = &d->ch[i];
         json_open(j, '{');
-        json_key(j, "provider");
-        json_str(j, c->provider);
-        json_key(j, "name");
-        json_str(j, c->name);
-        json_key(j, "change");
-        json_str(j, kind_names[c->kind]);
-        json_key(j, "compatible");
-        json_bool(j, c->compatible);
+        json_kv_str(j, "provider", c->provider);
+        json_kv_str(j, "name", c->name);
+        json_kv_str(j, "change", kind_names[c->kind]);
+        json_kv_bool(j, "compatible", c->compatible);
         switch (c->kind) {
         case CH_ADDED:
             json_shape(j, "new", c->new);
@@ -388,36 +378,26 @@ static void json_row(struct differ *d, const struct row *r)
             json_shape(j, "old", c->old);
             break;
         case CH_SITES:
-            json_key(j, "old");
-            json_int(j, (long long)c->old->nsites);
-            json_key(j, "new");
-            json_int(j, (long long)c->new->nsites);
+            json_kv_int(j, "old", (long long)c->old->nsites);
+            json_kv_int(j, "new", (long long)c->new->nsites);
             break;
         case CH_ARG_COUNT:
-            json_key(j, "old");
-            json_str(j, c->old->counts);
-            json_key(j, "new");
-            json_str(j, c->new->counts);
+            json_kv_str(j, "old", c->old->counts);
+            json_kv_str(j, "new", c->new->counts);
             break;
         case CH_ARG:
-            json_key(j, "argument");
-            json_int(j, c->arg);
-            json_key(j, "old");
-            json_str(j, c->old->sizes[c->arg]);
-            json_key(j, "new");
-            json_str(j, c->new->sizes[c->arg]);
+            json_kv_int(j, "argument", c->arg);
+            json_kv_str(j, "old", c->old->sizes[c->arg]);
+            json_kv_str(j, "new", c->new->sizes[c->arg]);
             break;
         case CH_SEMAPHORE:
-            json_key(j, "old");
-            json_str(j, c->old->semaphore);
-            json_key(j, "new");
-            json_str(j, c->new->semaphore);
+            json_kv_str(j, "old", c->old->semaphore);
+            json_kv_str(j, "new", c->new->semaphore);
             break;
         }
         line.len = 0;
         describe(&line, c);
-        json_key(j, "message");
-        json_str(j, line.data);
+        json_kv_str(j, "message", line.data);
         json_close(j, '}');
     }
     buf_free(&line);
@@ -542,20 +522,13 @@ static void summary(struct differ *d, int status)
         struct json *j = &d->j;
         json_key(j, "summary");
         json_open(j, '{');
-        json_key(j, "files");
-        json_int(j, (long long)d->files);
-        json_key(j, "probes");
-        json_int(j, (long long)d->probes);
-        json_key(j, "added");
-        json_int(j, (long long)d->added);
-        json_key(j, "removed");
-        json_int(j, (long long)d->removed);
-        json_key(j, "changed");
-        json_int(j, (long long)d->changed);
-        json_key(j, "verdict");
-        json_str(j, verdict);
-        json_key(j, "status");
-        json_int(j, status);
+        json_kv_int(j, "files", (long long)d->files);
+        json_kv_int(j, "probes", (long long)d->probes);
+        json_kv_int(j, "added", (long long)d->added);
+        json_kv_int(j, "removed", (long long)d->removed);
+        json_kv_int(j, "changed", (long long)d->changed);
+        json_kv_str(j, "verdict", verdict);
+        json_kv_int(j, "status", status);
         json_close(j, '}');
         json_close(j, '}');
     } else {
@@ -594,14 +567,10 @@ int diff_run(const char *old_path, const char *new_path, const struct diff_optio
     struct row *rows = pair_units(&d, &old, &new, &nrows);
     if (o->json && !o->quiet) {
         json_open(&d.j, '{');
-        json_key(&d.j, "schema");
-        json_int(&d.j, SDT_LIST_SCHEMA);
-        json_key(&d.j, "kind");
-        json_str(&d.j, "diff");
-        json_key(&d.j, "old");
-        json_str(&d.j, old_path);
-        json_key(&d.j, "new");
-        json_str(&d.j, new_path);
+        json_kv_int(&d.j, "schema", SDT_LIST_SCHEMA);
+        json_kv_str(&d.j, "kind", "diff");
+        json_kv_str(&d.j, "old", old_path);
+        json_kv_str(&d.j, "new", new_path);
         json_key(&d.j, "files");
         json_open(&d.j, '[');
     }

@@ -172,6 +172,30 @@ void json_addr(struct json *j, uint64_t v)
     fprintf(j->f, "\"0x%" PRIx64 "\"", v);
 }
 
+void json_kv_str(struct json *j, const char *key, const char *s)
+{
+    json_key(j, key);
+    json_str(j, s);
+}
+
+void json_kv_int(struct json *j, const char *key, long long v)
+{
+    json_key(j, key);
+    json_int(j, v);
+}
+
+void json_kv_bool(struct json *j, const char *key, bool v)
+{
+    json_key(j, key);
+    json_bool(j, v);
+}
+
+void json_kv_addr(struct json *j, const char *key, uint64_t v)
+{
+    json_key(j, key);
+    json_addr(j, v);
+}
+
 static const char *type_name(unsigned type)
 {
     switch (type) {
@@ -192,24 +216,15 @@ void json_unit_head(struct json *j, const struct unit *u)
 {
     char machine[48];
     json_open(j, '{');
-    json_key(j, "file");
-    json_str(j, u->label);
-    json_key(j, "member");
-    json_str(j, u->member);
-    json_key(j, "class");
-    json_int(j, u->target.elfclass == ELFCLASS64 ? 64 : 32);
-    json_key(j, "byte_order");
-    json_str(j, u->target.data == ELFDATA2MSB ? "big" : "little");
-    json_key(j, "machine");
-    json_str(j, arch_machine_name(u->target.machine, machine, sizeof machine));
-    json_key(j, "e_machine");
-    json_int(j, u->target.machine);
-    json_key(j, "type");
-    json_str(j, type_name(u->type));
-    json_key(j, "build_id");
-    json_str(j, u->build_id);
-    json_key(j, "soname");
-    json_str(j, u->soname);
+    json_kv_str(j, "file", u->label);
+    json_kv_str(j, "member", u->member);
+    json_kv_int(j, "class", u->target.elfclass == ELFCLASS64 ? 64 : 32);
+    json_kv_str(j, "byte_order", u->target.data == ELFDATA2MSB ? "big" : "little");
+    json_kv_str(j, "machine", arch_machine_name(u->target.machine, machine, sizeof machine));
+    json_kv_int(j, "e_machine", u->target.machine);
+    json_kv_str(j, "type", type_name(u->type));
+    json_kv_str(j, "build_id", u->build_id);
+    json_kv_str(j, "soname", u->soname);
 }
 
 static bool has_semaphore(const struct site *s) { return s->semaphore || s->semaphore_relocated; }
@@ -227,10 +242,8 @@ static void json_args(struct json *j, const char *args)
             json_int(j, a[i].bytes);
         else
             json_null(j);
-        json_key(j, "signed");
-        json_bool(j, a[i].is_signed);
-        json_key(j, "float");
-        json_bool(j, a[i].is_float);
+        json_kv_bool(j, "signed", a[i].is_signed);
+        json_kv_bool(j, "float", a[i].is_float);
         json_key(j, "operand");
         json_strn(j, a[i].operand, a[i].operand_len);
         json_key(j, "text");
@@ -238,8 +251,7 @@ static void json_args(struct json *j, const char *args)
         json_close(j, '}');
     }
     json_close(j, ']');
-    json_key(j, "argument_count");
-    json_int(j, n);
+    json_kv_int(j, "argument_count", n);
 }
 
 void json_sites(struct json *j, const struct probe *p)
@@ -249,17 +261,14 @@ void json_sites(struct json *j, const struct probe *p)
     for (size_t i = 0; i < p->nsites; i++) {
         const struct site *s = &p->sites[i];
         json_open(j, '{');
-        json_key(j, "pc");
-        json_addr(j, s->pc);
-        json_key(j, "base");
-        json_addr(j, s->base);
+        json_kv_addr(j, "pc", s->pc);
+        json_kv_addr(j, "base", s->base);
         json_key(j, "semaphore");
         if (has_semaphore(s))
             json_addr(j, s->semaphore);
         else
             json_null(j);
-        json_key(j, "argument_string");
-        json_str(j, s->args);
+        json_kv_str(j, "argument_string", s->args);
         json_args(j, s->args);
         json_close(j, '}');
     }
@@ -269,10 +278,8 @@ void json_sites(struct json *j, const struct probe *p)
 static void json_probe(struct json *j, const struct probe *p)
 {
     json_open(j, '{');
-    json_key(j, "provider");
-    json_str(j, p->provider);
-    json_key(j, "name");
-    json_str(j, p->name);
+    json_kv_str(j, "provider", p->provider);
+    json_kv_str(j, "name", p->name);
     json_key(j, "semaphore");
     const struct site *sem = NULL;
     for (size_t i = 0; i < p->nsites && !sem; i++)
@@ -290,10 +297,8 @@ void json_listing(FILE *f, const struct units *us)
 {
     struct json j = {.f = f, .first = true};
     json_open(&j, '{');
-    json_key(&j, "schema");
-    json_int(&j, SDT_LIST_SCHEMA);
-    json_key(&j, "kind");
-    json_str(&j, "listing");
+    json_kv_int(&j, "schema", SDT_LIST_SCHEMA);
+    json_kv_str(&j, "kind", "listing");
     json_key(&j, "files");
     json_open(&j, '[');
     for (size_t i = 0; i < us->n; i++) {

@@ -109,6 +109,11 @@ void json_int(struct json *j, long long v);
 void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
 void json_addr(struct json *j, uint64_t v); /* "0x..." */
+/* A key and its value. */
+void json_kv_str(struct json *j, const char *key, const char *s);
+void json_kv_int(struct json *j, const char *key, long long v);
+void json_kv_bool(struct json *j, const char *key, bool v);
+void json_kv_addr(struct json *j, const char *key, uint64_t v);
 /* The object describing a unit's file, without its probes (keys "file",
  * "member", "class", ... : sdt-list(1)); the caller closes it. */
 void json_unit_head(struct json *j, const struct unit *u);

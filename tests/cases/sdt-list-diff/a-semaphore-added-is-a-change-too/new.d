@@ -1,3 +1,0 @@
-provider app {
-    probe start(int);
-};
