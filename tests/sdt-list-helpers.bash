@@ -24,12 +24,14 @@ EOF
 }
 
 # build_side DIR SIDE [CC]: the program DIR/SIDE from DIR/SIDE.c, compiled
-# with $CC (default gcc) -O2 and DIR/cflags if any, against our header;
-# when DIR/SIDE.d exists, through dtrace -h (as probes.h) and dtrace -G,
-# the way a real build gets its semaphores.
+# with $CC (default gcc) -O2 and the flags of DIR/cflags and DIR/SIDE.cflags
+# if any, against our header; when DIR/SIDE.d exists, through dtrace -h (as
+# probes.h) and dtrace -G, the way a real build gets its semaphores.
 build_side() {
-    local dir=$1 side=$2 cc=${3:-gcc} flags=() objs
+    local dir=$1 side=$2 cc=${3:-gcc} flags=() more=() objs
     [ ! -f "$dir/cflags" ] || read -r -a flags <"$dir/cflags"
+    [ ! -f "$dir/$side.cflags" ] || read -r -a more <"$dir/$side.cflags"
+    flags+=("${more[@]}")
     (
         cd "$dir" || exit 1
         objs=("$side.o")
@@ -52,20 +54,22 @@ build_side() {
 # in tests/cases/sdt-list-diff/CASE/ (CASE: the test's name as case_slug
 # makes it).  old.c and new.c are the two builds' sources (new.c missing:
 # the same source), each with old.d or new.d beside it when it has a
-# provider file (build_side); cflags, the compiler's flags for both.  Each
+# provider file (build_side); cflags, the compiler's flags for both, and
+# old.cflags and new.cflags for one.  Each
 # NAME.out there is one comparison, `sdt-list --diff [NAME.args] old new`
-# run in the directory:
+# run in the directory (so the lines name "new"):
 #
 #   NAME.out     its standard output, exactly
 #   NAME.args    sdt-list's options before OLD NEW, on one line
 #   NAME.status  its exit status, when not 0
+#   NAME.swap    (empty) compare the other way: `--diff new old`
 #
 # Nothing may be written on standard error.  A failure names the case and
 # shows a diff -u of the expected and the actual output.
 
 # diff_case: build the two sides of the test's case, run every comparison.
 diff_case() {
-    local dir suite=${BATS_TEST_FILENAME##*/} w out name want args why bad=0
+    local dir suite=${BATS_TEST_FILENAME##*/} w out name want args sides why bad=0
     case_slug dir "$BATS_TEST_DESCRIPTION"
     dir="$ROOT/tests/cases/${suite%.bats}/$dir"
     [ -d "$dir" ] || { echo "no case directory ${dir#"$ROOT"/}"; return 1; }
@@ -85,8 +89,10 @@ diff_case() {
         [ ! -f "$dir/$name.status" ] || read -r want <"$dir/$name.status"
         args=()
         [ ! -f "$dir/$name.args" ] || read -r -a args <"$dir/$name.args"
+        sides=(old new)
+        [ ! -f "$dir/$name.swap" ] || sides=(new old)
         pushd "$w" >/dev/null
-        run --separate-stderr timeout 10 "$SDT_LIST" --diff "${args[@]}" old new
+        run --separate-stderr timeout 10 "$SDT_LIST" --diff "${args[@]}" "${sides[@]}"
         popd >/dev/null
         why=()
         [ "$status" = "$want" ] || why+=("status $status, expected $want")
@@ -94,7 +100,7 @@ diff_case() {
         { [ -z "$output" ] || printf '%s\n' "$output"; } >"$w/$name.got"
         cmp -s "$out" "$w/$name.got" || why+=("stdout is not ${out#"$ROOT"/}")
         if [ ${#why[@]} -gt 0 ]; then
-            echo "case ${dir#"$ROOT"/}/$name: sdt-list --diff ${args[*]} old new"
+            echo "case ${dir#"$ROOT"/}/$name: sdt-list --diff ${args[*]} ${sides[*]}"
             printf '  %s\n' "${why[@]}"
             diff -u --label expected --label got "$out" "$w/$name.got" | sed 's/^/  /'
             bad=1

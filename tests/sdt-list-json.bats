@@ -91,20 +91,9 @@ EOF
 
 @test "every byte of a note and of a file name comes back from the JSON" {
     # provider, name and arguments holding every byte from 1 to 255
-    local bytes
-    bytes=$(awk 'BEGIN { for (i = 1; i < 256; i++) printf "%d%s", i, (i < 255 ? ", " : "") }')
-    cat >all.s <<EOF
-	.section .note.stapsdt,"","note"
-	.balign 4
-	.4byte 992f-991f, 994f-993f, 3
-991:	.asciz "stapsdt"
-992:	.balign 4
-993:	.8byte 0, 0, 0
-	.byte $bytes, 0
-	.byte 34, 92, 10, 9, 127, 128, 255, 0
-	.byte 52, 64, 37, 101, 97, 120, 32, $bytes, 0
-994:	.balign 4
-EOF
+    local every
+    every=$(awk 'BEGIN { for (i = 1; i < 256; i++) printf "\\%03o", i }')
+    note all.s "$every" '\042\134\012\011\177\200\377' "4@%eax $every"
     local name=$'x\n"\\\t\001\xc3\xa9\xff.o'
     gcc -c all.s -o "$name"
     run --separate-stderr "$SDT_LIST" --json "$name"
