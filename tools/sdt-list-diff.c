@@ -506,11 +506,11 @@ static struct row *pair_units(struct differ *d, const struct units *old, const s
 
 /* ---- the whole ---- */
 
-static int kind_of(const char *path, bool *is_dir)
+/* A path that cannot be stat'ed is no directory: reading it says why. */
+static bool is_dir(const char *path)
 {
     struct stat st;
-    *is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-    return 0;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static void summary(struct differ *d, int status)
@@ -544,9 +544,7 @@ static void summary(struct differ *d, int status)
 
 int diff_run(const char *old_path, const char *new_path, const struct diff_options *o)
 {
-    bool old_dir, new_dir;
-    kind_of(old_path, &old_dir);
-    kind_of(new_path, &new_dir);
+    bool old_dir = is_dir(old_path), new_dir = is_dir(new_path);
     if (old_dir != new_dir) {
         error("'%s' is a directory and '%s' is not: compare two files or two directories",
               old_dir ? old_path : new_path, old_dir ? new_path : old_path);
