@@ -80,6 +80,9 @@ void json_close(struct json *j, char bracket)
         fputc('\n', j->f);
 }
 
+/* The characters JSON escapes with a letter, and the letters. */
+static const char escaped[] = "\"\\\n\t\r\b\f", letters[] = "\"\\ntrbf";
+
 static void put_string(FILE *f, const char *s, size_t len)
 {
     fputc('"', f);
@@ -92,31 +95,11 @@ static void put_string(FILE *f, const char *s, size_t len)
         }
         fwrite(s + i - run, 1, run, f);
         run = 0;
-        switch (c) {
-        case '"':
-            fputs("\\\"", f);
-            break;
-        case '\\':
-            fputs("\\\\", f);
-            break;
-        case '\n':
-            fputs("\\n", f);
-            break;
-        case '\t':
-            fputs("\\t", f);
-            break;
-        case '\r':
-            fputs("\\r", f);
-            break;
-        case '\b':
-            fputs("\\b", f);
-            break;
-        case '\f':
-            fputs("\\f", f);
-            break;
-        default:
+        const char *e = c ? strchr(escaped, c) : NULL;
+        if (e)
+            fprintf(f, "\\%c", letters[e - escaped]);
+        else
             fprintf(f, "\\u%04x", c);
-        }
     }
     fwrite(s + len - run, 1, run, f);
     fputc('"', f);
