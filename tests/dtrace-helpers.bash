@@ -148,13 +148,21 @@ case_inputs() {
         [ "${kept[*]}" = "${before[*]}" ] ||
             why+=("files after the run: ${after[*]#"$w"/}; expected: ${before[*]#"$w"/}")
         if [ ${#why[@]} -gt 0 ]; then
-            echo "case ${dir#"$ROOT"/}/$name.d: dtrace ${args[*]}"
-            printf '  %s\n' "${why[@]}"
-            diff -u --label expected --label got "$err" "$w.stderr" | sed 's/^/  /'
+            case_failed "${dir#"$ROOT"/}/$name.d: dtrace ${args[*]}" "$err" "$w.stderr" "${why[@]}"
             bad=1
         fi
     done
     [ "$bad" -eq 0 ]
+}
+
+# case_failed WHAT EXPECTED GOT WHY...: say which case failed and why, with
+# a diff -u of the file it should have given and the one it gave.
+case_failed() {
+    local what=$1 expected=$2 got=$3
+    shift 3
+    echo "case $what"
+    printf '  %s\n' "$@"
+    diff -u --label expected --label got "$expected" "$got" | sed 's/^/  /'
 }
 
 # every_case_has_its_test [RUNNER]: each directory of tests/cases/SUITE is

@@ -100,9 +100,8 @@ diff_case() {
         { [ -z "$output" ] || printf '%s\n' "$output"; } >"$w/$name.got"
         cmp -s "$out" "$w/$name.got" || why+=("stdout is not ${out#"$ROOT"/}")
         if [ ${#why[@]} -gt 0 ]; then
-            echo "case ${dir#"$ROOT"/}/$name: sdt-list --diff ${args[*]} ${sides[*]}"
-            printf '  %s\n' "${why[@]}"
-            diff -u --label expected --label got "$out" "$w/$name.got" | sed 's/^/  /'
+            case_failed "${dir#"$ROOT"/}/$name: sdt-list --diff ${args[*]} ${sides[*]}" \
+                "$out" "$w/$name.got" "${why[@]}"
             bad=1
         fi
     done
