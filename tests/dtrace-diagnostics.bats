@@ -162,18 +162,18 @@ expect_stderr() {
     [ "${stderr%%$'\n'*}" = "dtrace: unknown option '--frobnicate'" ]
 }
 
-@test "the diagnostics README.md shows are what dtrace prints" {
+@test "the diagnostics docs/compatibility.md shows are what dtrace prints" {
     printf 'provider jobq {\n    probe start(int id, const char *name);\n    prob done(int id, long result);\n};\n' >probes.d
     h probes.d
     [ "$status" -eq 1 ]
-    grep -qxF -- "$(sed -n 1p <<<"$stderr")" "$ROOT/README.md"
-    grep -qxF -- "$(sed -n 2p <<<"$stderr")" "$ROOT/README.md"
+    grep -qxF -- "$(sed -n 1p <<<"$stderr")" "$ROOT/docs/compatibility.md"
+    grep -qxF -- "$(sed -n 2p <<<"$stderr")" "$ROOT/docs/compatibility.md"
     printf 'provider p {\n    probe start(int id, char *s)\n};\n' >old.d
     h old.d
     [ "$status" -eq 0 ]
     local line
     while IFS= read -r line; do
-        grep -qxF -- "$line" "$ROOT/README.md" || { echo "not in README.md: $line"; false; }
+        grep -qxF -- "$line" "$ROOT/docs/compatibility.md" || { echo "not in docs/compatibility.md: $line"; false; }
     done <<<"$stderr"
 }
 

@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# README.md's examples work as written, against an installed sdtkit, and
+# the links of README.md and docs/ lead somewhere.
+#
+# README marks each file and command block of its examples with a line
+# `<!-- readme-test: EXAMPLE/NAME -->` (tests/readme/blocks.awk writes
+# them out): NAME is a file of the example, `run` or `run.STEP` a script
+# of its commands, run with bash -e in the example's directory, and
+# `expect` or `expect.STEP` lines that must appear in that script's output,
+# in that order, each as part of a line.
+
+load helpers
+load tracers-helpers
+
+setup_file() {
+    export EXAMPLES="$BATS_FILE_TMPDIR/readme" STAGE="$BATS_FILE_TMPDIR/stage"
+    awk -v dir="$EXAMPLES" -f "$ROOT/tests/readme/blocks.awk" "$ROOT/README.md" \
+        > "$BATS_FILE_TMPDIR/blocks"
+    make -s -C "$ROOT" install PREFIX=/usr DESTDIR="$STAGE" > /dev/null
+}
+
+teardown() { cleanup_tracers; }
+
+# readme_run EXAMPLE [STEP]: run the example's script (run, or run.STEP)
+# with the installed sdtkit first on every path; check its output against
+# expect (or expect.STEP).
+readme_run() {
+    local ex=$1 suffix=${2:+.$2} lib
+    lib=$(cd "$STAGE/usr/lib" && pwd)
+    cd "$EXAMPLES/$ex"
+    [ -f "run$suffix" ] && [ -f "expect$suffix" ]
+    PATH="$STAGE/usr/bin:$PATH" CPATH="$STAGE/usr/include" LIBRARY_PATH="$lib" \
+        LD_LIBRARY_PATH="$lib" timeout 120 bash -e "run$suffix" > "out$suffix" 2>&1 ||
+        { cat "out$suffix"; return 1; }
+    awk 'NR == FNR { want[++n] = $0; next }
+         i < n && index($0, want[i + 1]) { i++ }
+         END { if (i < n) { print "not in the output: " want[i + 1]; exit 1 } }' \
+        "expect$suffix" "out$suffix" || { cat "out$suffix"; return 1; }
+}
+
+@test "README's <sys/sdt.h> example compiles, and bpftrace reads its probe's arguments" {
+    need_bpftrace
+    need_cmd cc readelf
+    readme_run sdt
+}
+
+@test "README's sdt-list commands list the <sys/sdt.h> example's probe and find it sound" {
+    need_cmd cc
+    [ -x "$EXAMPLES/sdt/app" ] || (cd "$EXAMPLES/sdt" && PATH="$STAGE/usr/bin:$PATH" CPATH="$STAGE/usr/include" cc -O2 app.c -o app)
+    readme_run sdt list
+}
+
+@test "README's provider-file example builds with dtrace -h and -G, and bpftrace enables and reads it" {
+    need_bpftrace
+    need_cmd cc
+    readme_run dtrace
+}
+
+@test "README's <usdt.h> example compiles, and bpftrace raises its semaphore and reads it" {
+    need_bpftrace
+    need_cmd cc
+    readme_run usdt
+}
+
+@test "README's run-time example loads its probe, and bpftrace -p reads the string it fires" {
+    need_bpftrace
+    need_cmd cc
+    readme_run runtime
+}
+
+@test "every example README marks is run by a test of this file" {
+    # EXAMPLE or EXAMPLE.STEP, as the tests above call readme_run
+    run sed -n 's|^\([^/]*\)/run|\1|p' "$BATS_FILE_TMPDIR/blocks"
+    [ "$status" -eq 0 ]
+    [ "$output" = "sdt
+dtrace
+usdt
+runtime
+sdt.list" ]
+}
+
+@test "every relative link of README.md and docs/ names a file, and its anchor a heading there" {
+    cd "$ROOT"
+    run awk -f tests/readme/links.awk README.md docs/*.md
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+}
