@@ -7,6 +7,7 @@
 package main
 
 /*
+#include <stdint.h>
 #include <stdlib.h>
 */
 import "C"
@@ -69,6 +70,16 @@ func values(tokens []string) (v []uint64, free func()) {
 			C.free(c)
 		}
 	}
+}
+
+// cArgs: values as the array the C calls take (up to 12, the native API's
+// most; libstapsdt's reads 6).
+func cArgs(v []uint64) *C.uint64_t {
+	a := make([]C.uint64_t, 12)
+	for i := range v {
+		a[i] = C.uint64_t(v[i])
+	}
+	return &a[0]
 }
 
 // usage: the process's open files, mappings and resident size (kB).

@@ -93,19 +93,11 @@ func (p *Probe) Name() string  { return C.GoString(C.sdtkit_probe_name(p.p)) }
 func (p *Probe) Nargs() int    { return int(C.sdtkit_probe_nargs(p.p)) }
 func (p *Probe) Enabled() bool { return C.sdtkit_probe_enabled(p.p) != 0 }
 
-func args(v []uint64) *C.uint64_t {
-	a := make([]C.uint64_t, C.SDTKIT_MAX_ARGS)
-	for i := range v {
-		a[i] = C.uint64_t(v[i])
-	}
-	return &a[0]
-}
-
 func (p *Probe) Fire(v []uint64) bool {
 	if !p.Enabled() {
 		return false
 	}
-	C.bind_fire(p.p, args(v), C.int(len(v)))
+	C.bind_fire(p.p, cArgs(v), C.int(len(v)))
 	return true
 }
 
@@ -147,5 +139,5 @@ func (p *Probe) state(key string) string {
 func (p *Probe) enabled() bool        { return p.Enabled() }
 func (p *Probe) fire(v []uint64) bool { return p.Fire(v) }
 func (p *Probe) fork(v []uint64) int {
-	return int(C.bind_fork_worker(p.p, args(v), C.int(len(v))))
+	return int(C.bind_fork_worker(p.p, cArgs(v), C.int(len(v))))
 }

@@ -95,19 +95,11 @@ func (p *Probe) Enabled() bool {
 	return p._fire != nil && *(*uint8)(p._fire)&0x90 != 0x90
 }
 
-func args(v []uint64) *C.uint64_t {
-	a := make([]C.uint64_t, C.MAX_ARGUMENTS)
-	for i := range v {
-		a[i] = C.uint64_t(v[i])
-	}
-	return &a[0]
-}
-
 func (p *Probe) Fire(v []uint64) bool {
 	if !p.Enabled() {
 		return false
 	}
-	C.bind_fire(p, args(v))
+	C.bind_fire(p, cArgs(v))
 	return true
 }
 
@@ -164,4 +156,4 @@ func (p *Probe) state(key string) string {
 
 func (p *Probe) enabled() bool        { return p.Enabled() }
 func (p *Probe) fire(v []uint64) bool { return p.Fire(v) }
-func (p *Probe) fork(v []uint64) int  { return int(C.bind_fork_worker(p, args(v))) }
+func (p *Probe) fork(v []uint64) int  { return int(C.bind_fork_worker(p, cArgs(v))) }

@@ -83,9 +83,12 @@ static inline char *c_string(napi_env env, napi_value v)
     return s;
 }
 
-/* A constructor's argument, the name, as a malloc'd C string (NULL, an
-   exception thrown, when there is none); this in *self. */
-static inline char *ctor_name(napi_env env, napi_callback_info info, napi_value *self)
+/* A constructor's start: a zeroed native object of size bytes wrapped in
+   this (*self), freed by finalize when collected, and the name it was
+   given as a malloc'd C string in *name; NULL, an exception thrown, when
+   there is no name. */
+static inline void *construct(napi_env env, napi_callback_info info, size_t size,
+                              napi_finalize finalize, napi_value *self, char **name)
 {
     napi_value argv[1];
     size_t argc;
@@ -93,7 +96,13 @@ static inline char *ctor_name(napi_env env, napi_callback_info info, napi_value 
         napi_throw_type_error(env, NULL, "Must give provider name as argument");
         return NULL;
     }
-    return c_string(env, argv[0]);
+    void *p = calloc(1, size);
+    if (!p || !(*name = c_string(env, argv[0])) ||
+        napi_wrap(env, *self, p, finalize, NULL, NULL) != napi_ok) {
+        free(p);
+        return NULL;
+    }
+    return p;
 }
 
 static inline napi_value js_string(napi_env env, const char *s)

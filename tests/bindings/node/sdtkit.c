@@ -36,13 +36,12 @@ static void provider_finalize(napi_env env, void *data, void *hint)
 static napi_value provider_new(napi_env env, napi_callback_info info)
 {
     napi_value self;
-    char *name = ctor_name(env, info, &self);
-    if (!name)
+    char *name;
+    provider_t *p = construct(env, info, sizeof *p, provider_finalize, &self, &name);
+    if (!p)
         return NULL;
-    provider_t *p = calloc(1, sizeof *p);
     int rc = sdtkit_provider_create(name, &p->pv);
     free(name);
-    CHECK(napi_wrap(env, self, p, provider_finalize, NULL, NULL));
     return check(env, rc, "") ? self : NULL;
 }
 
