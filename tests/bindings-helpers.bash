@@ -295,7 +295,7 @@ bind_case() {
 # the driver's FIFOs.
 bind_bpftrace() {
     local i
-    bg "$1" timeout 60 bpftrace -p "$2" -e "BEGIN { printf(\"BT ready\\n\"); } $3" \
+    bg "$1" timeout 30 bpftrace -p "$2" -e "BEGIN { printf(\"BT ready\\n\"); } $3" \
         {DRV_IN}>&- {DRV_OUT}<&-
     BT_PID=$BG_PID
     for ((i = 0; i < 600; i++)); do
