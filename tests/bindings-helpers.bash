@@ -100,8 +100,8 @@ bind_go() {
 }
 
 # bind_addon PREFIX SOURCE LIB DIR: the N-API addon node/SOURCE.c, linked
-# with -lLIB, as DIR/SOURCE.node: compiled against Node's headers directly,
-# as node-gyp does (which needs the network to fetch them).
+# with -lLIB, as DIR/SOURCE.node: compiled against the installed Node's
+# headers, as node-gyp --nodedir=/usr would, without its Python and make.
 bind_addon() {
     cc -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter -shared -fPIC \
         -I/usr/include/node -I "$BIND_SRC" -I "$1/include" "$BIND_SRC/node/$2.c" \
@@ -157,7 +157,6 @@ bind_start() {
     mkdir -p "$d"
     rm -f "$d/in" "$d/out"
     mkfifo "$d/in" "$d/out"
-    trap '' PIPE # a driver that ended makes a write fail, not the test
     (
         [ -z "${BIND_NOFILE:-}" ] || ulimit -n "$BIND_NOFILE"
         exec env "${BIND_ENV[@]}" "$@" $(bind_cmd "$v")
@@ -187,7 +186,9 @@ bind() {
         REPLY="no driver"
         return 0
     fi
+    trap '' PIPE # a driver that ended makes the write fail, not the test
     printf '%s\n' "$*" >&"$DRV_IN" 2>/dev/null || true
+    trap - PIPE
     bind_reply
 }
 
