@@ -31,11 +31,14 @@
 #   fire N VALUE...       the binding's fire: fire <N> 1|0 (whether a tracer
 #                         was attached; bindings fire only then, Ruby's always)
 #   wait N                until the binding sees N enabled: wait <N> enabled|timeout
+#   serve N VALUE...      fire N every millisecond while it is enabled (until
+#                         a tracer that exits on its first event has gone):
+#                         serve <N> COUNT|timeout
 #   toggle P COUNT        COUNT unload+load cycles: toggle COUNT failed F
 #                         fds A B maps A B rss A B (before and after; rss in kB)
 #   fork N VALUE...       a worker (Python, Ruby: fork(2); Go: fork(2) in C;
 #                         Node: a new process, as its cluster) that waits
-#                         until traced, fires N and exits: worker PID
+#                         until traced, serves N and exits: worker PID
 #   reap                  reaped STATUS, the worker's exit status
 #
 # Every driver gives the same replies to the same commands (on the same

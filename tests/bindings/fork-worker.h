@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* fork-worker.h: a pre-fork server's worker in C, for a binding whose
    language cannot run in a forked child (Go): the child, once traced, fires
-   the probe it inherited until the tracer has gone (a tracer raises the
-   semaphore before its breakpoint is in), then exits through exit(3):
-   status 0, or 3 when no tracer came or went within 30 s.  The child's pid
-   in the parent. */
+   the probe it inherited every millisecond until the tracer has gone (as
+   the drivers' serve), then exits through exit(3): status 0, or 3 when no
+   tracer came or went within 30 s.  The child's pid in the parent. */
 #ifndef FORK_WORKER_H
 #define FORK_WORKER_H
 

@@ -123,6 +123,22 @@ func waitEnabled(pr probe) bool {
 	return true
 }
 
+// serve: fire pr with v every millisecond while a tracer is attached (a
+// tracer raises the semaphore before its breakpoint is in; one that exits on
+// its first event has gone when this returns): how many times, -1 when it
+// had not gone after 30 s.
+func serve(pr probe, v []uint64) int {
+	n := 0
+	for deadline := time.Now().Add(30 * time.Second); pr.enabled(); {
+		if time.Now().After(deadline) {
+			return -1
+		}
+		n += bit(pr.fire(v))
+		time.Sleep(time.Millisecond)
+	}
+	return n
+}
+
 func bit(b bool) int {
 	if b {
 		return 1
@@ -179,6 +195,11 @@ func run(cmd string, args []string) string {
 			return fmt.Sprintf("wait <%s> enabled", args[0])
 		}
 		return fmt.Sprintf("wait <%s> timeout", args[0])
+	case "serve":
+		if n := serve(pr, v); n >= 0 {
+			return fmt.Sprintf("serve <%s> %d", args[0], n)
+		}
+		return fmt.Sprintf("serve <%s> timeout", args[0])
 	case "fork":
 		// a pre-fork server's worker: Go cannot run in a forked child, so
 		// the child stays in C (../fork-worker.h)

@@ -60,6 +60,21 @@ function waitEnabled(probe) {
   return true;
 }
 
+// Fire probe with values every millisecond while a tracer is attached (a
+// tracer raises the semaphore before its breakpoint is in; one that exits on
+// its first event has gone when this returns): how many times, null when it
+// had not gone after 30 s.
+function serve(probe, values) {
+  const deadline = Date.now() + 30000;
+  let n = 0;
+  while (probe.isEnabled()) {
+    if (Date.now() > deadline) return null;
+    n += +probe.fire(() => values);
+    sleep(1);
+  }
+  return n;
+}
+
 // ---- the two APIs: a provider and its probes, the reply of each command ----
 
 const compat = {
@@ -160,6 +175,10 @@ async function run(cmd, args) {
     case 'state': return API.state(args[0], probe);
     case 'fire': return `fire <${args[0]}> ${+probe.fire(() => values)}`;
     case 'wait': return `wait <${args[0]}> ${waitEnabled(probe) ? 'enabled' : 'timeout'}`;
+    case 'serve': {
+      const n = serve(probe, values);
+      return `serve <${args[0]}> ${n === null ? 'timeout' : n}`;
+    }
     case 'fork': {
       // Node's workers are new processes (cluster, child_process.fork):
       // each makes and loads its own provider, is traced on its own pid,
@@ -186,15 +205,7 @@ async function main() {
     const loaded = API.load(providers.get(prov));
     process.send(loaded);
     const probe = probes.get(key);
-    // it fires until the tracer has gone (a tracer raises the semaphore
-    // before its breakpoint is in)
-    const ok = waitEnabled(probe);
-    const deadline = Date.now() + 30000;
-    while (ok && probe.isEnabled() && Date.now() < deadline) {
-      probe.fire(() => values);
-      sleep(1);
-    }
-    process.exitCode = ok && !probe.isEnabled() ? 0 : 3;
+    process.exitCode = waitEnabled(probe) && serve(probe, values) ? 0 : 3;
     process.disconnect();
     return;
   }

@@ -152,20 +152,28 @@ def toggle(p, count):
             f" maps {before[1]} {after[1]} rss {before[2]} {after[2]}")
 
 
+def serve(probe, values):
+    """Fire probe with values every millisecond while a tracer is attached
+    (a tracer raises the semaphore before its breakpoint is in; one that
+    exits on its first event has gone when this returns): how many times,
+    None when it had not gone after 30 s."""
+    deadline = time.monotonic() + 30
+    n = 0
+    while probe.is_enabled:
+        if time.monotonic() > deadline:
+            return None
+        n += probe.fire(*values)
+        time.sleep(0.001)
+    return n
+
+
 def fork(probe, values):
-    """A pre-fork server's worker: traced on its own pid, it fires the probe
-    it inherited until the tracer has gone (a tracer raises the semaphore
-    before its breakpoint is in), then exits as Python does, finalisers and
-    all."""
+    """A pre-fork server's worker: traced on its own pid, it serves the
+    probe it inherited, then exits as Python does, finalisers and all."""
     sys.stdout.flush()
     pid = os.fork()
     if pid == 0:
-        ok = wait_enabled(probe)
-        deadline = time.monotonic() + 30
-        while ok and probe.is_enabled and time.monotonic() < deadline:
-            probe.fire(*values)
-            time.sleep(0.001)
-        sys.exit(0 if ok and not probe.is_enabled else 3)
+        sys.exit(0 if wait_enabled(probe) and serve(probe, values) else 3)
     return pid
 
 
@@ -192,6 +200,9 @@ def probe_command(cmd, key, probe, values):
         return f"fire <{key}> {int(probe.fire(*values))}"
     if cmd == "wait":
         return f"wait <{key}> " + ("enabled" if wait_enabled(probe) else "timeout")
+    if cmd == "serve":
+        n = serve(probe, values)
+        return f"serve <{key}> " + ("timeout" if n is None else str(n))
     if cmd == "fork":
         worker = fork(probe, values)
         return f"worker {worker}"

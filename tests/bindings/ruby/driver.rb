@@ -35,6 +35,22 @@ def wait_enabled(probe)
   true
 end
 
+# Fire probe with values every millisecond while a tracer is attached (a
+# tracer raises the semaphore before its breakpoint is in; one that exits on
+# its first event has gone when this returns): how many times, nil when it
+# had not gone after 30 s.
+def serve(probe, values)
+  deadline = now + 30
+  n = 0
+  while probe.enabled?
+    return nil if now > deadline
+
+    n += 1 if probe.fire(*values)
+    sleep 0.001
+  end
+  n
+end
+
 # libstapsdt's API: the members bindings read.
 module Compat
   module_function
@@ -122,19 +138,11 @@ def probe_command(cmd, key, probe, values)
   when "state" then A.state(key, probe)
   when "fire" then "fire <#{key}> #{probe.fire(*values) ? 1 : 0}"
   when "wait" then "wait <#{key}> #{wait_enabled(probe) ? 'enabled' : 'timeout'}"
+  when "serve" then "serve <#{key}> #{serve(probe, values) || 'timeout'}"
   when "fork"
-    # a pre-fork server's worker: traced on its own pid, it fires the probe
-    # it inherited until the tracer has gone (a tracer raises the semaphore
-    # before its breakpoint is in), then exits as Ruby does, finalisers and all
-    $worker = fork do
-      ok = wait_enabled(probe)
-      deadline = now + 30
-      while ok && probe.enabled? && now < deadline
-        probe.fire(*values)
-        sleep 0.001
-      end
-      exit(ok && !probe.enabled? ? 0 : 3)
-    end
+    # a pre-fork server's worker: traced on its own pid, it serves the probe
+    # it inherited, then exits as Ruby does, finalisers and all
+    $worker = fork { exit(wait_enabled(probe) && serve(probe, values)&.positive? ? 0 : 3) }
     "worker #{$worker}"
   else raise ArgumentError, "unknown command #{cmd}"
   end
