@@ -55,6 +55,8 @@ package_of() {
         qemu-*) echo qemu-user ;; setpriv | flock) echo util-linux ;;
         timeout) echo coreutils ;; file) echo file ;;
         tplist-bpfcc | trace-bpfcc) echo bpfcc-tools ;; unshare) echo util-linux ;;
+        go) echo golang-go ;; ruby) echo ruby-dev ;;
+        node) echo "nodejs (NodeSource's, in the machine image: it ships /usr/include/node)" ;;
         *) echo "$1" ;;
     esac
 }
