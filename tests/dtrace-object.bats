@@ -350,7 +350,7 @@ arch_fire() {
     fi
     qemu=$(arch_field "$a" qemu)
     [ "$qemu" = - ] || runner=("$qemu" "${sysroot[@]}")
-    out=$(timeout 60 "${runner[@]}" ./fire)
+    out=$(timeout "$HANG_SECONDS" "${runner[@]}" ./fire)
     [ "$out" = "fired 0" ] || { echo "$a: alone: $out"; return 1; }
     set -- -batch -nx -ex 'set pagination off' -ex 'set breakpoint always-inserted on' -ex "file $PWD/fire"
     if [ "$qemu" = - ]; then
@@ -362,7 +362,7 @@ arch_fire() {
     fi
     # breakpoints stay in while stopped: gdb lowers the semaphore when it
     # takes a probe's breakpoint out
-    timeout 120 "$gdb" "$@" -ex 'printf "semaphore %d\n", *(unsigned short *)&p_x_semaphore' \
+    timeout "$HANG_SECONDS" "$gdb" "$@" -ex 'printf "semaphore %d\n", *(unsigned short *)&p_x_semaphore' \
         -ex 'printf "arg0 %d\n", $_probe_arg0' -ex continue >gdb.txt 2>&1
     [ "$qemu" = - ] || wait "$QEMU_PID"
     grep -q '^semaphore 1$' gdb.txt || { echo "$a: semaphore not raised at the probe"; cat gdb.txt; return 1; }

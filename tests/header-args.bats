@@ -149,7 +149,7 @@ each_x86_build() {
 args_probes() { note_probes args | cut -f1 | grep '^args:' | sort -u; }
 
 read_bpftrace() {
-    timeout 120 bpftrace -e "$(bpftrace_script "$PWD/args")" -c "$PWD/args $PWD/want.txt" \
+    timeout "$HANG_SECONDS" bpftrace -e "$(bpftrace_script "$PWD/args")" -c "$PWD/args $PWD/want.txt" \
         > bt.out 2> bt.err || { cat bt.err; return 1; }
     grep -E '^[a-z0-9]+ arg[0-9]+ ' bt.out > got.txt || true
 }
@@ -201,7 +201,7 @@ qemu_args() {
         echo "ProbeArgs64('-probe-stap $p')" >> "$py"
     done
     qemu_gdb_start "$qemu" ./args "$PWD/want.txt"
-    timeout 300 gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/args" \
+    timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/args" \
         -ex "target remote :$QEMU_PORT" -ex "source $py" -ex continue 2>&1 |
         grep -E '^[a-z0-9]+ arg[0-9]+ ' > got.txt || true
     wait "$QEMU_PID" || true

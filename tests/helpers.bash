@@ -16,6 +16,14 @@ for d in /usr/include/x86_64-linux-gnu /usr/include; do
     fi
 done
 
+# Every wait of the suites is on an event (a line, a semaphore value, a
+# file, a process ending, a port listening), never a window of time: on a
+# loaded machine anything can take seconds (two CPU hogs beside make check
+# must not fail it).  HANG_SECONDS bounds each wait, and each `timeout` put
+# around a tracer, gdb or qemu, only so that a test that would hang fails
+# instead; it is no part of what a test checks.
+HANG_SECONDS=${SDTKIT_HANG_SECONDS:-300}
+
 # ---- What a test needs -------------------------------------------------
 #
 # .ci/run installs every package the suites use.  When one is missing, a
@@ -206,7 +214,7 @@ gdb_probe_run() {
     py=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/gdbprobe.XXXXXX.py")
     cp "$ROOT/tests/gdb-probe-args.py" "$py"
     for p in "$@"; do echo "${GDB_PROBE_CLASS:-ProbeArgs}('-probe-stap $p')" >> "$py"; done
-    timeout 120 gdb -batch -nx -ex 'set pagination off' -ex "source $py" \
+    timeout "$HANG_SECONDS" gdb -batch -nx -ex 'set pagination off' -ex "source $py" \
         -ex "run ${args[*]}" "$bin" 2>&1 | grep -E '^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )'
     rm -f "$py"
 }
@@ -309,7 +317,7 @@ pid_listens() {
 # its gdb stub; sets QEMU_PID and QEMU_PORT.  QEMU_GDB_PORTS, when set,
 # lists the ports to try first (for tests of this helper).
 qemu_gdb_start() {
-    local qemu=$1 log port try i tries=()
+    local qemu=$1 log port try end tries=()
     shift
     log=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/qemu-gdb.XXXXXX")
     read -r -a tries <<<"${QEMU_GDB_PORTS:-}"
@@ -320,7 +328,8 @@ qemu_gdb_start() {
         [ -z "$(listen_inodes "$port")" ] || continue
         "$qemu" -g "$port" "$@" 2>"$log" &
         QEMU_PID=$!
-        for i in $(seq 1 400); do
+        end=$((SECONDS + HANG_SECONDS))
+        while [ "$SECONDS" -lt "$end" ]; do
             if pid_listens "$QEMU_PID" "$port"; then
                 QEMU_PORT=$port
                 rm -f "$log"

@@ -15,7 +15,7 @@ setup() {
 }
 
 teardown() {
-    [ -n "${PERF_EVENT:-}" ] && timeout 30 perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1
+    [ -n "${PERF_EVENT:-}" ] && timeout "$HANG_SECONDS" perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1
     cleanup_tracers
 }
 
@@ -121,17 +121,17 @@ is_nop_pair() {
     build gcc p -O2 -DSDT_NOP10
     build gcc u -O2 -DUSE_USDT_H
     for b in p u; do
-        timeout 30 perf buildid-cache --add "$PWD/$b"
+        timeout "$HANG_SECONDS" perf buildid-cache --add "$PWD/$b"
         PERF_EVENT=sdt_app:fire
-        timeout 30 perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1 || true
-        timeout 30 perf probe -q "$PERF_EVENT"
-        timeout 60 perf record -q -e sdt_app:fire -o perf.data -- "$PWD/$b" 3 > out 2>&1
-        timeout 60 perf script -i perf.data 2>/dev/null | sed -n 's/.* sdt_app:fire: ([0-9a-f]*)//p' > events
-        timeout 30 perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1
+        timeout "$HANG_SECONDS" perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1 || true
+        timeout "$HANG_SECONDS" perf probe -q "$PERF_EVENT"
+        timeout "$HANG_SECONDS" perf record -q -e sdt_app:fire -o perf.data -- "$PWD/$b" 3 > out 2>&1
+        timeout "$HANG_SECONDS" perf script -i perf.data 2>/dev/null | sed -n 's/.* sdt_app:fire: ([0-9a-f]*)//p' > events
+        timeout "$HANG_SECONDS" perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1
         [ "$(wc -l < events)" = 3 ]
         [ "$(sed -n 2p events | tr -s ' ')" = " arg1=1 arg2=-7 arg3=200" ] ||
             { cat events; false; }
-        timeout 30 perf buildid-cache --remove "$PWD/$b"
+        timeout "$HANG_SECONDS" perf buildid-cache --remove "$PWD/$b"
     done
     PERF_EVENT=
     exec 9>&-

@@ -267,7 +267,7 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 @test "bpftrace attached to one probe of a shared explicit semaphore sets it for all; detached, it reads 0 again" {
     need_bpftrace
     build gcc p -O2
-    bg p.out ./p 200
+    bg p.out ./p 1000000   # until killed (teardown): 20 rounds a second
     pid=$BG_PID
     wait_for p.out 'imp=0 shared=0' 2
     bpftrace_bg bt.out "usdt:$PWD/p:app:exp1 { printf(\"BT exp1 %d\\n\", arg0); }" -p "$pid"
