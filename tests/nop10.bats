@@ -98,13 +98,15 @@ is_nop_pair() {
     build gcc p -O2 -DSDT_NOP10
     loc=$(note_field p app:fire Location)
     ev="sdtkit_nop10_$$"
-    echo "p:$ev/fire $PWD/p:$(file_offset p "$loc")" >> "$TRACEFS/uprobe_events" ||
+    uprobe_add "p:$ev/fire $PWD/p:$(file_offset p "$loc")" ||
         refused "the kernel refused the uprobe"
-    echo 1 > "$TRACEFS/events/$ev/fire/enable"
-    echo > "$TRACEFS/trace"
+    # a tracefs instance of its own: its own ring buffer, which no other
+    # test (running beside it) clears or fills
+    trace_instance
+    echo 1 > "$INST/events/$ev/fire/enable"
     run ./p 5
-    echo 0 > "$TRACEFS/events/$ev/fire/enable"
-    hits=$(grep -c " fire: (" "$TRACEFS/trace" || true)
+    echo 0 > "$INST/events/$ev/fire/enable"
+    hits=$(grep -c " fire: (" "$INST/trace" || true)
     echo "-:$ev/fire" >> "$TRACEFS/uprobe_events"
     [ "$output" = "done 5" ]
     [ "$hits" = 5 ]

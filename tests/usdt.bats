@@ -286,13 +286,15 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
     loc=$(note_field p app:imp Location)
     sem=$(note_field p app:imp Semaphore)
     ev="sdtkit_usdt_$$"
-    echo "p:$ev/imp $PWD/p:$(file_offset p "$loc")($(file_offset p "$sem"))" >> "$TRACEFS/uprobe_events" ||
+    uprobe_add "p:$ev/imp $PWD/p:$(file_offset p "$loc")($(file_offset p "$sem"))" ||
         refused "the kernel refused the uprobe"
-    echo 1 > "$TRACEFS/events/$ev/imp/enable"
-    echo > "$TRACEFS/trace"
+    # a tracefs instance of its own: its own ring buffer, which no other
+    # test (running beside it) clears or fills
+    trace_instance
+    echo 1 > "$INST/events/$ev/imp/enable"
     run ./p 1
-    echo 0 > "$TRACEFS/events/$ev/imp/enable"
-    hits=$(grep -c "imp:" "$TRACEFS/trace" || true)
+    echo 0 > "$INST/events/$ev/imp/enable"
+    hits=$(grep -c "imp:" "$INST/trace" || true)
     echo "-:$ev/imp" >> "$TRACEFS/uprobe_events"
     [ "$output" = "round 0 imp=1 shared=0" ]
     [ "$hits" = 1 ]   # the uprobe sits on one of the two app:imp sites
