@@ -170,7 +170,7 @@ EOF
         need_arch "$arch"
         cc="$(arch_gcc "$arch")"
         CC="$cc" "$DTRACE" -G -s prov.d -o "$arch.o"
-        "$cc" -c x.c -o "ref-$arch.o"
+        once "$cc" -c x.c -o "ref-$arch.o"
         for f in Class Data Machine Flags; do
             [ "$(field "$f" "$arch.o")" = "$(field "$f" "ref-$arch.o")" ] ||
                 { echo "$arch: $f differs"; return 1; }
@@ -242,11 +242,11 @@ link_arch() {
     small_provider
     echo 'extern unsigned short p_x_semaphore, p_y_semaphore;
 int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
-    "$cc" -O2 -c main.c -o main.o
+    once "$cc" -O2 -c main.c -o main.o
     CC="$cc" "$DTRACE" -G -s prov.d -o from-cc.o
     "$DTRACE" -G -s prov.d -o from-obj.o main.o
     for o in from-cc.o from-obj.o; do
-        "$cc" main.o "$o" -o "main-$o"
+        once "$cc" main.o "$o" -o "main-$o"
         ix="$(probes_index "main-$o")"
         [ -n "$ix" ]
         # hidden: some linkers keep GLOBAL HIDDEN, others (s390x, riscv64)
@@ -296,7 +296,9 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
 # arguments: column gdb), and the program prints "fired 1".  Targets run
 # in parallel (background jobs), each in its own directory, built once for
 # both tests: the second only runs programs (qemu, gdb), so the sanitizer
-# pass leaves it out.
+# pass leaves it out.  What the target's compiler and linker make of the
+# same inputs is made once per run (once): the passes after the first
+# run only their own dtrace.
 
 # arch_build ARCH: the checks above up to the fire program, built but not
 # run, in $BATS_FILE_TMPDIR/arches/ARCH (once: the file "built" says so).
@@ -309,16 +311,16 @@ arch_build() {
     echo 'extern unsigned short p_x_semaphore, p_y_semaphore;
 int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
     echo 'int x;' >x.c
-    "$cc" -c x.c -o ref.o
+    once "$cc" -c x.c -o ref.o
     CC="$cc" "$DTRACE" -G -s prov.d -o g.o
     for f in Class Data Machine Flags; do
         [ "$(field "$f" g.o)" = "$(field "$f" ref.o)" ] || { echo "$a: $f $(field "$f" g.o) != $(field "$f" ref.o)"; return 1; }
     done
     [ "$(readelf -h g.o | grep OS/ABI)" = "$(readelf -h ref.o | grep OS/ABI)" ] || { echo "$a: OS/ABI differs"; return 1; }
     elf_is g.o "$a"
-    "$(arch_triple "$a")-ld" -r g.o ref.o -o r.o
-    "$cc" -O2 -c main.c -o main.o
-    "$cc" -static main.o g.o -o main
+    once "$(arch_triple "$a")-ld" -r g.o ref.o -o r.o
+    once "$cc" -O2 -c main.c -o main.o
+    once "$cc" -static main.o g.o -o main
     ix="$(probes_index main)"
     [ -n "$ix" ] || { echo "$a: no .probes"; return 1; }
     for s in p_x_semaphore p_y_semaphore; do
@@ -329,10 +331,10 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
         'int main(void) {' '    int fired = 0;' \
         '    if (P_X_ENABLED()) { P_X(42); fired = 1; }' \
         '    printf("fired %d\n", fired);' '    return 0;' '}' >fire.c
-    "$cc" -O2 -g -I "$INCLUDE" -c fire.c -o fire.o
+    once -i prov.h "$cc" -O2 -g -I "$INCLUDE" -c fire.c -o fire.o
     "$DTRACE" -G -s prov.d -o fire-g.o fire.o
     [ "$(arch_field "$a" run)" != dynamic ] || link=
-    "$cc" $link fire.o fire-g.o -o fire
+    once "$cc" $link fire.o fire-g.o -o fire
     touch built
     echo "$a ok (object as the compiler's, linked; notes read)"
 }

@@ -55,12 +55,14 @@ note_sizes() {
 }
 
 # build_args CC LANG HEADER OUT FLAGS...: args.c as LANG (c or c++) with
-# HEADER (sdt or usdt); the wide arguments' warnings are expected.
+# HEADER (sdt or usdt); the wide arguments' warnings are expected.  Each
+# build is made once per run (once): the three readers share them; ONCE=
+# (empty) builds anew, for a test that reads the compiler's messages.
 build_args() {
     local cc=$1 lang=$2 hdr=$3 out=$4 def=
     shift 4
     [ "$hdr" = usdt ] && def=-DUSE_USDT_H
-    $cc -x $lang $def -g -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
+    ${ONCE-once} $cc -x $lang $def -g -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
         "$@" "$SRC/args.c" -o "$out"
 }
 
@@ -107,7 +109,7 @@ same_values() {
 
 @test "values wider than 8 bytes or of odd size are the only arguments that warn, once each" {
     # x86-64: long double, two __int128, three odd-sized structs
-    run build_args gcc c sdt a.o -c -Wno-error=deprecated-declarations -Wdeprecated-declarations
+    ONCE= run build_args gcc c sdt a.o -c -Wno-error=deprecated-declarations -Wdeprecated-declarations
     [ "$status" -eq 0 ]
     [ "$(echo "$output" | grep -c 'warning: .*sdt probe argument [0-9]* is wider than 8 bytes')" = 6 ]
     for n in 1 2 3; do

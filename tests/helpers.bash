@@ -24,6 +24,51 @@ done
 # instead; it is no part of what a test checks.
 HANG_SECONDS=${SDTKIT_HANG_SECONDS:-300}
 
+# ---- Built once per run ---------------------------------------------------
+#
+# RUN_DIR: what the suites of one `make check` share, whatever their pass:
+# tests/run makes it (SDTKIT_RUN_DIR) and removes it at the end; a bats run
+# of its own uses bats' run directory.  Shared builds there are made under
+# a lock (flock), by whichever suite comes first: the provider examples, the
+# libbpf loader, the fixtures of `once`.
+RUN_DIR=${SDTKIT_RUN_DIR:-${BATS_RUN_TMPDIR:-${BATS_FILE_TMPDIR:-$(mktemp -d)}}}
+
+# once [-i FILE]... CMD... -o OUT ...: run CMD, a compiler or linker whose
+# one product is OUT (its -o; /dev/null when it only has to succeed), once
+# per run: the same command on the same inputs, in any suite or pass, gets
+# a copy of the first one's OUT.  The key is every word of CMD but OUT,
+# with the contents of each word that names a file, and of each FILE given
+# with -i (what CMD reads that its words do not name: an #included header
+# made by the program under test).  Only for a deterministic command whose
+# output is all a test reads of it: never where its messages are checked.
+# The cache keeps a manifest, one "key command" line per build.
+once() {
+    local extra=() words=() files=() a prev= out= key dir=$RUN_DIR/once
+    while [ "$1" = -i ]; do extra+=("$2"); shift 2; done
+    for a in "$@"; do
+        if [ "$prev" = -o ]; then
+            out=$a
+            words+=(OUT)
+        else
+            words+=("$a")
+            [ ! -f "$a" ] || files+=("$a")
+        fi
+        prev=$a
+    done
+    [ -n "$out" ] || { echo "once: no -o in: $*"; return 1; }
+    key=$( { printf '%s\n' "${words[@]}"; cat -- "${files[@]}" "${extra[@]}" </dev/null; } | sha1sum)
+    key=${key%% *}
+    if [ -f "$dir/$key" ]; then
+        [ "$out" = /dev/null ] || cp "$dir/$key" "$out"
+        return
+    fi
+    "$@" || return
+    mkdir -p "$dir"
+    if [ "$out" = /dev/null ]; then : >"$dir/$key.$BASHPID"; else cp "$out" "$dir/$key.$BASHPID"; fi
+    mv -f "$dir/$key.$BASHPID" "$dir/$key"
+    printf '%s %s\n' "$key" "$*" >>"$dir/manifest"
+}
+
 # ---- What a test needs -------------------------------------------------
 #
 # .ci/run installs every package the suites use.  When one is missing, a
@@ -101,10 +146,11 @@ errno_text() {
 
 # fresh CMD...: CMD without the outer bats' variables and its libexec
 # directory on PATH, which would send a nested bats (a suite run by a test,
-# make check in a test) to the wrong place.
+# make check in a test) to the wrong place, nor the outer run's shared
+# directory.
 fresh() {
     local unset=() v path
-    for v in $(compgen -v BATS_); do unset+=(-u "$v"); done
+    for v in $(compgen -v BATS_) SDTKIT_RUN_DIR; do unset+=(-u "$v"); done
     path=$(tr : '\n' <<< "$PATH" | grep -v /libexec/bats-core | paste -sd:)
     env "${unset[@]}" PATH="$path" "$@"
 }
@@ -261,12 +307,13 @@ arch_gxx() {
 # (a compiler without its C library cannot build a program or include
 # <stdint.h>, and was the cause of a CI run that failed on a new machine).
 # Once ARCH's compiler has linked a program, it is not asked again in the
-# same bats run (a cross compiler's static link costs about a second, and
-# the suites ask some 200 times a pass).
+# same run (RUN_DIR: a cross compiler's static link costs about a second,
+# and the suites ask some 200 times a pass).
 need_arch() {
-    local gcc pkg probe linked="${BATS_RUN_TMPDIR:-/nonexistent}/need-arch-$1"
+    local gcc pkg probe linked
     gcc=$(arch_gcc "$1")
-    need_cmd "$gcc"
+    need_cmd "$gcc" || return
+    linked="$RUN_DIR/need-arch-$1-$(command -v "$gcc" | cksum | cut -d' ' -f1)"
     [ ! -e "$linked" ] || return 0
     pkg=$(arch_field "$1" 3)
     probe=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/need-arch.XXXXXX")
@@ -277,7 +324,7 @@ need_arch() {
         return
     }
     rm -f "$probe"
-    [ -z "${BATS_RUN_TMPDIR:-}" ] || : >"$linked"
+    : >"$linked"
 }
 
 # stap_include: a directory holding only SystemTap's sys/sdt.h, usable by

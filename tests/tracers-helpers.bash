@@ -23,11 +23,13 @@ build_examples() {
         > "$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
 }
 
-# shared_examples: export EX, the examples built once per bats run in a
-# directory the suites that only read them share (under a lock, for bats
-# --jobs).  Suites that change their build use build_examples instead.
+# shared_examples: export EX, the examples built once per run (RUN_DIR)
+# with the dtrace under test, in a directory the suites that only read them
+# share (under a lock: suites run side by side).  Suites that change their
+# build use build_examples instead, or a copy.
 shared_examples() {
-    export EX="${BATS_RUN_TMPDIR:-$BATS_FILE_TMPDIR}/sdtkit-examples"
+    export EX
+    EX="$RUN_DIR/sdtkit-examples-$(cksum <<<"$DTRACE" | cut -d' ' -f1)"
     (
         flock 8
         if [ ! -e "$EX/.built" ]; then
@@ -191,9 +193,9 @@ trace_instance() {
 
 # ---- libbpf and bcc --------------------------------------------------------
 
-# build_loader: LOADER and BPFOBJ, built once per bats run.
+# build_loader: LOADER and BPFOBJ, built once per run (RUN_DIR).
 build_loader() {
-    local d="${BATS_RUN_TMPDIR:-$BATS_FILE_TMPDIR}/sdtkit-libbpf"
+    local d="$RUN_DIR/sdtkit-libbpf"
     (
         flock 8
         if [ ! -x "$d/usdt-loader" ]; then
@@ -215,7 +217,8 @@ build_loader() {
 # can build its programs: BCC_KERNEL_SOURCE names a kernel header tree.
 # This machine's kernel ships none; Debian 12's 6.1 headers, the -common
 # tree with the -amd64 one's generated include/, arch/ and .config laid
-# over it, serve uprobes (struct pt_regs is the same).  Built once per run.
+# over it, serve uprobes (struct pt_regs is the same).  Built once per run
+# (RUN_DIR).
 need_bcc_trace() {
     need_cmd trace-bpfcc
     local common amd64
@@ -223,7 +226,7 @@ need_bcc_trace() {
     amd64=${common%-common}-amd64
     [ -n "$common" ] && [ -d "$amd64" ] ||
         missing "no kernel headers for bcc in /usr/src (.ci/run installs linux-headers-amd64)"
-    BCC_KERNEL_SOURCE="${BATS_RUN_TMPDIR:-$BATS_FILE_TMPDIR}/sdtkit-bcc-kernel"
+    BCC_KERNEL_SOURCE="$RUN_DIR/sdtkit-bcc-kernel"
     (
         flock 8
         if [ ! -e "$BCC_KERNEL_SOURCE/.built" ]; then
