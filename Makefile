@@ -233,12 +233,21 @@ demo: examples
 # 4 (tests/sanitized-suites) is to run.  `make -j check` builds the
 # prerequisites in parallel; the suites get no jobserver (MAKEFLAGS
 # unset): the make runs of tests are their own.
+#
+# Tiers (tests/run): TIER=all (make check), fast (make check-fast: host
+# compilers, the tools and the run-time library, with the sanitizer pass),
+# cross, tracers, release (make check-cross ...).
+TIER             ?= all
 SANITIZED_LIST   := $(shell awk '!/^\#/ && NF { print $$1 }' tests/sanitized-suites)
 CHECK_SANITIZED   = $(if $(SUITES),$(filter $(SANITIZED_LIST),$(notdir $(SUITES))),all)
-check: tools headers runtime $(if $(SUITES),,examples) \
-       $(if $(CHECK_SANITIZED),$(ASAN_TOOLS) $(ASAN_RT_LIBS) \
-         $(if $(shell command -v $(MUSL_CC) 2>/dev/null),musl))
-	env -u MAKEFLAGS -u MFLAGS BATS=$(BATS) tests/run $(SUITES)
+CHECK_MUSL        = $(if $(filter fast,$(TIER)),,$(if $(shell command -v $(MUSL_CC) 2>/dev/null),musl))
+check: tools headers runtime $(if $(SUITES)$(filter-out all,$(TIER)),,examples) \
+       $(if $(CHECK_SANITIZED),$(ASAN_TOOLS) $(ASAN_RT_LIBS) $(CHECK_MUSL))
+	env -u MAKEFLAGS -u MFLAGS BATS=$(BATS) SDTKIT_TIER=$(TIER) tests/run $(SUITES)
+
+check-fast check-cross check-tracers check-release:
+	@$(MAKE) --no-print-directory check TIER=$(@:check-%=%)
+.PHONY: check-fast check-cross check-tracers check-release
 
 # ---- Installing ---------------------------------------------------------
 

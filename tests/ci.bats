@@ -190,6 +190,7 @@ inner() {
 # given ("could not open gdbserver on 37862").  qemu_gdb_start skips ports
 # something listens on and moves on when qemu's bind fails anyway (here a
 # socket only bound, which /proc/net/tcp does not list).
+# bats test_tags=cross
 @test "qemu's gdb stub moves to another port when the one tried is taken, listening or only bound" {
     need_cmd qemu-x86_64 gdb timeout
     cat > hold.c <<'C'

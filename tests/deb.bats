@@ -12,6 +12,7 @@
 # unpacked copy of it (so the checkout's own build/ is left alone), and
 # installed only into scratch dpkg databases and directories: the system's
 # systemtap-sdt-dev is never touched.
+# bats file_tags=release
 
 load helpers
 

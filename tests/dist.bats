@@ -8,6 +8,7 @@
 # The tarball is made once from this tree; the checks that need another
 # checkout make one (a git repository of the same files, with other dates
 # and modes) and reuse it.
+# bats file_tags=release
 
 load helpers
 

@@ -353,7 +353,7 @@ prov() {
 }
 
 # Its own dtrace, not the one under test: the sanitizer pass leaves it out.
-# bats test_tags=normal-pass-only
+# bats test_tags=normal-pass-only,cross
 @test "line markers with huge numbers saturate at INT_MAX also where long is 32 bits" {
     printf '# 9999999999 "x.d"\nprovider p { probe x(int; };\n' >marker.d
     # an i686 dtrace that traps on any signed overflow (the number used to

@@ -154,6 +154,7 @@ EOF
     [ ! -e deps.d ] && [ ! -e junk ] && [ ! -e null.d ]
 }
 
+# bats test_tags=cross
 @test "CC=aarch64-linux-gnu-gcc gives an AArch64 object, and -32 its 32-bit ARM sibling" {
     need_arch aarch64
     small_provider
@@ -163,6 +164,7 @@ EOF
     elf_is a32.o armhf
 }
 
+# bats test_tags=cross
 @test "CC selects class, byte order, machine and flags for each cross compiler" {
     small_provider
     echo 'int x;' >x.c
@@ -189,6 +191,7 @@ EOF
     [ ! -e out.o ]
 }
 
+# bats test_tags=cross
 @test "objects given set class, byte order, machine, OS ABI and flags" {
     need_arch riscv64; need_arch s390x
     small_provider
@@ -203,6 +206,7 @@ EOF
     elf_is out-s390.o s390x
 }
 
+# bats test_tags=cross
 @test "objects override CC and -32/-64" {
     need_arch aarch64
     small_provider
@@ -212,6 +216,7 @@ EOF
     elf_is out.o aarch64
 }
 
+# bats test_tags=cross
 @test "objects that disagree on the machine are an error" {
     need_arch aarch64
     small_provider
@@ -259,22 +264,39 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
 }
 
 @test "links and resolves on x86-64" { link_arch x86_64; }
+# bats test_tags=cross
 @test "links and resolves on i686" { link_arch i686; }
+# bats test_tags=cross
 @test "links and resolves on aarch64" { link_arch aarch64; }
+# bats test_tags=cross
 @test "links and resolves on armhf" { link_arch armhf; }
+# bats test_tags=cross
 @test "links and resolves on ppc64el" { link_arch ppc64el; }
+# bats test_tags=cross
 @test "links and resolves on s390x" { link_arch s390x; }
+# bats test_tags=cross
 @test "links and resolves on riscv64" { link_arch riscv64; }
+# bats test_tags=cross
 @test "links and resolves on armel" { link_arch armel; }
+# bats test_tags=cross
 @test "links and resolves on ppc64 (big-endian, ELFv1)" { link_arch ppc64; }
+# bats test_tags=cross
 @test "links and resolves on powerpc" { link_arch powerpc; }
+# bats test_tags=cross
 @test "links and resolves on mips64el" { link_arch mips64el; }
+# bats test_tags=cross
 @test "links and resolves on mipsel" { link_arch mipsel; }
+# bats test_tags=cross
 @test "links and resolves on sparc64" { link_arch sparc64; }
+# bats test_tags=cross
 @test "links and resolves on x32" { link_arch x32; }
+# bats test_tags=cross
 @test "links and resolves on m68k" { link_arch m68k; }
+# bats test_tags=cross
 @test "links and resolves on hppa" { link_arch hppa; }
+# bats test_tags=cross
 @test "links and resolves on alpha" { link_arch alpha; }
+# bats test_tags=cross
 @test "links and resolves on sh4" { link_arch sh4; }
 
 @test "every architecture of tests/arches.table has its test of linking and resolving" {
@@ -393,12 +415,13 @@ each_arch() {
     [ "$bad" = 0 ]
 }
 
+# bats test_tags=cross
 @test "on every target the object matches the compiler's and the table, links with ld -r and statically, and -G reads the target's notes" {
     for a in $ALL_ARCHES; do need_arch "$a"; done
     each_arch arch_build
 }
 
-# bats test_tags=normal-pass-only
+# bats test_tags=normal-pass-only,cross
 @test "on every target qemu-user runs, a probe built with -h and -G fires under gdb with the semaphore raised" {
     need_cmd gdb gdb-multiarch timeout
     for a in $ALL_ARCHES; do
@@ -445,6 +468,7 @@ each_arch() {
     ! readelf -n lost.o | grep -q 'x86 feature: IBT, SHSTK'
 }
 
+# bats test_tags=cross
 @test "AArch64 BTI/PAC marking survives linking with the object" {
     need_arch aarch64
     small_provider
@@ -500,6 +524,7 @@ void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); }' >cet.c
     [ -z "$stderr" ]
 }
 
+# bats test_tags=cross
 @test "notes of 32-bit and big-endian objects are read too" {
     need_sdt_header
     small_provider

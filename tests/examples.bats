@@ -343,6 +343,7 @@ build_ring() {
 
 # "Within seconds" of work: CPU time, which the machine's load does not
 # change as it changes wall time (a loaded machine made bpftrace start late).
+# bats test_tags=tracer
 @test "make demo lists the probes of tick and traces it where it can, within seconds" {
     cpu_ms start
     DEMO_SECONDS=$HANG_SECONDS run make -s -C "$EX" demo DTRACE="$DTRACE" SDT_INCLUDE="$INCLUDE"

@@ -4,6 +4,7 @@
 # built static for each target, run under qemu-user with its gdb stub, and
 # read by gdb-multiarch at every probe.  (x86-64 runs natively in
 # header-gdb.bats.)
+# bats file_tags=cross
 
 load helpers
 

@@ -6,6 +6,7 @@
 # and 8-byte values on 32-bit targets are never half a register pair.
 # Tests that build the same file with the same flags share the build
 # (once: one compiler run per command line and inputs per make check).
+# bats file_tags=cross
 
 load helpers
 

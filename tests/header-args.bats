@@ -80,6 +80,7 @@ same_values() {
     diff w.sorted g.sorted || { echo "(< passed, > read)"; false; }
 }
 
+# bats test_tags=cross
 @test "every kind of argument gets the note sizes of args.sizes on all 18 targets, gcc and g++, both headers" {
     for a in $ALL_ARCHES; do
         need_arch $a
@@ -94,6 +95,7 @@ same_values() {
     done
 }
 
+# bats test_tags=cross
 @test "every kind of argument gets the note sizes of args.sizes with clang and clang++ on the tested targets" {
     need_cmd clang
     for a in $ARCHES; do
@@ -166,12 +168,14 @@ read_gdb() {
     GDB_PROBE_CLASS=ProbeArgs64 gdb_probe_args ./args "$PWD/want.txt" -- $(args_probes) > got.txt
 }
 
+# bats test_tags=tracer
 @test "bpftrace reads every argument as passed: gcc and clang, C and C++, -O0 and -O2, both headers" {
     need_tracefs
     need_cmd bpftrace
     each_x86_build read_bpftrace
 }
 
+# bats test_tags=tracer
 @test "libbpf reads every argument as passed: gcc and clang, C and C++, -O0 and -O2, both headers" {
     need_tracefs
     need_cmd clang gcc
@@ -181,6 +185,7 @@ read_gdb() {
     each_x86_build read_libbpf
 }
 
+# bats test_tags=tracer
 @test "gdb reads every argument as passed on x86-64: gcc and clang, C and C++, -O0 and -O2, both headers" {
     need_cmd gdb
     gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb has no Python"
@@ -226,6 +231,7 @@ qemu_same_values() {
     same_values want.txt got.txt || { echo "$2"; false; }
 }
 
+# bats test_tags=cross
 @test "gdb reads every argument as passed under qemu-user on every target where it reads arguments, gcc and g++ -O2, both headers" {
     need_cmd gdb-multiarch timeout
     gdb-multiarch -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb-multiarch has no Python"
@@ -246,6 +252,7 @@ classify_sizes() {
     { note_sizes c.o d | sed 's/^/d /'; note_sizes c.o i | sed 's/^/i /'; }
 }
 
+# bats test_tags=cross
 @test "the two C classification paths and the C++ one agree on every type on all 18 targets" {
     types=$(grep -o 'TYPE ([a-z0-9_]*,' "$SRC/classify.c" | grep -vc 'TYPE (name,')
     for a in $ALL_ARCHES; do

@@ -112,10 +112,39 @@ package_of() {
     esac
 }
 
+# ---- Tiers -------------------------------------------------------------
+#
+# A test that needs cross compilers or qemu is tagged cross, one that needs
+# a tracer (bpftrace, perf, bcc, libbpf, gdb, tracefs) tracer, one about
+# the release tarball and packages release (`# bats test_tags=TAG` on the
+# line before it, `# bats file_tags=TAG` for a whole suite); the others
+# are the fast tier (tests/run, SDTKIT_TIER; make check-fast).  In the
+# fast tier the helpers that reach for those things fail, naming the tag
+# the test lacks.
+
+# tier_needs TAG WHAT: the test needs WHAT, which only tests tagged TAG may.
+tier_needs() {
+    [ "${SDTKIT_TIER:-}" = fast ] || return 0
+    echo "this test needs $2, but is in the fast tier: tag it $1 (# bats test_tags=$1; DEVELOPERS.md, Tiers)" >&2
+    return 1
+}
+
+# tier_of_cmd CMD: the tag a test running CMD needs, if any.
+tier_of_cmd() {
+    case $1 in
+        x86_64-linux-gnu-*) ;;
+        qemu-* | gdb-multiarch | *-linux-gnu*-gcc | *-linux-gnu*-g++) echo cross ;;
+        gdb | bpftrace | perf | trace-bpfcc | tplist-bpfcc) echo tracer ;;
+        dpkg-buildpackage | rpmbuild | lintian | rpmlint) echo release ;;
+    esac
+}
+
 # need_cmd CMD...: every CMD is on PATH, or the test is missing its package.
 need_cmd() {
-    local c
+    local c t
     for c in "$@"; do
+        t=$(tier_of_cmd "$c")
+        [ -z "$t" ] || tier_needs "$t" "$c" || return
         command -v "$c" >/dev/null 2>&1 ||
             missing "$c is not installed (.ci/run installs it from package $(package_of "$c"))"
     done
@@ -147,10 +176,10 @@ errno_text() {
 # fresh CMD...: CMD without the outer bats' variables and its libexec
 # directory on PATH, which would send a nested bats (a suite run by a test,
 # make check in a test) to the wrong place, nor the outer run's shared
-# directory.
+# directory and tier.
 fresh() {
     local unset=() v path
-    for v in $(compgen -v BATS_) SDTKIT_RUN_DIR; do unset+=(-u "$v"); done
+    for v in $(compgen -v BATS_) SDTKIT_RUN_DIR SDTKIT_TIER; do unset+=(-u "$v"); done
     path=$(tr : '\n' <<< "$PATH" | grep -v /libexec/bats-core | paste -sd:)
     env "${unset[@]}" PATH="$path" "$@"
 }
@@ -313,6 +342,7 @@ need_arch() {
     local gcc pkg probe linked
     gcc=$(arch_gcc "$1")
     need_cmd "$gcc" || return
+    [ "$1" = x86_64 ] || tier_needs cross "$gcc" || return
     linked="$RUN_DIR/need-arch-$1-$(command -v "$gcc" | cksum | cut -d' ' -f1)"
     [ ! -e "$linked" ] || return 0
     pkg=$(arch_field "$1" 3)
@@ -366,6 +396,7 @@ pid_listens() {
 qemu_gdb_start() {
     local qemu=$1 log port try end tries=()
     shift
+    tier_needs cross "$qemu" || return
     log=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/qemu-gdb.XXXXXX")
     read -r -a tries <<<"${QEMU_GDB_PORTS:-}"
     for try in $(seq 1 20); do

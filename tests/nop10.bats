@@ -57,6 +57,7 @@ is_nop_pair() {
     ! insns_at q "$((loc + 1))" 1 | grep -q '66 2e 0f 1f'
 }
 
+# bats test_tags=cross
 @test "SDT_NOP10 is ignored on other targets" {
     need_arch aarch64
     aarch64-linux-gnu-gcc -O2 -DSDT_NOP10 -Wall -Wextra -Werror -I "$INCLUDE" "$SRC" -o p
@@ -65,6 +66,7 @@ is_nop_pair() {
     aarch64-linux-gnu-objdump -d --start-address=$((loc)) --stop-address=$((loc + 4)) p | grep -qE ':\s+d503201f\s+nop'
 }
 
+# bats test_tags=tracer
 @test "gdb stops at nop + nop10 probes of both headers and decodes their arguments" {
     need_cmd gdb
     for cc in gcc clang; do
@@ -82,6 +84,7 @@ is_nop_pair() {
     done
 }
 
+# bats test_tags=tracer
 @test "bpftrace fires nop + nop10 probes of both headers and decodes their arguments" {
     need_bpftrace
     build gcc p -O2 -DSDT_NOP10
@@ -93,6 +96,7 @@ is_nop_pair() {
     done
 }
 
+# bats test_tags=tracer
 @test "a raw uprobe on the first nop of the pair fires once per probe" {
     need_tracefs
     build gcc p -O2 -DSDT_NOP10
@@ -112,6 +116,7 @@ is_nop_pair() {
     [ "$hits" = 5 ]
 }
 
+# bats test_tags=tracer
 @test "perf probe and perf record fire nop + nop10 probes of both headers and decode their arguments" {
     need_cmd perf timeout
     perf version >/dev/null 2>&1 || refused "perf does not run here"

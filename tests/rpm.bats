@@ -10,6 +10,7 @@
 #
 # The tarball is made once and the packages built once, in an unpacked
 # copy of it.  Nothing is installed outside scratch directories.
+# bats file_tags=release
 
 load helpers
 

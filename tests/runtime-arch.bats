@@ -17,6 +17,7 @@
 #
 # Everything is built once, in setup_file, two targets at a time; the tests
 # read what was built.  Per-target expectations: tests/runtime/targets.
+# bats file_tags=cross
 
 load helpers
 

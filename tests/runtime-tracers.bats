@@ -6,6 +6,7 @@
 # machine's kernel, with the commands their users type: each finds the
 # probes of the running process, decodes every argument as fired, and
 # raises the probe's semaphore while attached, which the program reads.
+# bats file_tags=tracer
 
 load helpers
 load tracers-helpers

@@ -111,6 +111,7 @@ EOF
     [ "$(cut -f1 thin | sort -u)" = objs/probes.o ]
 }
 
+# bats test_tags=cross
 @test "32-bit and big-endian files are listed too" {
     stap_sdt
     probes_c
@@ -128,6 +129,7 @@ EOF
 # Every Debian target (both byte orders, 32 and 64 bits): the notes of an
 # object and of a static program built with our header are listed with the
 # argument strings readelf shows, and pass --check.
+# bats test_tags=cross
 @test "every one of the 18 targets' objects and static programs are listed and pass --check" {
     cat >probes.c <<'EOC'
 #include <sys/sdt.h>

@@ -98,6 +98,7 @@ stop() {
 # need_tracefs: skip unless root with tracefs and uprobe events (mounting
 # tracefs when it is not yet mounted).
 need_tracefs() {
+    tier_needs tracer tracefs || return
     [ "$(id -u)" -eq 0 ] || refused "not root: uprobes need root"
     if [ ! -e "$TRACEFS/uprobe_events" ]; then
         mount -t tracefs nodev "$TRACEFS" 2>/dev/null ||

@@ -9,6 +9,7 @@
 # events perf probe creates are named sdt_PROVIDER:NAME for the whole
 # machine, so the tests that create them hold a lock against concurrent runs
 # and delete them in teardown.
+# bats file_tags=tracer
 
 load helpers
 load tracers-helpers

@@ -8,6 +8,7 @@
 # computed here from the program headers, no note parser involved) must fire
 # and count the semaphore.  Skipped, with the reason, where the kernel or the
 # tools do not allow it.
+# bats file_tags=tracer
 
 load helpers
 load tracers-helpers

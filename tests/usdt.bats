@@ -174,6 +174,7 @@ sym_row() {
     gcc -c -Wall -Wextra -Werror -I "$INCLUDE" v.c -o v.o
 }
 
+# bats test_tags=cross
 @test "<usdt.h> cross-compiles with notes and semaphores for aarch64, armhf, i686, s390x, riscv64 and ppc64el" {
     for a in aarch64 armhf i686 s390x riscv64 ppc64el; do
         need_arch $a
@@ -188,6 +189,7 @@ sym_row() {
     done
 }
 
+# bats test_tags=cross
 @test "<usdt.h> compiles warning-free at -O0, -O2 and -Os with its semaphores and an 8-byte constant, and links, for all 18 architectures" {
     n=0
     for a in $ALL_ARCHES; do
@@ -210,6 +212,7 @@ sym_row() {
     [ "$n" = 18 ]
 }
 
+# bats test_tags=tracer
 @test "gdb reads every argument of every type as passed with both headers: gcc and clang, -O0 and -O2" {
     need_cmd gdb
     for def in "" -DUSE_USDT_H; do
@@ -233,6 +236,7 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 
 # ---- Real tracers ---------------------------------------------------------
 
+# bats test_tags=tracer
 @test "gdb stops at every <usdt.h> probe and decodes its arguments: gcc and clang, -O0 and -O2" {
     need_cmd gdb
     for cc in gcc clang; do
@@ -248,6 +252,7 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
     done
 }
 
+# bats test_tags=tracer
 @test "bpftrace fires every <usdt.h> probe and decodes its arguments; implicit and shared semaphores read 1 while attached" {
     need_bpftrace
     build gcc p -O2
@@ -264,6 +269,7 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
     [ "$output" = "round 0 imp=0 shared=0" ]
 }
 
+# bats test_tags=tracer
 @test "bpftrace attached to one probe of a shared explicit semaphore sets it for all; detached, it reads 0 again" {
     need_bpftrace
     build gcc p -O2
@@ -280,6 +286,7 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
     tail -n +$((mark + 2)) p.out | grep -q 'imp=0 shared=0'
 }
 
+# bats test_tags=tracer
 @test "a raw uprobe with ref_ctr_offset fires on a <usdt.h> probe and counts its implicit semaphore" {
     need_tracefs
     build gcc p -O2
@@ -300,6 +307,7 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
     [ "$hits" = 1 ]   # the uprobe sits on one of the two app:imp sites
 }
 
+# bats test_tags=tracer
 @test "bpftrace reads the first six arguments of every type as passed with both headers: gcc and clang, -O0 and -O2" {
     need_bpftrace
     for def in "" -DUSE_USDT_H; do
