@@ -69,6 +69,23 @@ once() {
     printf '%s %s\n' "$key" "$*" >>"$dir/manifest"
 }
 
+# gen FILE CMD...: FILE is what CMD (a generator of test input: awk ...)
+# writes on its standard output, made once per run, whatever the pass:
+# FILE is a hard link to the run's copy, so a test must not change it.
+gen() {
+    local file=$1 key dir=$RUN_DIR/gen tmp
+    shift
+    key=$(printf '%s\n' "$@" | sha1sum)
+    key=${key%% *}
+    if [ ! -f "$dir/$key" ]; then
+        mkdir -p "$dir"
+        tmp=$dir/$key.$BASHPID
+        "$@" >"$tmp" || { rm -f "$tmp"; return 1; }
+        mv -f "$tmp" "$dir/$key"
+    fi
+    ln -f "$dir/$key" "$file" 2>/dev/null || cp "$dir/$key" "$file"
+}
+
 # ---- What a test needs -------------------------------------------------
 #
 # .ci/run installs every package the suites use.  When one is missing, a
