@@ -235,7 +235,8 @@ demo: examples
 # The sanitizer and musl builds are made only when a suite of passes 2 to
 # 4 (tests/sanitized-suites) is to run.  `make -j check` builds the
 # prerequisites in parallel; the suites get no jobserver (MAKEFLAGS
-# unset): the make runs of tests are their own.
+# unset) nor TIER (a command line's variables are exported): the make
+# runs of tests are their own.
 #
 # Tiers (tests/run): TIER=all (make check), fast (make check-fast: host
 # compilers, the tools and the run-time library, with the sanitizer pass),
@@ -246,7 +247,7 @@ CHECK_SANITIZED   = $(if $(SUITES),$(filter $(SANITIZED_LIST),$(notdir $(SUITES)
 CHECK_MUSL        = $(if $(filter fast,$(TIER)),,$(if $(shell command -v $(MUSL_CC) 2>/dev/null),musl))
 check: tools headers runtime $(if $(SUITES)$(filter-out all,$(TIER)),,examples) \
        $(if $(CHECK_SANITIZED),$(ASAN_TOOLS) $(ASAN_RT_LIBS) $(CHECK_MUSL))
-	env -u MAKEFLAGS -u MFLAGS BATS=$(BATS) SDTKIT_TIER=$(TIER) tests/run $(SUITES)
+	env -u MAKEFLAGS -u MFLAGS -u TIER BATS=$(BATS) SDTKIT_TIER=$(TIER) tests/run $(SUITES)
 
 check-fast check-cross check-tracers check-release:
 	@$(MAKE) --no-print-directory check TIER=$(@:check-%=%)
