@@ -46,7 +46,7 @@ setup_file() {
     DEBDIR=$SRC/build/deb
     DEBFILE=$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.deb
     command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || return 0
-    make -s -C "$ROOT" dist DIST_DIR="$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || return 0
+    dist_tarball "$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || return 0
     copy_tree "$SRC"
     make -s -C "$SRC" deb >>"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || true
 }

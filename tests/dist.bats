@@ -5,7 +5,8 @@
 # distcheck: it builds, passes its checks, installs and uninstalls cleanly
 # and remakes itself.
 #
-# The tarball is made once from this tree; the checks that need another
+# The tarball is made once from this tree (once per run: the package
+# suites use the same, dist_tarball); the checks that need another
 # checkout make one (a git repository of the same files, with other dates
 # and modes) and reuse it.
 # bats file_tags=release
@@ -17,7 +18,7 @@ setup_file() {
     VERSION=$(cat "$ROOT/VERSION")
     TARBALL=$BATS_FILE_TMPDIR/sdtkit-$VERSION.tar.gz
     EPOCH=$(date -u -d "$(sed -n 's/^ -- .*>  *//p' "$ROOT/debian/changelog" | head -1)" +%s)
-    make -s -C "$ROOT" dist DIST_DIR="$BATS_FILE_TMPDIR" > "$BATS_FILE_TMPDIR/dist.log" 2>&1 || true
+    dist_tarball "$BATS_FILE_TMPDIR" > "$BATS_FILE_TMPDIR/dist.log" 2>&1 || true
 }
 
 setup() {

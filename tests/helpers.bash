@@ -86,6 +86,22 @@ gen() {
     ln -f "$dir/$key" "$file" 2>/dev/null || cp "$dir/$key" "$file"
 }
 
+# dist_tarball DIR: make dist's tarball of this tree, made once per run
+# (RUN_DIR) and linked into DIR (sdtkit-VERSION.tar.gz); make's output on
+# stdout and stderr.  The suites of the tarball and the packages share it.
+dist_tarball() {
+    local d=$RUN_DIR/dist name
+    name=sdtkit-$(cat "$ROOT/VERSION").tar.gz
+    mkdir -p "$d"
+    (
+        flock 8
+        [ -f "$d/$name" ] || make -s -C "$ROOT" dist DIST_DIR="$d" >"$d/log" 2>&1
+    ) 8>"$d.lock"
+    cat "$d/log"
+    [ -f "$d/$name" ] || return 1
+    ln -f "$d/$name" "$1/$name" 2>/dev/null || cp "$d/$name" "$1/$name"
+}
+
 # ---- What a test needs -------------------------------------------------
 #
 # .ci/run installs every package the suites use.  When one is missing, a

@@ -39,7 +39,7 @@ setup_file() {
     SRC2=$BATS_FILE_TMPDIR/src-no-elfutils
     RPMS2=$SRC2/build/rpm/RPMS/$(uname -m)
     command -v rpmbuild >/dev/null || return 0
-    make -s -C "$ROOT" dist DIST_DIR="$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/make-rpm.log" 2>&1 || return 0
+    dist_tarball "$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/make-rpm.log" 2>&1 || return 0
     mkdir -p "$SRC" "$SRC2"
     tar -xzf "$TARBALL" -C "$SRC" --strip-components=1
     tar -xzf "$TARBALL" -C "$SRC2" --strip-components=1
