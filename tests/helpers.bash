@@ -209,10 +209,11 @@ errno_text() {
 # fresh CMD...: CMD without the outer bats' variables and its libexec
 # directory on PATH, which would send a nested bats (a suite run by a test,
 # make check in a test) to the wrong place, nor the outer run's shared
-# directory and tier.
+# directory, tier, passes and jobs.
 fresh() {
     local unset=() v path
-    for v in $(compgen -v BATS_) SDTKIT_RUN_DIR SDTKIT_TIER; do unset+=(-u "$v"); done
+    for v in $(compgen -v BATS_) SDTKIT_RUN_DIR SDTKIT_TIER SDTKIT_PASSES SDTKIT_CHECK_JOBS \
+        SDTKIT_CHECK_SERIAL; do unset+=(-u "$v"); done
     path=$(tr : '\n' <<< "$PATH" | grep -v /libexec/bats-core | paste -sd:)
     env "${unset[@]}" PATH="$path" "$@"
 }
