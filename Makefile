@@ -73,10 +73,11 @@ objs = $(patsubst %.c,$(1)/%.o,$(2))
 # archive (libsdtcore.a: a program links only the members it uses) and the
 # run-time libraries, V.bin its dtrace and sdt-list; V.cc compiles with
 # V.cflags (after BASE_CFLAGS) and links with V.ldflags, the shared
-# libraries with V.shflags too and V.libs after their objects.  variant_rules V says every rule of V once;
-# variant_programs V only its programs, from another variant's objects
-# (V.dir).  A make target asks for what it wants of a variant: make
-# builds nothing else.  A new variant is its lines here and one $(eval).
+# libraries with V.shflags too and V.libs after their objects.
+# variant_rules V says every rule of V once; variant_programs V only its
+# programs, from another variant's objects (V.dir).  A make target asks
+# for what it wants of a variant: make builds nothing else.  A new variant
+# is its lines here and one $(eval).
 #
 #   normal       build/, tools/: the programs and libraries (make, install)
 #   asan         build/asan/: ASan/UBSan, make check's second pass
