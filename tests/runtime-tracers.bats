@@ -117,9 +117,12 @@ expected_values() {
     build_loader
     rt_start out -i 20
     # attached while its command runs: until the program has read rt:all
-    # enabled twice (so a whole round fired with every probe attached)
+    # enabled twice more than when the command started (the semaphore rises
+    # as a uprobe is registered, a moment before the program is attached to
+    # it; by the command's start, both are), so a whole round fired attached
     run timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" "$RT_PATH" rt:all rt:i8 rt:str rt:dbl -- \
-        sh -c 'until [ "$(grep -c "^enabled all$" out)" -ge 2 ]; do sleep 0.05; done'
+        sh -c 'n=$(grep -c "^enabled all$" out)
+               until [ "$(grep -c "^enabled all$" out)" -ge $((n + 2)) ]; do sleep 0.05; done'
     [ "$status" -eq 0 ]
     local all
     all=$(grep -m1 '^rt:all ' <<<"$output")
@@ -164,13 +167,17 @@ expected_values() {
     perf buildid-cache --add "$RT_PATH"
     run perf list 'sdt_rt:*'
     [[ "$output" == *"sdt_rt:i32"* ]]
+    perf_lock
     perf probe -a sdt_rt:i32 -a sdt_rt:u64
     UPROBE_EVENTS+=(sdt_rt/i32 sdt_rt/u64)
     # recording while its command runs: until the program has read both
-    # probes enabled three times (so two rounds fired them recorded)
+    # probes enabled three times more than when the command started (perf
+    # opens its events, which raises the semaphores, then enables them,
+    # then starts the command), so two rounds fired them recorded
     run timeout "$HANG_SECONDS" perf record -q -e sdt_rt:i32 -e sdt_rt:u64 -p "$RT_PID" -o perf.data -- \
-        sh -c 'until [ "$(grep -c "^enabled i32$" out2)" -ge 3 ] && [ "$(grep -c "^enabled u64$" out2)" -ge 3 ]
-               do sleep 0.05; done'
+        sh -c 'i=$(grep -c "^enabled i32$" out2) u=$(grep -c "^enabled u64$" out2)
+               until [ "$(grep -c "^enabled i32$" out2)" -ge $((i + 3)) ] &&
+                     [ "$(grep -c "^enabled u64$" out2)" -ge $((u + 3)) ]; do sleep 0.05; done'
     [ "$status" -eq 0 ]
     run perf script -i perf.data
     [[ "$output" == *"sdt_rt:i32:"*"arg1=-2000000000"* ]]

@@ -241,6 +241,17 @@ need_bcc_trace() {
     [ -e "$BCC_KERNEL_SOURCE/.built" ]
 }
 
+# perf_lock: serialise with other runs of tests that make perf events
+# (perf probe names them sdt_PROVIDER:NAME for the whole machine, so
+# another checkout's run may make the same); skip unless root with uprobe
+# events.  The lock is held until the test ends.
+PERF_LOCK=/tmp/sdtkit-perf-tests.lock
+perf_lock() {
+    need_tracefs
+    exec 9> "$PERF_LOCK"
+    flock -w "$HANG_SECONDS" 9 || { echo "another run holds $PERF_LOCK for $HANG_SECONDS s"; false; }
+}
+
 # ---- Cleanup ----------------------------------------------------------
 
 # cleanup_tracers: kill the background programs, disable and remove the

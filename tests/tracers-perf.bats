@@ -14,8 +14,6 @@
 load helpers
 load tracers-helpers
 
-PERF_LOCK=/tmp/sdtkit-perf-tests.lock
-
 setup_file() {
     shared_examples
 }
@@ -37,14 +35,6 @@ teardown() {
     done
     cleanup_tracers
     exec 9>&- 2>/dev/null || true
-}
-
-# perf_lock: serialise with other runs of these tests (machine-wide event
-# names); skip unless root with uprobe events.
-perf_lock() {
-    need_tracefs
-    exec 9> "$PERF_LOCK"
-    flock -w 300 9 || { echo "another run holds $PERF_LOCK for 300 s"; false; }
 }
 
 # perf_add_probes EVENT...: perf probe each sdt_PROVIDER:NAME, deleted in
