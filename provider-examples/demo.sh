@@ -54,7 +54,8 @@ fi
 say "-- run under bpftrace: the semaphore turns 1 and tick:loop2 fires"
 say "   bpftrace -e 'usdt:$tick:tick:loop2 { printf(...) }' -c '$tick 3 0.2'"
 err=$(mktemp)
-out=$(timeout 15 "$bpftrace" \
+# bpftrace gets 15 s (DEMO_SECONDS) to start and trace 3 ticks
+out=$(timeout "${DEMO_SECONDS:-15}" "$bpftrace" \
     -e "usdt:$tick:tick:loop2 { printf(\"bpftrace: tick:loop2 fired, counter = %d\\n\", arg0); }" \
     -c "$tick 3 0.2" 2>"$err")
 if printf '%s\n' "$out" | grep -q 'loop2 fired'; then

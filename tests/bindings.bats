@@ -9,6 +9,8 @@
 # handles kept too long.  The drivers and their commands:
 # tests/bindings-helpers.bash.
 
+# bats file_tags=tracer
+
 load helpers
 load tracers-helpers
 load bindings-helpers

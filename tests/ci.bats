@@ -190,6 +190,7 @@ inner() {
 # given ("could not open gdbserver on 37862").  qemu_gdb_start skips ports
 # something listens on and moves on when qemu's bind fails anyway (here a
 # socket only bound, which /proc/net/tcp does not list).
+# bats test_tags=cross
 @test "qemu's gdb stub moves to another port when the one tried is taken, listening or only bound" {
     need_cmd qemu-x86_64 gdb timeout
     cat > hold.c <<'C'
@@ -222,7 +223,8 @@ C
             [ -z "$(listen_inodes "$p")" ] || continue
             ./hold "$p" $2 > "hold-$p.out" 2>&1 3>&- & HELD_PID=$!
             HOLDERS+=("$HELD_PID")
-            sleep 0.1
+            # ready, or gone (the port was taken meanwhile)
+            until grep -q ready "hold-$p.out" || ! kill -0 "$HELD_PID" 2>/dev/null; do sleep 0.05; done
             grep -q ready "hold-$p.out" && { HELD=$p; return 0; }
             kill "$HELD_PID" 2>/dev/null
         done
@@ -240,7 +242,7 @@ C
     [ "$QEMU_PORT" != "$lp" ]
     [ "$QEMU_PORT" != "$bp" ]
     pid_listens "$QEMU_PID" "$QEMU_PORT"
-    run timeout 60 gdb -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" -ex continue
+    run timeout "$HANG_SECONDS" gdb -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" -ex continue
     [[ "$output" == *"exited with code 07"* ]]
     wait "$QEMU_PID" || [ $? = 7 ]
 }

@@ -7,6 +7,7 @@
 # targets (components runtime and stapsdt).  Everything is built against one
 # DESTDIR install, made once, as a distribution's build would see a staged
 # tree; the provider example (provider-examples/cmake) among them.
+# bats file_tags=release
 
 load helpers
 

@@ -12,6 +12,7 @@
 # unpacked copy of it (so the checkout's own build/ is left alone), and
 # installed only into scratch dpkg databases and directories: the system's
 # systemtap-sdt-dev is never touched.
+# bats file_tags=release
 
 load helpers
 
@@ -45,7 +46,7 @@ setup_file() {
     DEBDIR=$SRC/build/deb
     DEBFILE=$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.deb
     command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || return 0
-    make -s -C "$ROOT" dist DIST_DIR="$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || return 0
+    dist_tarball "$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || return 0
     copy_tree "$SRC"
     make -s -C "$SRC" deb >>"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || true
 }
@@ -381,18 +382,25 @@ SDT_USERS="bpftrace ceph gcc-11 gcc-12 gearmand libguestfs libvirt mir openjdk-1
     scratch_admindir db
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root --force-all \
         --force-script-chrootless --purge systemtap-sdt-dev >/dev/null 2>&1 || true
-    # clause PKG: PKG's build dependency on systemtap-sdt-dev, as written
-    clause() {
-        apt-cache showsrc "$1" | grep -E '^Build-Depends' | grep -oE 'systemtap-sdt-dev[^,]*' | head -1
+    # clauses: "PKG<TAB>its build dependency on systemtap-sdt-dev, as
+    # written" for each of SDT_USERS (the first source record of each,
+    # the first such clause of its Build-Depends lines), from one apt-cache
+    clauses() {
+        # shellcheck disable=SC2086
+        apt-cache showsrc $SDT_USERS | awk '
+            /^Package: / { pkg = $2 }
+            /^Build-Depends/ && !(pkg in seen) && match($0, /systemtap-sdt-dev[^,]*/) {
+                seen[pkg] = 1; print pkg "\t" substr($0, RSTART, RLENGTH) }'
     }
-    # satisfy CLAUSE: what apt would install for it, against the scratch database
+    # satisfy CLAUSE...: what apt would install for them, against the scratch database
     satisfy() {
-        apt-get -s -o Dir::State::status="$PWD/db/admin/status" satisfy "$1" 2>&1
+        apt-get -s -o Dir::State::status="$PWD/db/admin/status" satisfy "$@" 2>&1
     }
     local p c out
-    local -A users=()
+    local -A users=() clause=()
+    while IFS=$'\t' read -r p c; do clause[$p]=$c; done < <(clauses)
     for p in $SDT_USERS; do
-        c=$(clause "$p")
+        c=${clause[$p]:-}
         [ -n "$c" ] || { echo "$p does not build-depend on systemtap-sdt-dev"; false; }
         users[$c]+="$p "
     done
@@ -405,10 +413,16 @@ SDT_USERS="bpftrace ceph gcc-11 gcc-12 gearmand libguestfs libvirt mir openjdk-1
     done
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
         --force-script-chrootless -i "$DEBFILE" >/dev/null
-    for c in "${!users[@]}"; do
-        out=$(satisfy "$c") || { echo "${users[$c]}($c): $out"; false; }
-        ! grep -q '^Inst ' <<<"$out" || { echo "${users[$c]}($c) still needs: $out"; false; }
-    done
+    # all clauses at once: nothing to install for them together means
+    # nothing for each; when apt has something, each alone says which
+    if ! out=$(satisfy "${!users[@]}") || grep -q '^Inst ' <<<"$out"; then
+        for c in "${!users[@]}"; do
+            out=$(satisfy "$c") || { echo "${users[$c]}($c): $out"; false; }
+            ! grep -q '^Inst ' <<<"$out" || { echo "${users[$c]}($c) still needs: $out"; false; }
+        done
+        echo "apt has something to install for the clauses together: $(satisfy "${!users[@]}")"
+        false
+    fi
     # and one whole build-dep, PostgreSQL's: everything but systemtap-sdt-dev
     out=$(apt-get -s -o Dir::State::status="$PWD/db/admin/status" build-dep postgresql-15 2>&1) ||
         { echo "$out"; false; }

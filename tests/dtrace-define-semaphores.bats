@@ -81,7 +81,7 @@ sem() {
 }
 
 # Its run of dtrace is the other tests': the sanitizer pass leaves it out.
-# bats test_tags=normal-pass-only
+# bats test_tags=normal-pass-only,tracer
 @test "bpftrace sets a --define-semaphores semaphore while attached, and it reads 0 again after" {
     need_bpftrace
     "$DTRACE" -h --define-semaphores -s app.d -o app.h

@@ -26,7 +26,8 @@ setup_file() {
 }
 
 # Each test works in T, a directory of its own: bats keeps files of its own
-# in BATS_TEST_TMPDIR, and the tests compare directory listings.
+# in BATS_TEST_TMPDIR, and the tests compare directory listings.  The
+# largest inputs are written once per run (gen), for every pass.
 setup() {
     T="$BATS_TEST_TMPDIR/w"
     mkdir -p "$T"
@@ -124,14 +125,14 @@ prov() {
 
 @test "a 100 MB provider file gives the right header and object in bounded time and memory" {
     # C declarations and comments, with a provider every 100,000 lines
-    awk 'BEGIN {
+    gen big.d awk 'BEGIN {
         for (i = 0; size < 100000000; i++) {
             line = sprintf("typedef struct s%d { int a[4]; char *b; } s%d_t; /* %d */\n", i, i, i)
             if (i % 100000 == 0)
                 line = line sprintf("provider p%d { probe x(s%d_t *v, long n); };\n", i, i)
             printf "%s", line
             size += length(line)
-        } }' >big.d
+        } }'
     [ "$(stat -c %s big.d)" -ge 100000000 ]
     measure 30 "$DTRACE" -h -s big.d -o big.h
     [ "$status" -eq 0 ]
@@ -296,7 +297,7 @@ prov() {
     [ "$status" -eq 0 ]
     grep -q '^#define P_A() \\$' ok.h
     # ten million braces: no recursion, no memory in proportion
-    awk 'BEGIN { printf "struct s "; for (i = 0; i < 10000000; i++) printf "{"; print "" }' >deep.d
+    gen deep.d awk 'BEGIN { printf "struct s "; for (i = 0; i < 10000000; i++) printf "{"; print "" }'
     measure 20 "$DTRACE" -h -s deep.d -o out.h
     clean_error "deep.d:1:266: error: brackets nested more than 256 deep"
     mem_below 100
@@ -312,18 +313,18 @@ prov() {
 }
 
 @test "an argument declaration of a million tokens is a clean error in bounded memory" {
-    awk 'BEGIN { printf "provider p { probe x("; for (i = 0; i < 1000000; i++) printf "a "; print "); };" }' >long.d
+    gen long.d awk 'BEGIN { printf "provider p { probe x("; for (i = 0; i < 1000000; i++) printf "a "; print "); };" }'
     measure 10 "$DTRACE" -h -s long.d -o out.h
     clean_error "long.d:1:22: error: an argument declaration of probe 'x' has more than 4096 tokens"
     mem_below 50
 }
 
 @test "more than a million probes, or providers, is a clean error" {
-    awk 'BEGIN { print "provider p {"; for (i = 0; i <= 1000000; i++) printf "probe a%d();\n", i; print "};" }' >probes.d
+    gen probes.d awk 'BEGIN { print "provider p {"; for (i = 0; i <= 1000000; i++) printf "probe a%d();\n", i; print "};" }'
     measure 30 "$DTRACE" -G -s probes.d -o out.o
     clean_error "probes.d:1000002:7: error: more than 1000000 probes"
     mem_below 600
-    awk 'BEGIN { for (i = 0; i <= 1000000; i++) printf "provider p%d {};\n", i }' >providers.d
+    gen providers.d awk 'BEGIN { for (i = 0; i <= 1000000; i++) printf "provider p%d {};\n", i }'
     measure 30 "$DTRACE" -G -s providers.d -o out.o
     clean_error "providers.d:1000001:10: error: more than 1000000 providers"
     mem_below 600
@@ -353,7 +354,7 @@ prov() {
 }
 
 # Its own dtrace, not the one under test: the sanitizer pass leaves it out.
-# bats test_tags=normal-pass-only
+# bats test_tags=normal-pass-only,cross
 @test "line markers with huge numbers saturate at INT_MAX also where long is 32 bits" {
     printf '# 9999999999 "x.d"\nprovider p { probe x(int; };\n' >marker.d
     # an i686 dtrace that traps on any signed overflow (the number used to

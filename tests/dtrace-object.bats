@@ -154,6 +154,7 @@ EOF
     [ ! -e deps.d ] && [ ! -e junk ] && [ ! -e null.d ]
 }
 
+# bats test_tags=cross
 @test "CC=aarch64-linux-gnu-gcc gives an AArch64 object, and -32 its 32-bit ARM sibling" {
     need_arch aarch64
     small_provider
@@ -163,6 +164,7 @@ EOF
     elf_is a32.o armhf
 }
 
+# bats test_tags=cross
 @test "CC selects class, byte order, machine and flags for each cross compiler" {
     small_provider
     echo 'int x;' >x.c
@@ -170,7 +172,7 @@ EOF
         need_arch "$arch"
         cc="$(arch_gcc "$arch")"
         CC="$cc" "$DTRACE" -G -s prov.d -o "$arch.o"
-        "$cc" -c x.c -o "ref-$arch.o"
+        once "$cc" -c x.c -o "ref-$arch.o"
         for f in Class Data Machine Flags; do
             [ "$(field "$f" "$arch.o")" = "$(field "$f" "ref-$arch.o")" ] ||
                 { echo "$arch: $f differs"; return 1; }
@@ -189,6 +191,7 @@ EOF
     [ ! -e out.o ]
 }
 
+# bats test_tags=cross
 @test "objects given set class, byte order, machine, OS ABI and flags" {
     need_arch riscv64; need_arch s390x
     small_provider
@@ -203,6 +206,7 @@ EOF
     elf_is out-s390.o s390x
 }
 
+# bats test_tags=cross
 @test "objects override CC and -32/-64" {
     need_arch aarch64
     small_provider
@@ -212,6 +216,7 @@ EOF
     elf_is out.o aarch64
 }
 
+# bats test_tags=cross
 @test "objects that disagree on the machine are an error" {
     need_arch aarch64
     small_provider
@@ -242,11 +247,11 @@ link_arch() {
     small_provider
     echo 'extern unsigned short p_x_semaphore, p_y_semaphore;
 int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
-    "$cc" -O2 -c main.c -o main.o
+    once "$cc" -O2 -c main.c -o main.o
     CC="$cc" "$DTRACE" -G -s prov.d -o from-cc.o
     "$DTRACE" -G -s prov.d -o from-obj.o main.o
     for o in from-cc.o from-obj.o; do
-        "$cc" main.o "$o" -o "main-$o"
+        once "$cc" main.o "$o" -o "main-$o"
         ix="$(probes_index "main-$o")"
         [ -n "$ix" ]
         # hidden: some linkers keep GLOBAL HIDDEN, others (s390x, riscv64)
@@ -259,22 +264,39 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
 }
 
 @test "links and resolves on x86-64" { link_arch x86_64; }
+# bats test_tags=cross
 @test "links and resolves on i686" { link_arch i686; }
+# bats test_tags=cross
 @test "links and resolves on aarch64" { link_arch aarch64; }
+# bats test_tags=cross
 @test "links and resolves on armhf" { link_arch armhf; }
+# bats test_tags=cross
 @test "links and resolves on ppc64el" { link_arch ppc64el; }
+# bats test_tags=cross
 @test "links and resolves on s390x" { link_arch s390x; }
+# bats test_tags=cross
 @test "links and resolves on riscv64" { link_arch riscv64; }
+# bats test_tags=cross
 @test "links and resolves on armel" { link_arch armel; }
+# bats test_tags=cross
 @test "links and resolves on ppc64 (big-endian, ELFv1)" { link_arch ppc64; }
+# bats test_tags=cross
 @test "links and resolves on powerpc" { link_arch powerpc; }
+# bats test_tags=cross
 @test "links and resolves on mips64el" { link_arch mips64el; }
+# bats test_tags=cross
 @test "links and resolves on mipsel" { link_arch mipsel; }
+# bats test_tags=cross
 @test "links and resolves on sparc64" { link_arch sparc64; }
+# bats test_tags=cross
 @test "links and resolves on x32" { link_arch x32; }
+# bats test_tags=cross
 @test "links and resolves on m68k" { link_arch m68k; }
+# bats test_tags=cross
 @test "links and resolves on hppa" { link_arch hppa; }
+# bats test_tags=cross
 @test "links and resolves on alpha" { link_arch alpha; }
+# bats test_tags=cross
 @test "links and resolves on sh4" { link_arch sh4; }
 
 @test "every architecture of tests/arches.table has its test of linking and resolving" {
@@ -296,7 +318,9 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
 # arguments: column gdb), and the program prints "fired 1".  Targets run
 # in parallel (background jobs), each in its own directory, built once for
 # both tests: the second only runs programs (qemu, gdb), so the sanitizer
-# pass leaves it out.
+# pass leaves it out.  What the target's compiler and linker make of the
+# same inputs is made once per run (once): the passes after the first
+# run only their own dtrace.
 
 # arch_build ARCH: the checks above up to the fire program, built but not
 # run, in $BATS_FILE_TMPDIR/arches/ARCH (once: the file "built" says so).
@@ -309,16 +333,16 @@ arch_build() {
     echo 'extern unsigned short p_x_semaphore, p_y_semaphore;
 int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
     echo 'int x;' >x.c
-    "$cc" -c x.c -o ref.o
+    once "$cc" -c x.c -o ref.o
     CC="$cc" "$DTRACE" -G -s prov.d -o g.o
     for f in Class Data Machine Flags; do
         [ "$(field "$f" g.o)" = "$(field "$f" ref.o)" ] || { echo "$a: $f $(field "$f" g.o) != $(field "$f" ref.o)"; return 1; }
     done
     [ "$(readelf -h g.o | grep OS/ABI)" = "$(readelf -h ref.o | grep OS/ABI)" ] || { echo "$a: OS/ABI differs"; return 1; }
     elf_is g.o "$a"
-    "$(arch_triple "$a")-ld" -r g.o ref.o -o r.o
-    "$cc" -O2 -c main.c -o main.o
-    "$cc" -static main.o g.o -o main
+    once "$(arch_triple "$a")-ld" -r g.o ref.o -o r.o
+    once "$cc" -O2 -c main.c -o main.o
+    once "$cc" -static main.o g.o -o main
     ix="$(probes_index main)"
     [ -n "$ix" ] || { echo "$a: no .probes"; return 1; }
     for s in p_x_semaphore p_y_semaphore; do
@@ -329,10 +353,10 @@ int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
         'int main(void) {' '    int fired = 0;' \
         '    if (P_X_ENABLED()) { P_X(42); fired = 1; }' \
         '    printf("fired %d\n", fired);' '    return 0;' '}' >fire.c
-    "$cc" -O2 -g -I "$INCLUDE" -c fire.c -o fire.o
+    once -i prov.h "$cc" -O2 -g -I "$INCLUDE" -c fire.c -o fire.o
     "$DTRACE" -G -s prov.d -o fire-g.o fire.o
     [ "$(arch_field "$a" run)" != dynamic ] || link=
-    "$cc" $link fire.o fire-g.o -o fire
+    once "$cc" $link fire.o fire-g.o -o fire
     touch built
     echo "$a ok (object as the compiler's, linked; notes read)"
 }
@@ -350,7 +374,7 @@ arch_fire() {
     fi
     qemu=$(arch_field "$a" qemu)
     [ "$qemu" = - ] || runner=("$qemu" "${sysroot[@]}")
-    out=$(timeout 60 "${runner[@]}" ./fire)
+    out=$(timeout "$HANG_SECONDS" "${runner[@]}" ./fire)
     [ "$out" = "fired 0" ] || { echo "$a: alone: $out"; return 1; }
     set -- -batch -nx -ex 'set pagination off' -ex 'set breakpoint always-inserted on' -ex "file $PWD/fire"
     if [ "$qemu" = - ]; then
@@ -362,7 +386,7 @@ arch_fire() {
     fi
     # breakpoints stay in while stopped: gdb lowers the semaphore when it
     # takes a probe's breakpoint out
-    timeout 120 "$gdb" "$@" -ex 'printf "semaphore %d\n", *(unsigned short *)&p_x_semaphore' \
+    timeout "$HANG_SECONDS" "$gdb" "$@" -ex 'printf "semaphore %d\n", *(unsigned short *)&p_x_semaphore' \
         -ex 'printf "arg0 %d\n", $_probe_arg0' -ex continue >gdb.txt 2>&1
     [ "$qemu" = - ] || wait "$QEMU_PID"
     grep -q '^semaphore 1$' gdb.txt || { echo "$a: semaphore not raised at the probe"; cat gdb.txt; return 1; }
@@ -391,12 +415,13 @@ each_arch() {
     [ "$bad" = 0 ]
 }
 
+# bats test_tags=cross
 @test "on every target the object matches the compiler's and the table, links with ld -r and statically, and -G reads the target's notes" {
     for a in $ALL_ARCHES; do need_arch "$a"; done
     each_arch arch_build
 }
 
-# bats test_tags=normal-pass-only
+# bats test_tags=normal-pass-only,cross
 @test "on every target qemu-user runs, a probe built with -h and -G fires under gdb with the semaphore raised" {
     need_cmd gdb gdb-multiarch timeout
     for a in $ALL_ARCHES; do
@@ -443,6 +468,7 @@ each_arch() {
     ! readelf -n lost.o | grep -q 'x86 feature: IBT, SHSTK'
 }
 
+# bats test_tags=cross
 @test "AArch64 BTI/PAC marking survives linking with the object" {
     need_arch aarch64
     small_provider
@@ -498,6 +524,7 @@ void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); }' >cet.c
     [ -z "$stderr" ]
 }
 
+# bats test_tags=cross
 @test "notes of 32-bit and big-endian objects are read too" {
     need_sdt_header
     small_provider

@@ -7,6 +7,7 @@
 # The notes must keep .stapsdt.base and point at the probes: gdb lists every
 # site where the note says, stops at each one as the program runs, and reads
 # the values the program passed; the semaphores still work.
+# bats file_tags=tracer
 
 load helpers
 load tracers-helpers

@@ -4,6 +4,7 @@
 # built static for each target, run under qemu-user with its gdb stub, and
 # read by gdb-multiarch at every probe.  (x86-64 runs natively in
 # header-gdb.bats.)
+# bats file_tags=cross
 
 load helpers
 
@@ -29,7 +30,7 @@ remote_decode() {
         echo "ProbeArgs('-probe-stap $p')" >> "$py"
     done
     qemu_gdb_start "$qemu" ./prog "$PWD/want.txt"
-    timeout 300 gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
+    timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
         -ex "target remote :$QEMU_PORT" -ex "source $py" -ex continue 2>&1 |
         grep -E '^[a-z]+ (hit|arg(c|[0-9]+) )' > got.txt
     wait "$QEMU_PID" || true

@@ -4,6 +4,9 @@
 # compilers and clang --target: argument sizes and signs match each ABI
 # (and SystemTap's header), every operand has a form the tracers parse,
 # and 8-byte values on 32-bit targets are never half a register pair.
+# Tests that build the same file with the same flags share the build
+# (once: one compiler run per command line and inputs per make check).
+# bats file_tags=cross
 
 load helpers
 
@@ -85,7 +88,7 @@ check_arch() {
     if clang_arch "$a"; then ccs+=("clang --target=$(arch_triple "$a")"); fi
     for cc in "${ccs[@]}"; do
         for opt in -O0 -O2 -Os; do
-            $cc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o t.o
+            once $cc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o t.o
             diff <(expected "$a") <(sizes_of t.o) || { echo "$a $cc $opt: sizes differ"; false; }
             check_operands "$a $cc $opt" "$re" t.o
         done
@@ -93,7 +96,7 @@ check_arch() {
     gxx=$(arch_gxx "$a")
     need_cmd "$gxx"
     for opt in -O0 -O2 -Os; do
-        $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o x.o
+        once $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o x.o
         [ -n "$(note_probes x.o)" ]
         check_operands "$a $gxx $opt" "$re" x.o
     done
@@ -136,8 +139,9 @@ check_operands() {
         gcc=$(arch_gcc "$a")
         for opt in -O0 -O2 -Os; do
             $gcc $opt -w -c -I "$inc" "$SRC" -o s.o
-            $gcc $opt -w -c -I "$INCLUDE" "$SRC" -o o.o
-            clang_arch "$a" && clang --target=$(arch_triple "$a") $opt -w -c -I "$INCLUDE" "$SRC" -o c.o || cp o.o c.o
+            # ours as check_arch builds it (warning-free), made once per run
+            once $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o o.o
+            clang_arch "$a" && once clang --target=$(arch_triple "$a") $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o c.o || cp o.o c.o
             # SystemTap marks floats "4f"/"8f"; the sizes are what count
             diff <(sizes_of s.o | sed -E 's/([0-9])f/\1/g') <(sizes_of o.o) || { echo "$a gcc $opt"; false; }
             diff <(sizes_of s.o | sed -E 's/([0-9])f/\1/g') <(sizes_of c.o) || { echo "$a clang $opt"; false; }
@@ -183,7 +187,7 @@ without_enum_signs() {
         for cxx in "${cxxs[@]}"; do
             for opt in -O0 -O2 -Os; do
                 for std in c++17 c++20; do
-                    $cxx $opt -std=$std -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o o.o
+                    once $cxx $opt -std=$std -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o o.o
                     diff <(expected_cxx "$a" $std) <(sizes_of o.o | sort) || { echo "$a $cxx $opt -std=$std: not the ABI's"; false; }
                 done
             done
@@ -236,9 +240,9 @@ EOF
     for a in $ALL_ARCHES; do
         need_arch "$a"
         gcc=$(arch_gcc "$a")
-        $gcc -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
+        once $gcc -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
         clang_arch "$a" || continue
-        clang --target=$(arch_triple "$a") -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
+        once clang --target=$(arch_triple "$a") -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
     done
 }
 
@@ -261,14 +265,14 @@ EOC
         gxx=$(arch_gxx "$a")
         need_cmd "$gxx"
         for opt in -O0 -O2 -Os; do
-            $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o o.o
+            once $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o o.o
             $gcc $opt -w -c -I "$inc" "$SRC" -o s.o
             diff <(sizes_of s.o | sed -E 's/([0-9])f/\1/g') <(sizes_of o.o) || { echo "$a $opt: sizes differ from SystemTap's"; false; }
             $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" w8.c -o w.o
             [ "$(arg_sizes "$(note_args w.o t:w8)")" = "-8 8 -8 -8 8 8" ]
-            $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o x.o
+            once $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o x.o
             [ -n "$(note_probes x.o)" ]
-            $gcc -std=c99 $opt -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
+            once $gcc -std=c99 $opt -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
         done
     done
 }

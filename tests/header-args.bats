@@ -55,12 +55,14 @@ note_sizes() {
 }
 
 # build_args CC LANG HEADER OUT FLAGS...: args.c as LANG (c or c++) with
-# HEADER (sdt or usdt); the wide arguments' warnings are expected.
+# HEADER (sdt or usdt); the wide arguments' warnings are expected.  Each
+# build is made once per run (once): the three readers share them; ONCE=
+# (empty) builds anew, for a test that reads the compiler's messages.
 build_args() {
     local cc=$1 lang=$2 hdr=$3 out=$4 def=
     shift 4
     [ "$hdr" = usdt ] && def=-DUSE_USDT_H
-    $cc -x $lang $def -g -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
+    ${ONCE-once} $cc -x $lang $def -g -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
         "$@" "$SRC/args.c" -o "$out"
 }
 
@@ -78,6 +80,7 @@ same_values() {
     diff w.sorted g.sorted || { echo "(< passed, > read)"; false; }
 }
 
+# bats test_tags=cross
 @test "every kind of argument gets the note sizes of args.sizes on all 18 targets, gcc and g++, both headers" {
     for a in $ALL_ARCHES; do
         need_arch $a
@@ -92,6 +95,7 @@ same_values() {
     done
 }
 
+# bats test_tags=cross
 @test "every kind of argument gets the note sizes of args.sizes with clang and clang++ on the tested targets" {
     need_cmd clang
     for a in $ARCHES; do
@@ -107,7 +111,7 @@ same_values() {
 
 @test "values wider than 8 bytes or of odd size are the only arguments that warn, once each" {
     # x86-64: long double, two __int128, three odd-sized structs
-    run build_args gcc c sdt a.o -c -Wno-error=deprecated-declarations -Wdeprecated-declarations
+    ONCE= run build_args gcc c sdt a.o -c -Wno-error=deprecated-declarations -Wdeprecated-declarations
     [ "$status" -eq 0 ]
     [ "$(echo "$output" | grep -c 'warning: .*sdt probe argument [0-9]* is wider than 8 bytes')" = 6 ]
     for n in 1 2 3; do
@@ -149,7 +153,7 @@ each_x86_build() {
 args_probes() { note_probes args | cut -f1 | grep '^args:' | sort -u; }
 
 read_bpftrace() {
-    timeout 120 bpftrace -e "$(bpftrace_script "$PWD/args")" -c "$PWD/args $PWD/want.txt" \
+    timeout "$HANG_SECONDS" bpftrace -e "$(bpftrace_script "$PWD/args")" -c "$PWD/args $PWD/want.txt" \
         > bt.out 2> bt.err || { cat bt.err; return 1; }
     grep -E '^[a-z0-9]+ arg[0-9]+ ' bt.out > got.txt || true
 }
@@ -164,12 +168,14 @@ read_gdb() {
     GDB_PROBE_CLASS=ProbeArgs64 gdb_probe_args ./args "$PWD/want.txt" -- $(args_probes) > got.txt
 }
 
+# bats test_tags=tracer
 @test "bpftrace reads every argument as passed: gcc and clang, C and C++, -O0 and -O2, both headers" {
     need_tracefs
     need_cmd bpftrace
     each_x86_build read_bpftrace
 }
 
+# bats test_tags=tracer
 @test "libbpf reads every argument as passed: gcc and clang, C and C++, -O0 and -O2, both headers" {
     need_tracefs
     need_cmd clang gcc
@@ -179,6 +185,7 @@ read_gdb() {
     each_x86_build read_libbpf
 }
 
+# bats test_tags=tracer
 @test "gdb reads every argument as passed on x86-64: gcc and clang, C and C++, -O0 and -O2, both headers" {
     need_cmd gdb
     gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb has no Python"
@@ -201,7 +208,7 @@ qemu_args() {
         echo "ProbeArgs64('-probe-stap $p')" >> "$py"
     done
     qemu_gdb_start "$qemu" ./args "$PWD/want.txt"
-    timeout 300 gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/args" \
+    timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/args" \
         -ex "target remote :$QEMU_PORT" -ex "source $py" -ex continue 2>&1 |
         grep -E '^[a-z0-9]+ arg[0-9]+ ' > got.txt || true
     wait "$QEMU_PID" || true
@@ -224,6 +231,7 @@ qemu_same_values() {
     same_values want.txt got.txt || { echo "$2"; false; }
 }
 
+# bats test_tags=cross
 @test "gdb reads every argument as passed under qemu-user on every target where it reads arguments, gcc and g++ -O2, both headers" {
     need_cmd gdb-multiarch timeout
     gdb-multiarch -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb-multiarch has no Python"
@@ -244,6 +252,7 @@ classify_sizes() {
     { note_sizes c.o d | sed 's/^/d /'; note_sizes c.o i | sed 's/^/i /'; }
 }
 
+# bats test_tags=cross
 @test "the two C classification paths and the C++ one agree on every type on all 18 targets" {
     types=$(grep -o 'TYPE ([a-z0-9_]*,' "$SRC/classify.c" | grep -vc 'TYPE (name,')
     for a in $ALL_ARCHES; do

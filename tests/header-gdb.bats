@@ -3,6 +3,7 @@
 # gdb decodes every probe argument: programs built with our header, run
 # under gdb with `break -probe-stap', each $_probe_argN compared with the
 # value the program passed (tests/header/gdbvals.c writes them to a file).
+# bats file_tags=tracer
 
 load helpers
 

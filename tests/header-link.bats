@@ -60,6 +60,7 @@ base_matches() {
     done
 }
 
+# bats test_tags=tracer
 @test ".stapsdt.base survives --gc-sections with every linker, so gdb still lists the probes" {
     for ld in bfd gold lld mold; do
         need_linker $ld

@@ -16,6 +16,92 @@ for d in /usr/include/x86_64-linux-gnu /usr/include; do
     fi
 done
 
+# Every wait of the suites is on an event (a line, a semaphore value, a
+# file, a process ending, a port listening), never a window of time: on a
+# loaded machine anything can take seconds (two CPU hogs beside make check
+# must not fail it).  HANG_SECONDS bounds each wait, and each `timeout` put
+# around a tracer, gdb or qemu, only so that a test that would hang fails
+# instead; it is no part of what a test checks.
+HANG_SECONDS=${SDTKIT_HANG_SECONDS:-300}
+
+# ---- Built once per run ---------------------------------------------------
+#
+# RUN_DIR: what the suites of one `make check` share, whatever their pass:
+# tests/run makes it (SDTKIT_RUN_DIR) and removes it at the end; a bats run
+# of its own uses bats' run directory.  Shared builds there are made under
+# a lock (flock), by whichever suite comes first: the provider examples, the
+# libbpf loader, the fixtures of `once`.
+RUN_DIR=${SDTKIT_RUN_DIR:-${BATS_RUN_TMPDIR:-${BATS_FILE_TMPDIR:-$(mktemp -d)}}}
+
+# once [-i FILE]... CMD... -o OUT ...: run CMD, a compiler or linker whose
+# one product is OUT (its -o; /dev/null when it only has to succeed), once
+# per run: the same command on the same inputs, in any suite or pass, gets
+# a copy of the first one's OUT.  The key is every word of CMD but OUT,
+# with the contents of each word that names a file, and of each FILE given
+# with -i (what CMD reads that its words do not name: an #included header
+# made by the program under test).  Only for a deterministic command whose
+# output is all a test reads of it: never where its messages are checked.
+# The cache keeps a manifest, one "key command" line per build.
+once() {
+    local extra=() words=() files=() a prev= out= key dir=$RUN_DIR/once
+    while [ "$1" = -i ]; do extra+=("$2"); shift 2; done
+    for a in "$@"; do
+        if [ "$prev" = -o ]; then
+            out=$a
+            words+=(OUT)
+        else
+            words+=("$a")
+            [ ! -f "$a" ] || files+=("$a")
+        fi
+        prev=$a
+    done
+    [ -n "$out" ] || { echo "once: no -o in: $*"; return 1; }
+    key=$( { printf '%s\n' "${words[@]}"; cat -- "${files[@]}" "${extra[@]}" </dev/null; } | sha1sum)
+    key=${key%% *}
+    if [ -f "$dir/$key" ]; then
+        [ "$out" = /dev/null ] || cp "$dir/$key" "$out"
+        return
+    fi
+    "$@" || return
+    mkdir -p "$dir"
+    if [ "$out" = /dev/null ]; then : >"$dir/$key.$BASHPID"; else cp "$out" "$dir/$key.$BASHPID"; fi
+    mv -f "$dir/$key.$BASHPID" "$dir/$key"
+    printf '%s %s\n' "$key" "$*" >>"$dir/manifest"
+}
+
+# gen FILE CMD...: FILE is what CMD (a generator of test input: awk ...)
+# writes on its standard output, made once per run, whatever the pass:
+# FILE is a hard link to the run's copy, so a test must not change it.
+gen() {
+    local file=$1 key dir=$RUN_DIR/gen tmp
+    shift
+    key=$(printf '%s\n' "$@" | sha1sum)
+    key=${key%% *}
+    if [ ! -f "$dir/$key" ]; then
+        mkdir -p "$dir"
+        tmp=$dir/$key.$BASHPID
+        "$@" >"$tmp" || { rm -f "$tmp"; return 1; }
+        mv -f "$tmp" "$dir/$key"
+    fi
+    ln -f "$dir/$key" "$file" 2>/dev/null || cp "$dir/$key" "$file"
+}
+
+# dist_tarball DIR: make dist's tarball of this tree, made once per run
+# (RUN_DIR) and linked into DIR (sdtkit-VERSION.tar.gz); make's output on
+# stdout and stderr.  The suites of the tarball and the packages share it.
+dist_tarball() {
+    local d=$RUN_DIR/dist name
+    name=sdtkit-$(cat "$ROOT/VERSION").tar.gz
+    mkdir -p "$d"
+    (
+        flock 8
+        [ -f "$d/$name" ] || make -s -C "$ROOT" dist DIST_DIR="$d" >"$d/log" 2>&1
+    ) 8>"$d.lock"
+    cat "$d/log"
+    [ -f "$d/$name" ] || return 1
+    ln -f "$d/$name" "$1/$name" 2>/dev/null || cp "$d/$name" "$1/$name"
+}
+
 # ---- What a test needs -------------------------------------------------
 #
 # .ci/run installs every package the suites use.  When one is missing, a
@@ -61,10 +147,39 @@ package_of() {
     esac
 }
 
+# ---- Tiers -------------------------------------------------------------
+#
+# A test that needs cross compilers or qemu is tagged cross, one that needs
+# a tracer (bpftrace, perf, bcc, libbpf, gdb, tracefs) tracer, one about
+# the release tarball and packages release (`# bats test_tags=TAG` on the
+# line before it, `# bats file_tags=TAG` for a whole suite); the others
+# are the fast tier (tests/run, SDTKIT_TIER; make check-fast).  In the
+# fast tier the helpers that reach for those things fail, naming the tag
+# the test lacks.
+
+# tier_needs TAG WHAT: the test needs WHAT, which only tests tagged TAG may.
+tier_needs() {
+    [ "${SDTKIT_TIER:-}" = fast ] || return 0
+    echo "this test needs $2, but is in the fast tier: tag it $1 (# bats test_tags=$1; DEVELOPERS.md, Tiers)" >&2
+    return 1
+}
+
+# tier_of_cmd CMD: the tag a test running CMD needs, if any.
+tier_of_cmd() {
+    case $1 in
+        x86_64-linux-gnu-*) ;;
+        qemu-* | gdb-multiarch | *-linux-gnu*-gcc | *-linux-gnu*-g++) echo cross ;;
+        gdb | bpftrace | perf | trace-bpfcc | tplist-bpfcc) echo tracer ;;
+        dpkg-buildpackage | rpmbuild | lintian | rpmlint) echo release ;;
+    esac
+}
+
 # need_cmd CMD...: every CMD is on PATH, or the test is missing its package.
 need_cmd() {
-    local c
+    local c t
     for c in "$@"; do
+        t=$(tier_of_cmd "$c")
+        [ -z "$t" ] || tier_needs "$t" "$c" || return
         command -v "$c" >/dev/null 2>&1 ||
             missing "$c is not installed (.ci/run installs it from package $(package_of "$c"))"
     done
@@ -95,10 +210,12 @@ errno_text() {
 
 # fresh CMD...: CMD without the outer bats' variables and its libexec
 # directory on PATH, which would send a nested bats (a suite run by a test,
-# make check in a test) to the wrong place.
+# make check in a test) to the wrong place, nor the outer run's shared
+# directory, tier, passes and jobs.
 fresh() {
     local unset=() v path
-    for v in $(compgen -v BATS_); do unset+=(-u "$v"); done
+    for v in $(compgen -v BATS_) SDTKIT_RUN_DIR SDTKIT_TIER SDTKIT_PASSES SDTKIT_CHECK_JOBS \
+        SDTKIT_CHECK_SERIAL; do unset+=(-u "$v"); done
     path=$(tr : '\n' <<< "$PATH" | grep -v /libexec/bats-core | paste -sd:)
     env "${unset[@]}" PATH="$path" "$@"
 }
@@ -208,7 +325,7 @@ gdb_probe_run() {
     py=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/gdbprobe.XXXXXX.py")
     cp "$ROOT/tests/gdb-probe-args.py" "$py"
     for p in "$@"; do echo "${GDB_PROBE_CLASS:-ProbeArgs}('-probe-stap $p')" >> "$py"; done
-    timeout 120 gdb -batch -nx -ex 'set pagination off' -ex "source $py" \
+    timeout "$HANG_SECONDS" gdb -batch -nx -ex 'set pagination off' -ex "source $py" \
         -ex "run ${args[*]}" "$bin" 2>&1 | grep -E '^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )'
     rm -f "$py"
 }
@@ -255,12 +372,14 @@ arch_gxx() {
 # (a compiler without its C library cannot build a program or include
 # <stdint.h>, and was the cause of a CI run that failed on a new machine).
 # Once ARCH's compiler has linked a program, it is not asked again in the
-# same bats run (a cross compiler's static link costs about a second, and
-# the suites ask some 200 times a pass).
+# same run (RUN_DIR: a cross compiler's static link costs about a second,
+# and the suites ask some 200 times a pass).
 need_arch() {
-    local gcc pkg probe linked="${BATS_RUN_TMPDIR:-/nonexistent}/need-arch-$1"
+    local gcc pkg probe linked
     gcc=$(arch_gcc "$1")
-    need_cmd "$gcc"
+    need_cmd "$gcc" || return
+    [ "$1" = x86_64 ] || tier_needs cross "$gcc" || return
+    linked="$RUN_DIR/need-arch-$1-$(command -v "$gcc" | cksum | cut -d' ' -f1)"
     [ ! -e "$linked" ] || return 0
     pkg=$(arch_field "$1" 3)
     probe=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/need-arch.XXXXXX")
@@ -271,7 +390,7 @@ need_arch() {
         return
     }
     rm -f "$probe"
-    [ -z "${BATS_RUN_TMPDIR:-}" ] || : >"$linked"
+    : >"$linked"
 }
 
 # stap_include: a directory holding only SystemTap's sys/sdt.h, usable by
@@ -311,8 +430,9 @@ pid_listens() {
 # its gdb stub; sets QEMU_PID and QEMU_PORT.  QEMU_GDB_PORTS, when set,
 # lists the ports to try first (for tests of this helper).
 qemu_gdb_start() {
-    local qemu=$1 log port try i tries=()
+    local qemu=$1 log port try end tries=()
     shift
+    tier_needs cross "$qemu" || return
     log=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/qemu-gdb.XXXXXX")
     read -r -a tries <<<"${QEMU_GDB_PORTS:-}"
     for try in $(seq 1 20); do
@@ -322,7 +442,8 @@ qemu_gdb_start() {
         [ -z "$(listen_inodes "$port")" ] || continue
         "$qemu" -g "$port" "$@" 2>"$log" &
         QEMU_PID=$!
-        for i in $(seq 1 400); do
+        end=$((SECONDS + HANG_SECONDS))
+        while [ "$SECONDS" -lt "$end" ]; do
             if pid_listens "$QEMU_PID" "$port"; then
                 QEMU_PORT=$port
                 rm -f "$log"

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # make install / make uninstall: what lands where, and that the installed
 # header and dtrace work from there.
+# bats file_tags=release
 
 load helpers
 

@@ -9,6 +9,7 @@
 # static dlopen always fails), so run-time probes cannot work there: the
 # load must fail with a clear error, and firing must do nothing, never
 # crash.
+# bats file_tags=cross
 
 load helpers
 

@@ -15,7 +15,7 @@ setup() {
 }
 
 teardown() {
-    [ -n "${PERF_EVENT:-}" ] && timeout 30 perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1
+    [ -n "${PERF_EVENT:-}" ] && timeout "$HANG_SECONDS" perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1
     cleanup_tracers
 }
 
@@ -57,6 +57,7 @@ is_nop_pair() {
     ! insns_at q "$((loc + 1))" 1 | grep -q '66 2e 0f 1f'
 }
 
+# bats test_tags=cross
 @test "SDT_NOP10 is ignored on other targets" {
     need_arch aarch64
     aarch64-linux-gnu-gcc -O2 -DSDT_NOP10 -Wall -Wextra -Werror -I "$INCLUDE" "$SRC" -o p
@@ -65,6 +66,7 @@ is_nop_pair() {
     aarch64-linux-gnu-objdump -d --start-address=$((loc)) --stop-address=$((loc + 4)) p | grep -qE ':\s+d503201f\s+nop'
 }
 
+# bats test_tags=tracer
 @test "gdb stops at nop + nop10 probes of both headers and decodes their arguments" {
     need_cmd gdb
     for cc in gcc clang; do
@@ -82,6 +84,7 @@ is_nop_pair() {
     done
 }
 
+# bats test_tags=tracer
 @test "bpftrace fires nop + nop10 probes of both headers and decodes their arguments" {
     need_bpftrace
     build gcc p -O2 -DSDT_NOP10
@@ -93,23 +96,27 @@ is_nop_pair() {
     done
 }
 
+# bats test_tags=tracer
 @test "a raw uprobe on the first nop of the pair fires once per probe" {
     need_tracefs
     build gcc p -O2 -DSDT_NOP10
     loc=$(note_field p app:fire Location)
     ev="sdtkit_nop10_$$"
-    echo "p:$ev/fire $PWD/p:$(file_offset p "$loc")" >> "$TRACEFS/uprobe_events" ||
+    uprobe_add "p:$ev/fire $PWD/p:$(file_offset p "$loc")" ||
         refused "the kernel refused the uprobe"
-    echo 1 > "$TRACEFS/events/$ev/fire/enable"
-    echo > "$TRACEFS/trace"
+    # a tracefs instance of its own: its own ring buffer, which no other
+    # test (running beside it) clears or fills
+    trace_instance
+    echo 1 > "$INST/events/$ev/fire/enable"
     run ./p 5
-    echo 0 > "$TRACEFS/events/$ev/fire/enable"
-    hits=$(grep -c " fire: (" "$TRACEFS/trace" || true)
+    echo 0 > "$INST/events/$ev/fire/enable"
+    hits=$(grep -c " fire: (" "$INST/trace" || true)
     echo "-:$ev/fire" >> "$TRACEFS/uprobe_events"
     [ "$output" = "done 5" ]
     [ "$hits" = 5 ]
 }
 
+# bats test_tags=tracer
 @test "perf probe and perf record fire nop + nop10 probes of both headers and decode their arguments" {
     need_cmd perf timeout
     perf version >/dev/null 2>&1 || refused "perf does not run here"
@@ -121,17 +128,17 @@ is_nop_pair() {
     build gcc p -O2 -DSDT_NOP10
     build gcc u -O2 -DUSE_USDT_H
     for b in p u; do
-        timeout 30 perf buildid-cache --add "$PWD/$b"
+        timeout "$HANG_SECONDS" perf buildid-cache --add "$PWD/$b"
         PERF_EVENT=sdt_app:fire
-        timeout 30 perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1 || true
-        timeout 30 perf probe -q "$PERF_EVENT"
-        timeout 60 perf record -q -e sdt_app:fire -o perf.data -- "$PWD/$b" 3 > out 2>&1
-        timeout 60 perf script -i perf.data 2>/dev/null | sed -n 's/.* sdt_app:fire: ([0-9a-f]*)//p' > events
-        timeout 30 perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1
+        timeout "$HANG_SECONDS" perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1 || true
+        timeout "$HANG_SECONDS" perf probe -q "$PERF_EVENT"
+        timeout "$HANG_SECONDS" perf record -q -e sdt_app:fire -o perf.data -- "$PWD/$b" 3 > out 2>&1
+        timeout "$HANG_SECONDS" perf script -i perf.data 2>/dev/null | sed -n 's/.* sdt_app:fire: ([0-9a-f]*)//p' > events
+        timeout "$HANG_SECONDS" perf probe -q -d "$PERF_EVENT" >/dev/null 2>&1
         [ "$(wc -l < events)" = 3 ]
         [ "$(sed -n 2p events | tr -s ' ')" = " arg1=1 arg2=-7 arg3=200" ] ||
             { cat events; false; }
-        timeout 30 perf buildid-cache --remove "$PWD/$b"
+        timeout "$HANG_SECONDS" perf buildid-cache --remove "$PWD/$b"
     done
     PERF_EVENT=
     exec 9>&-

@@ -9,6 +9,7 @@
 # of its commands, run with bash -e in the example's directory, and
 # `expect` or `expect.STEP` lines that must appear in that script's output,
 # in that order, each as part of a line.
+# bats file_tags=tracer
 
 load helpers
 load tracers-helpers

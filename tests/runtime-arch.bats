@@ -17,6 +17,7 @@
 #
 # Everything is built once, in setup_file, two targets at a time; the tests
 # read what was built.  Per-target expectations: tests/runtime/targets.
+# bats file_tags=cross
 
 load helpers
 
@@ -126,7 +127,7 @@ prepare() {
         return 0
     fi
     local status=0
-    timeout 60 $(runner "$a") ./hello >hello.out 2>&1 || status=$?
+    timeout "$HANG_SECONDS" $(runner "$a") ./hello >hello.out 2>&1 || status=$?
     if [ "$status" != 0 ] || [ "$(cat hello.out)" != hello ]; then
         [ "$q" != - ] || q="this kernel"
         echo "$q does not run a dynamic hello-world of $a (status $status: $(head -c 120 hello.out | tr '\n' ' '))" >refused
@@ -134,7 +135,7 @@ prepare() {
     fi
     touch runs
     # alone: no tracer, every probe reads disabled
-    timeout 120 $(runner "$a") ./prog want.txt >alone.txt 2>&1 || echo "prog exited $?" >>alone.txt
+    timeout "$HANG_SECONDS" $(runner "$a") ./prog want.txt >alone.txt 2>&1 || echo "prog exited $?" >>alone.txt
     # gdb's file system: qemu's (the target's /usr/TRIPLET over the host's),
     # where the loader's /proc/QEMUPID/fd/N is the host's
     mkdir root
@@ -430,7 +431,7 @@ gdb_session() {
     for p in $PROBES; do echo "ProbeArgs('-probe-stap rt:$p')" >>probes.py; done
     if [ "$qemu" = - ]; then
         need_cmd gdb
-        timeout 300 gdb -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
+        timeout "$HANG_SECONDS" gdb -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
             -ex 'break provider_loaded' -ex "run gdb-want.txt >$PWD/out.txt" \
             -ex "source probes.py" -ex continue >gdb.txt 2>&1
     else
@@ -439,7 +440,7 @@ gdb_session() {
         if [ "$(target "$a" 6)" = linux ]; then
             # the stub's own description, with the GNU/Linux feature added
             qemu_gdb_start $(runner "$a") ./prog tdesc-want.txt >/dev/null || return 1
-            timeout 120 gdb-multiarch -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" \
+            timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" \
                 -ex 'maint print xml-tdesc' -ex kill 2>/dev/null |
                 awk '/^<\?xml/ { on = 1 } on && /regnum="[0-9]+"/ { match($0, /regnum="[0-9]+"/); n = substr($0, RSTART + 8, RLENGTH - 9) + 1 }
                     on && /^<\/target>/ { print "  <feature name=\"org.gnu.gdb.i386.linux\">"
@@ -451,7 +452,7 @@ gdb_session() {
         fi
         qemu_gdb_start $(runner "$a") ./prog gdb-want.txt >out.txt || return 1
         # gdb takes m68k programs for SVR4 ones (and loads no shared library)
-        timeout 300 gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
+        timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
             -ex 'set osabi GNU/Linux' "$@" -ex "target remote :$QEMU_PORT" \
             -ex 'break provider_loaded' -ex continue -ex "source probes.py" -ex continue >gdb.txt 2>&1
         wait "$QEMU_PID" || true

@@ -6,6 +6,7 @@
 # machine's kernel, with the commands their users type: each finds the
 # probes of the running process, decodes every argument as fired, and
 # raises the probe's semaphore while attached, which the program reads.
+# bats file_tags=tracer
 
 load helpers
 load tracers-helpers
@@ -35,7 +36,7 @@ expected_values() {
 @test "bpftrace -l -p lists every run-time probe of the process, by its /proc/PID/fd path" {
     need_bpftrace
     rt_start out -i 50
-    run timeout 60 bpftrace -l 'usdt:*' -p "$RT_PID"
+    run timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$RT_PID"
     [ "$status" -eq 0 ]
     run grep -c "^usdt:$RT_PATH:rt:" <<<"$output"
     [ "$output" -eq 14 ]
@@ -44,12 +45,13 @@ expected_values() {
 @test "bpftrace -p decodes every argument type as fired, without a path" {
     need_bpftrace
     rt_start out -i 20
-    # one clause per probe, each printing once; the values file says how
+    # one clause per probe, each printing once, the last one to print
+    # ending bpftrace; the values file says how
     local script
-    script=$(awk -F '\t' '!/^#/ {
-        printf "usdt::rt:%s /!@d[\"%s\"]/ { printf(\"%s %s\\n\", %s); @d[\"%s\"] = 1; } ",
-               $1, $1, $1, $2, $3, $1 }' "$RT_VALUES")
-    run timeout 60 bpftrace -p "$RT_PID" -e "$script interval:s:3 { exit(); }"
+    script=$(awk -F '\t' -v n="$(expected_values | wc -l)" '!/^#/ {
+        printf "usdt::rt:%s /!@d[\"%s\"]/ { printf(\"%s %s\\n\", %s); @d[\"%s\"] = 1; @n++; if (@n == %d) { exit(); } } ",
+               $1, $1, $1, $2, $3, $1, n }' "$RT_VALUES")
+    run timeout "$HANG_SECONDS" bpftrace -p "$RT_PID" -e "$script"
     [ "$status" -eq 0 ]
     diff <(expected_values | sort) <(grep -E '^[a-z0-9]+ ' <<<"$output" | sort)
 }
@@ -63,16 +65,19 @@ expected_values() {
     wait_for out '^enabled i32$' 3
     ! grep -q '^enabled u32$' out || false
     stop "$BG_PID"
-    local n
-    n=$(grep -c '^enabled i32$' out)
-    sleep 0.5
-    [ "$(grep -c '^enabled i32$' out)" -eq "$n" ]
+    # the round in flight as bpftrace left may still read rt:i32 enabled;
+    # no later one may.  A second bpftrace, on rt:u32 (which every round
+    # asks before rt:i32), marks the rounds that began after the first left.
+    bpftrace_bg bt2 'usdt::rt:u32 { @m = count(); }' -p "$RT_PID"
+    wait_for out '^enabled u32$' 3
+    stop "$BG_PID"
+    ! sed -n '/^enabled u32$/,$p' out | grep -q '^enabled i32$' || false
 }
 
 @test "bpftrace decodes the probes of libstapsdt's API the same way" {
     need_bpftrace
     rt_start out -c -i 20
-    run timeout 60 bpftrace -p "$RT_PID" -e 'usdt::rtc:six { printf("six %u %d %d %lu %ld %s\n", arg0, arg1, arg2, arg3, arg4, str(arg5)); exit(); }'
+    run timeout "$HANG_SECONDS" bpftrace -p "$RT_PID" -e 'usdt::rtc:six { printf("six %u %d %d %lu %ld %s\n", arg0, arg1, arg2, arg3, arg4, str(arg5)); exit(); }'
     [ "$status" -eq 0 ]
     [[ "$output" == *"six 250 -30000 -2000000000 18000000000000000000 -9000000000000000000 hello, tracer"* ]]
     wait_for out '^enabled six$'
@@ -83,7 +88,7 @@ expected_values() {
 @test "bcc's tplist -p lists every run-time probe" {
     need_cmd tplist-bpfcc
     rt_start out -i 50
-    run timeout 60 tplist-bpfcc -p "$RT_PID"
+    run timeout "$HANG_SECONDS" tplist-bpfcc -p "$RT_PID"
     [ "$status" -eq 0 ]
     [ "$(grep -c "^$RT_PATH rt:" <<<"$output")" -eq 14 ]
 }
@@ -93,10 +98,10 @@ expected_values() {
     rt_start out -i 20
     # bcc 0.26's trace prints %s arguments of USDT probes empty, compiled-in
     # ones too: strings are checked with bpftrace, libbpf and gdb
-    bg bcc env BCC_KERNEL_SOURCE="$BCC_KERNEL_SOURCE" timeout 60 trace-bpfcc -p "$RT_PID" \
+    bg bcc env BCC_KERNEL_SOURCE="$BCC_KERNEL_SOURCE" timeout "$HANG_SECONDS" trace-bpfcc -p "$RT_PID" \
         'u::rt:u8 "u8 %u", arg1' 'u::rt:i16 "i16 %d", arg1' 'u::rt:u32 "u32 %u", arg1' \
         'u::rt:i64 "i64 %lld", arg1' 'u::rt:all "all %d %u %d", arg2, arg5, arg6'
-    wait_for bcc 'all -100 4000000000 -2000000000$' 1 50
+    wait_for bcc 'all -100 4000000000 -2000000000$'
     wait_for bcc 'u8 250$'
     wait_for bcc 'i16 -30000$'
     wait_for bcc 'u32 4000000000$'
@@ -111,7 +116,13 @@ expected_values() {
     [ -f /usr/include/bpf/usdt.bpf.h ] || missing "libbpf's headers are not installed (.ci/run installs libbpf-dev)"
     build_loader
     rt_start out -i 20
-    run timeout 120 "$LOADER" "$BPFOBJ" "$RT_PATH" rt:all rt:i8 rt:str rt:dbl -- sleep 1.5
+    # attached while its command runs: until the program has read rt:all
+    # enabled twice more than when the command started (the semaphore rises
+    # as a uprobe is registered, a moment before the program is attached to
+    # it; by the command's start, both are), so a whole round fired attached
+    run timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" "$RT_PATH" rt:all rt:i8 rt:str rt:dbl -- \
+        sh -c 'n=$(grep -c "^enabled all$" out)
+               until [ "$(grep -c "^enabled all$" out)" -ge $((n + 2)) ]; do sleep 0.05; done'
     [ "$status" -eq 0 ]
     local all
     all=$(grep -m1 '^rt:all ' <<<"$output")
@@ -127,7 +138,7 @@ expected_values() {
 @test "gdb -p lists the run-time probes and reads every argument at a probe breakpoint" {
     need_gdb
     rt_start out -i 20
-    run timeout 120 gdb -batch -nx -p "$RT_PID" -ex 'info probes stap rt' \
+    run timeout "$HANG_SECONDS" gdb -batch -nx -p "$RT_PID" -ex 'info probes stap rt' \
         -ex 'break -probe-stap rt:all' -ex continue \
         -ex 'printf "args %u %d %u %d %u %d %lu %ld %s %s %x %lx\n", $_probe_arg0, $_probe_arg1, $_probe_arg2, $_probe_arg3, $_probe_arg4, $_probe_arg5, $_probe_arg6, $_probe_arg7, (char *)$_probe_arg8, (char *)$_probe_arg9, $_probe_arg10, $_probe_arg11' \
         -ex 'printf "argc %d\n", $_probe_argc'
@@ -156,9 +167,17 @@ expected_values() {
     perf buildid-cache --add "$RT_PATH"
     run perf list 'sdt_rt:*'
     [[ "$output" == *"sdt_rt:i32"* ]]
+    perf_lock
     perf probe -a sdt_rt:i32 -a sdt_rt:u64
     UPROBE_EVENTS+=(sdt_rt/i32 sdt_rt/u64)
-    run timeout 60 perf record -q -e sdt_rt:i32 -e sdt_rt:u64 -p "$RT_PID" -o perf.data -- sleep 1
+    # recording while its command runs: until the program has read both
+    # probes enabled three times more than when the command started (perf
+    # opens its events, which raises the semaphores, then enables them,
+    # then starts the command), so two rounds fired them recorded
+    run timeout "$HANG_SECONDS" perf record -q -e sdt_rt:i32 -e sdt_rt:u64 -p "$RT_PID" -o perf.data -- \
+        sh -c 'i=$(grep -c "^enabled i32$" out2) u=$(grep -c "^enabled u64$" out2)
+               until [ "$(grep -c "^enabled i32$" out2)" -ge $((i + 3)) ] &&
+                     [ "$(grep -c "^enabled u64$" out2)" -ge $((u + 3)) ]; do sleep 0.05; done'
     [ "$status" -eq 0 ]
     run perf script -i perf.data
     [[ "$output" == *"sdt_rt:i32:"*"arg1=-2000000000"* ]]
@@ -176,7 +195,7 @@ expected_values() {
     wait_for jit '^/proc/'
     # %ld: bpftrace 0.17's %d prints the low 32 bits (fact(17) read as
     # -288522240); the value must be n! whole, for whichever n it catches
-    run timeout 60 bpftrace -p "$BG_PID" -e 'usdt::minijit:fact__return { printf("fact(%d) = %ld\n", arg0, arg1); exit(); }'
+    run timeout "$HANG_SECONDS" bpftrace -p "$BG_PID" -e 'usdt::minijit:fact__return { printf("fact(%d) = %ld\n", arg0, arg1); exit(); }'
     [ "$status" -eq 0 ]
     [[ "$output" =~ "fact("(1[0-9])") = "([0-9]+) ]]
     [ "${BASH_REMATCH[2]}" = $(( $(seq -s '*' 1 "${BASH_REMATCH[1]}") )) ]
@@ -184,7 +203,7 @@ expected_values() {
     need_cmd python3
     SDTKIT_LIBDIR="$ROOT/build" bg py python3 "$EX/runtime-python/probes.py" 0 0.02
     wait_for py '^/proc/'
-    run timeout 60 bpftrace -p "$BG_PID" -e 'usdt::pyapp:request { printf("%s %d\n", str(arg0), arg1); exit(); }'
+    run timeout "$HANG_SECONDS" bpftrace -p "$BG_PID" -e 'usdt::pyapp:request { printf("%s %d\n", str(arg0), arg1); exit(); }'
     [ "$status" -eq 0 ]
     [[ "$output" =~ "/item/"[0-6]" "[0-9]+ ]]
 }
@@ -196,13 +215,13 @@ expected_values() {
     rt_start a -i 20
     local first=$RT_PID
     rt_start b -c -i 20
-    # the probe is in the library itself: attached by its path, for all processes
-    run timeout 60 bpftrace -e "
+    # the probe is in the library itself: attached by its path, for all
+    # processes; bpftrace ends once it has seen both
+    run timeout "$HANG_SECONDS" bpftrace -e "
         usdt:$RT_LIBDIR/libsdtkit.so.1:sdtkit:fire /str(arg1) == \"i32\"/ {
-            @a[pid, str(arg0), str(arg1), arg2, *(int32 *)arg3] = count(); }
+            @a[pid, str(arg0), str(arg1), arg2, *(int32 *)arg3] = count(); @sa = 1; if (@sb) { exit(); } }
         usdt:$RT_LIBDIR/libstapsdt.so.0:sdtkit:fire /str(arg1) == \"six\"/ {
-            @b[pid, str(arg0), str(arg1), arg2, *(int16 *)(arg3 + 8)] = count(); }
-        interval:s:2 { exit(); }"
+            @b[pid, str(arg0), str(arg1), arg2, *(int16 *)(arg3 + 8)] = count(); @sb = 1; if (@sa) { exit(); } }"
     [ "$status" -eq 0 ]
     [[ "$output" == *"@a[$first, rt, i32, 1, -2000000000]: "[0-9]* ]]
     [[ "$output" == *"@b[$RT_PID, rtc, six, 6, -30000]: "[0-9]* ]]

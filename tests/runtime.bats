@@ -191,6 +191,7 @@ C
     [ "$(readelf -n "$one" | grep 'Build ID')" != "$(readelf -n "$RT_PATH" | grep 'Build ID')" ]
 }
 
+# bats test_tags=tracer
 @test "on x86-64 the compat _fire is the probe, whose first byte is 0x90 untraced, 0xcc under a uprobe" {
     [ "$(uname -m)" = x86_64 ] || skip "x86-64 only"
     need_tracefs

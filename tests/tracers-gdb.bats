@@ -6,6 +6,7 @@
 # the values the program passed, and gdb's own semaphore increment turns the
 # *_ENABLED() guards on.  (Every argument kind of the header, compiler by
 # compiler, is decoded by tests/header-gdb.bats; here it is the examples.)
+# bats file_tags=tracer
 
 load helpers
 load tracers-helpers

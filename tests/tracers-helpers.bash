@@ -23,11 +23,13 @@ build_examples() {
         > "$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
 }
 
-# shared_examples: export EX, the examples built once per bats run in a
-# directory the suites that only read them share (under a lock, for bats
-# --jobs).  Suites that change their build use build_examples instead.
+# shared_examples: export EX, the examples built once per run (RUN_DIR)
+# with the dtrace under test, in a directory the suites that only read them
+# share (under a lock: suites run side by side).  Suites that change their
+# build use build_examples instead, or a copy.
 shared_examples() {
-    export EX="${BATS_RUN_TMPDIR:-$BATS_FILE_TMPDIR}/sdtkit-examples"
+    export EX
+    EX="$RUN_DIR/sdtkit-examples-$(cksum <<<"$DTRACE" | cut -d' ' -f1)"
     (
         flock 8
         if [ ! -e "$EX/.built" ]; then
@@ -64,30 +66,31 @@ bg() {
     BG_PIDS+=("$BG_PID")
 }
 
-# wait_for FILE ERE [COUNT [SECONDS]]: wait until FILE has COUNT (default 1)
-# lines matching ERE; fail after SECONDS (default 10), showing FILE.
+# wait_for FILE ERE [COUNT]: wait until FILE has COUNT (default 1) lines
+# matching ERE; fail after HANG_SECONDS, showing FILE.
 wait_for() {
-    local file=$1 re=$2 count=${3:-1} secs=${4:-10} i
-    for ((i = 0; i < secs * 20; i++)); do
-        [ "$(grep -cE -- "$re" "$file" 2>/dev/null)" -ge "$count" ] && return 0
+    local file=$1 re=$2 count=${3:-1} end=$((SECONDS + HANG_SECONDS))
+    [ $# -le 3 ] || { echo "wait_for: no time window (a fourth argument) any more"; return 1; }
+    until [ "$(grep -cE -- "$re" "$file" 2>/dev/null)" -ge "$count" ]; do
+        if [ "$SECONDS" -ge "$end" ]; then
+            echo "no $count lines matching /$re/ in $file after $HANG_SECONDS s (a hang?):"
+            cat "$file"
+            return 1
+        fi
         sleep 0.05
     done
-    echo "timed out waiting for $count lines matching /$re/ in $file:"
-    cat "$file"
-    return 1
 }
 
-# stop PID [SIGNAL]: send SIGNAL (default TERM) and wait up to 10 s for PID
-# to end; fail when it does not.
+# stop PID [SIGNAL]: send SIGNAL (default TERM) and wait for PID to end;
+# fail when it has not after HANG_SECONDS.
 stop() {
-    local pid=$1 sig=${2:-TERM} i
+    local pid=$1 sig=${2:-TERM} end=$((SECONDS + HANG_SECONDS))
     kill -"$sig" "$pid" 2>/dev/null || return 0
-    for ((i = 0; i < 200; i++)); do
-        kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+    while kill -0 "$pid" 2>/dev/null; do
+        [ "$SECONDS" -lt "$end" ] || { echo "pid $pid did not stop on SIG$sig"; return 1; }
         sleep 0.05
     done
-    echo "pid $pid did not stop on SIG$sig"
-    return 1
+    wait "$pid" 2>/dev/null || true
 }
 
 # ---- Kernel tracing ------------------------------------------------------
@@ -95,6 +98,7 @@ stop() {
 # need_tracefs: skip unless root with tracefs and uprobe events (mounting
 # tracefs when it is not yet mounted).
 need_tracefs() {
+    tier_needs tracer tracefs || return
     [ "$(id -u)" -eq 0 ] || refused "not root: uprobes need root"
     if [ ! -e "$TRACEFS/uprobe_events" ]; then
         mount -t tracefs nodev "$TRACEFS" 2>/dev/null ||
@@ -108,7 +112,7 @@ need_tracefs() {
 need_bpftrace() {
     need_tracefs
     need_cmd bpftrace timeout
-    timeout 20 bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1 ||
+    timeout "$HANG_SECONDS" bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1 ||
         refused "bpftrace cannot load BPF programs on this kernel"
 }
 
@@ -117,7 +121,7 @@ need_bpftrace() {
 # real errors.
 bpftrace_run() {
     local rc=0
-    timeout 30 bpftrace -e "$1" -c "$2" 2> "$BATS_TEST_TMPDIR/bpftrace.err" || rc=$?
+    timeout "$HANG_SECONDS" bpftrace -e "$1" -c "$2" 2> "$BATS_TEST_TMPDIR/bpftrace.err" || rc=$?
     grep -v RLIMIT_MEMLOCK "$BATS_TEST_TMPDIR/bpftrace.err" >&2 || true
     return $rc
 }
@@ -130,8 +134,8 @@ bpftrace_run() {
 bpftrace_bg() {
     local out=$1 script=$2
     shift 2
-    bg "$out" timeout 60 bpftrace "$@" -e "BEGIN { printf(\"BT ready\\n\"); } $script"
-    wait_for "$out" '^BT ready' 1 30
+    bg "$out" timeout "$HANG_SECONDS" bpftrace "$@" -e "BEGIN { printf(\"BT ready\\n\"); } $script"
+    wait_for "$out" '^BT ready'
 }
 
 # file_offset BIN VADDR: the file offset of virtual address VADDR (hex or
@@ -190,9 +194,9 @@ trace_instance() {
 
 # ---- libbpf and bcc --------------------------------------------------------
 
-# build_loader: LOADER and BPFOBJ, built once per bats run.
+# build_loader: LOADER and BPFOBJ, built once per run (RUN_DIR).
 build_loader() {
-    local d="${BATS_RUN_TMPDIR:-$BATS_FILE_TMPDIR}/sdtkit-libbpf"
+    local d="$RUN_DIR/sdtkit-libbpf"
     (
         flock 8
         if [ ! -x "$d/usdt-loader" ]; then
@@ -206,15 +210,16 @@ build_loader() {
     LOADER=$d/usdt-loader
     BPFOBJ=$d/usdt-args.bpf.o
     [ -x "$LOADER" ]
-    timeout 30 "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1 | grep -q 'attach x:y' ||
-        refused "libbpf cannot load BPF programs here: $(timeout 30 "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1)"
+    timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1 | grep -q 'attach x:y' ||
+        refused "libbpf cannot load BPF programs here: $(timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1)"
 }
 
 # need_bcc_trace: bcc's trace (and its other tools that compile BPF C)
 # can build its programs: BCC_KERNEL_SOURCE names a kernel header tree.
 # This machine's kernel ships none; Debian 12's 6.1 headers, the -common
 # tree with the -amd64 one's generated include/, arch/ and .config laid
-# over it, serve uprobes (struct pt_regs is the same).  Built once per run.
+# over it, serve uprobes (struct pt_regs is the same).  Built once per run
+# (RUN_DIR).
 need_bcc_trace() {
     need_cmd trace-bpfcc
     local common amd64
@@ -222,7 +227,7 @@ need_bcc_trace() {
     amd64=${common%-common}-amd64
     [ -n "$common" ] && [ -d "$amd64" ] ||
         missing "no kernel headers for bcc in /usr/src (.ci/run installs linux-headers-amd64)"
-    BCC_KERNEL_SOURCE="${BATS_RUN_TMPDIR:-$BATS_FILE_TMPDIR}/sdtkit-bcc-kernel"
+    BCC_KERNEL_SOURCE="$RUN_DIR/sdtkit-bcc-kernel"
     (
         flock 8
         if [ ! -e "$BCC_KERNEL_SOURCE/.built" ]; then
@@ -234,6 +239,17 @@ need_bcc_trace() {
         fi
     ) 8> "$BCC_KERNEL_SOURCE.lock"
     [ -e "$BCC_KERNEL_SOURCE/.built" ]
+}
+
+# perf_lock: serialise with other runs of tests that make perf events
+# (perf probe names them sdt_PROVIDER:NAME for the whole machine, so
+# another checkout's run may make the same); skip unless root with uprobe
+# events.  The lock is held until the test ends.
+PERF_LOCK=/tmp/sdtkit-perf-tests.lock
+perf_lock() {
+    need_tracefs
+    exec 9> "$PERF_LOCK"
+    flock -w "$HANG_SECONDS" 9 || { echo "another run holds $PERF_LOCK for $HANG_SECONDS s"; false; }
 }
 
 # ---- Cleanup ----------------------------------------------------------
@@ -306,7 +322,7 @@ note_sites() {
 
 # gdb_sites FILE: the same, from gdb's `info probes'.
 gdb_sites() {
-    timeout 60 gdb -batch -nx -ex 'info probes' "$1" 2>/dev/null |
+    timeout "$HANG_SECONDS" gdb -batch -nx -ex 'info probes' "$1" 2>/dev/null |
         awk '$1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") }' | sort
 }
 
@@ -325,5 +341,5 @@ hex2dec() {
 
 # libbpf BINARY PROBE... -- CMD...: the loader, stderr kept apart in err.
 libbpf() {
-    timeout 120 "$LOADER" "$BPFOBJ" "$@" 2> err
+    timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" "$@" 2> err
 }

@@ -8,6 +8,7 @@
 # every probe of the provider examples, read every argument of every type
 # as passed with both headers, gcc and clang, -O0 and -O2, and set the
 # implicit, shared explicit and dtrace -G semaphores only while attached.
+# bats file_tags=tracer
 
 load helpers
 load tracers-helpers

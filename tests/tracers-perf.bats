@@ -9,11 +9,10 @@
 # events perf probe creates are named sdt_PROVIDER:NAME for the whole
 # machine, so the tests that create them hold a lock against concurrent runs
 # and delete them in teardown.
+# bats file_tags=tracer
 
 load helpers
 load tracers-helpers
-
-PERF_LOCK=/tmp/sdtkit-perf-tests.lock
 
 setup_file() {
     shared_examples
@@ -32,18 +31,10 @@ setup() {
 teardown() {
     local e
     for e in "${PERF_PROBES[@]}"; do
-        timeout 30 perf probe -q -d "$e" >/dev/null 2>&1 || true
+        timeout "$HANG_SECONDS" perf probe -q -d "$e" >/dev/null 2>&1 || true
     done
     cleanup_tracers
     exec 9>&- 2>/dev/null || true
-}
-
-# perf_lock: serialise with other runs of these tests (machine-wide event
-# names); skip unless root with uprobe events.
-perf_lock() {
-    need_tracefs
-    exec 9> "$PERF_LOCK"
-    flock -w 300 9 || { echo "another run holds $PERF_LOCK for 300 s"; false; }
 }
 
 # perf_add_probes EVENT...: perf probe each sdt_PROVIDER:NAME, deleted in
@@ -51,38 +42,38 @@ perf_lock() {
 perf_add_probes() {
     local e
     for e in "$@"; do
-        timeout 30 perf probe -q -d "$e" >/dev/null 2>&1 || true
+        timeout "$HANG_SECONDS" perf probe -q -d "$e" >/dev/null 2>&1 || true
         PERF_PROBES+=("$e")
-        timeout 30 perf probe -q "$e"
+        timeout "$HANG_SECONDS" perf probe -q "$e"
     done
 }
 
 # perf_events DATA: "event argN=V ..." per recorded sample.
 perf_events() {
-    timeout 60 perf script -i "$1" 2>/dev/null |
+    timeout "$HANG_SECONDS" perf script -i "$1" 2>/dev/null |
         sed -n 's/.* \(sdt_[A-Za-z0-9_]*:[A-Za-z0-9_]*\): ([0-9a-f]*)\(.*\)$/\1\2/p'
 }
 
 @test "perf buildid-cache --add makes perf list show every probe of every example as an SDT event" {
     want=""
     for f in $(example_bins "$EX"); do
-        timeout 30 perf buildid-cache --add "$EX/$f"
+        timeout "$HANG_SECONDS" perf buildid-cache --add "$EX/$f"
         want="$want$(note_probes "$EX/$f" | cut -f1 | sed 's/^/sdt_/')"$'\n'
     done
     want=$(echo "$want" | grep . | sort -u)
     # (perf 6.1 matches a glob without ':' against event names only: 'sdt_*'
     # lists nothing, 'sdt_*:*' lists them all)
-    got=$(timeout 30 perf list 'sdt_*:*' 2>/dev/null | awk '$2 == "[SDT" { sub(/@.*/, "", $1); print $1 }' | sort -u)
+    got=$(timeout "$HANG_SECONDS" perf list 'sdt_*:*' 2>/dev/null | awk '$2 == "[SDT" { sub(/@.*/, "", $1); print $1 }' | sort -u)
     [ "$(echo "$want" | wc -l)" -ge 18 ]
     [ "$got" = "$want" ] || { echo "perf list:"; echo "$got"; echo "notes:"; echo "$want"; false; }
     # and --remove forgets them again
-    for f in $(example_bins "$EX"); do timeout 30 perf buildid-cache --remove "$EX/$f"; done
-    [ -z "$(timeout 30 perf list 'sdt_*:*' 2>/dev/null | grep 'SDT event')" ]
+    for f in $(example_bins "$EX"); do timeout "$HANG_SECONDS" perf buildid-cache --remove "$EX/$f"; done
+    [ -z "$(timeout "$HANG_SECONDS" perf list 'sdt_*:*' 2>/dev/null | grep 'SDT event')" ]
 }
 
 @test "perf probe and perf record count tick's events, decode the counter and enable loop2 through its semaphore" {
     perf_lock
-    timeout 30 perf buildid-cache --add "$EX/tick/tick"
+    timeout "$HANG_SECONDS" perf buildid-cache --add "$EX/tick/tick"
     perf_add_probes sdt_tick:loop1 sdt_tick:loop2
     # perf probe put the uprobe on the nop, with the semaphore as reference
     # counter, both as the file offsets computed here
@@ -93,7 +84,7 @@ perf_events() {
     [ -n "$off" ] && [ -n "$ref" ] || { echo "uprobe_events: $line"; false; }
     [ $((off)) -eq $(( $(file_offset "$b" "$(note_field "$b" tick:loop2 Location)") )) ]
     [ $((ref)) -eq $(( $(file_offset "$b" "$(note_field "$b" tick:loop2 Semaphore)") )) ]
-    timeout 60 perf record -q -e sdt_tick:loop1 -e sdt_tick:loop2 -o perf.data -- "$EX/tick/tick" 5 0 > out 2>&1
+    timeout "$HANG_SECONDS" perf record -q -e sdt_tick:loop1 -e sdt_tick:loop2 -o perf.data -- "$EX/tick/tick" 5 0 > out 2>&1
     [ "$(grep -c 'loop2 enabled (semaphore 1)' out)" -eq 5 ]
     perf_events perf.data > events
     [ "$(grep -c '^sdt_tick:loop1 ' events)" -eq 5 ]
@@ -105,9 +96,9 @@ perf_events() {
 
 @test "perf records the probes inside libgreet.so from a program linked with it" {
     perf_lock
-    timeout 30 perf buildid-cache --add "$EX/shared-lib/libgreet.so"
+    timeout "$HANG_SECONDS" perf buildid-cache --add "$EX/shared-lib/libgreet.so"
     perf_add_probes sdt_greet:hello sdt_greet:done
-    timeout 60 perf record -q -e sdt_greet:hello -e sdt_greet:done -o perf.data -- \
+    timeout "$HANG_SECONDS" perf record -q -e sdt_greet:hello -e sdt_greet:done -o perf.data -- \
         "$EX/shared-lib/greet-linked" 3 0 > out 2>&1
     [ "$(grep -c '(semaphore 1)' out)" -eq 3 ]
     perf_events perf.data > events
@@ -123,9 +114,9 @@ perf_events() {
 perf_decodes() {
     local cc=$1 opt=$2 p args i n size want got decoded=0
     "$cc" "$opt" -g -I "$INCLUDE" "$ROOT/tests/header/gdbvals.c" -o vals
-    timeout 30 perf buildid-cache --add "$PWD/vals"
+    timeout "$HANG_SECONDS" perf buildid-cache --add "$PWD/vals"
     perf_add_probes sdt_t:params sdt_t:globals sdt_t:members sdt_t:constants sdt_t:pointers
-    timeout 60 perf record -q -e 'sdt_t:*' -o perf.data -- "$PWD/vals" "$PWD/want.txt" >/dev/null 2>&1
+    timeout "$HANG_SECONDS" perf record -q -e 'sdt_t:*' -o perf.data -- "$PWD/vals" "$PWD/want.txt" >/dev/null 2>&1
     perf_events perf.data > events
     for p in params globals members constants pointers; do
         args=($(note_args vals t:$p))
@@ -151,9 +142,9 @@ perf_decodes() {
         decoded=$((decoded + n))
     done
     echo "# $cc $opt: perf decoded $decoded arguments (constants are skipped by perf)" >&3
-    for p in "${PERF_PROBES[@]}"; do timeout 30 perf probe -q -d "$p" >/dev/null 2>&1 || true; done
+    for p in "${PERF_PROBES[@]}"; do timeout "$HANG_SECONDS" perf probe -q -d "$p" >/dev/null 2>&1 || true; done
     PERF_PROBES=()
-    timeout 30 perf buildid-cache --remove "$PWD/vals"
+    timeout "$HANG_SECONDS" perf buildid-cache --remove "$PWD/vals"
 }
 
 @test "perf decodes every register and memory argument of every kind the header supports: gcc and clang, -O0 and -O2" {

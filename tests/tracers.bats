@@ -8,6 +8,7 @@
 # computed here from the program headers, no note parser involved) must fire
 # and count the semaphore.  Skipped, with the reason, where the kernel or the
 # tools do not allow it.
+# bats file_tags=tracer
 
 load helpers
 load tracers-helpers
@@ -52,7 +53,7 @@ usdt-jobs/usdt-jobs 4"
     while read -r f count; do
         b="$EX/$f"
         want=$(note_probes "$b" | cut -f1 | sort -u | sed "s|^|usdt:$b:|")
-        got=$(timeout 30 bpftrace -l "usdt:$b:*" 2>/dev/null | sort -u)
+        got=$(timeout "$HANG_SECONDS" bpftrace -l "usdt:$b:*" 2>/dev/null | sort -u)
         [ "$(echo "$want" | wc -l)" -eq "$count" ] || { echo "$f: the notes name $(echo "$want" | wc -l) probes, not $count"; false; }
         [ "$got" = "$want" ] || { echo "$f: bpftrace -l says"; echo "$got"; echo "notes say"; echo "$want"; false; }
     done <<< "$expected"
@@ -63,13 +64,21 @@ usdt-jobs/usdt-jobs 4"
     bg tick.out "$EX/tick/tick" 0 0.05
     tick=$BG_PID
     wait_for tick.out 'loop2 disabled \(semaphore 0\)' 3
-    bg bt.out timeout 60 bpftrace -p "$tick" \
+    bg bt.out timeout "$HANG_SECONDS" bpftrace -p "$tick" \
         -e "usdt:$EX/tick/tick:tick:loop2 { printf(\"BT loop2 %d\\n\", arg0); }"
     bt=$BG_PID
     wait_for bt.out '^BT loop2 ' 5
     wait_for tick.out 'loop2 enabled \(semaphore 1\)' 5
+    # tick fires loop2 before it prints the line: stopped, every enabled
+    # tick it printed has fired; bpftrace must print all of them but the
+    # first (the semaphore may rise before the probe is armed) before it is
+    # told to stop, so that no event is lost on the way out
+    kill -STOP "$tick"
+    enabled=$(sed -n 's/^tick \([0-9]*\): loop2 enabled (semaphore 1)$/\1/p' tick.out)
+    wait_for bt.out '^BT loop2 ' $(( $(echo "$enabled" | wc -l) - 1 ))
     stop "$bt" INT
     mark=$(wc -l < tick.out)
+    kill -CONT "$tick"
     # once bpftrace is gone the semaphore is back to 0 and loop2 is skipped
     wait_for tick.out 'loop2 disabled' $(( $(grep -c 'loop2 disabled' tick.out) + 3 ))
     tail -n +$((mark + 2)) tick.out | grep -q 'loop2 disabled (semaphore 0)'
@@ -174,7 +183,7 @@ usdt-jobs/usdt-jobs 4"
     bg greet.out "$EX/shared-lib/greet-linked" 0 0.05
     pid=$BG_PID
     wait_for greet.out '\(semaphore 0\)' 2
-    bg bt.out timeout 60 bpftrace -p "$pid" \
+    bg bt.out timeout "$HANG_SECONDS" bpftrace -p "$pid" \
         -e "usdt:$EX/shared-lib/libgreet.so:greet:hello { printf(\"BT hello %p %d\\n\", arg0, arg1); }"
     bt=$BG_PID
     wait_for bt.out '^BT hello' 3

@@ -35,6 +35,7 @@ setup() {
     [[ "$output" == *"cannot read nowhere.h"* ]]
 }
 
+# bats test_tags=cross
 @test "usdt.h copied alone builds and links the <usdt.h> programs for x86-64, i686, aarch64, armhf, ppc64el, s390x and riscv64" {
     cp "$SRC/probes.c" "$SRC/other.c" .
     for a in $ARCHES; do
@@ -59,6 +60,7 @@ setup() {
     [ "$(note_probes both.o | cut -f1 | tr '\n' ' ')" = "a:b a:c " ]
 }
 
+# bats test_tags=cross
 @test "the single usdt.h writes the same notes as include/usdt.h, for every target" {
     cp "$SRC/probes.c" "$SRC/other.c" .
     for a in $ALL_ARCHES; do

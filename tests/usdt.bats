@@ -174,6 +174,7 @@ sym_row() {
     gcc -c -Wall -Wextra -Werror -I "$INCLUDE" v.c -o v.o
 }
 
+# bats test_tags=cross
 @test "<usdt.h> cross-compiles with notes and semaphores for aarch64, armhf, i686, s390x, riscv64 and ppc64el" {
     for a in aarch64 armhf i686 s390x riscv64 ppc64el; do
         need_arch $a
@@ -188,6 +189,7 @@ sym_row() {
     done
 }
 
+# bats test_tags=cross
 @test "<usdt.h> compiles warning-free at -O0, -O2 and -Os with its semaphores and an 8-byte constant, and links, for all 18 architectures" {
     n=0
     for a in $ALL_ARCHES; do
@@ -210,6 +212,7 @@ sym_row() {
     [ "$n" = 18 ]
 }
 
+# bats test_tags=tracer
 @test "gdb reads every argument of every type as passed with both headers: gcc and clang, -O0 and -O2" {
     need_cmd gdb
     for def in "" -DUSE_USDT_H; do
@@ -233,6 +236,7 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 
 # ---- Real tracers ---------------------------------------------------------
 
+# bats test_tags=tracer
 @test "gdb stops at every <usdt.h> probe and decodes its arguments: gcc and clang, -O0 and -O2" {
     need_cmd gdb
     for cc in gcc clang; do
@@ -248,6 +252,7 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
     done
 }
 
+# bats test_tags=tracer
 @test "bpftrace fires every <usdt.h> probe and decodes its arguments; implicit and shared semaphores read 1 while attached" {
     need_bpftrace
     build gcc p -O2
@@ -264,10 +269,11 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
     [ "$output" = "round 0 imp=0 shared=0" ]
 }
 
+# bats test_tags=tracer
 @test "bpftrace attached to one probe of a shared explicit semaphore sets it for all; detached, it reads 0 again" {
     need_bpftrace
     build gcc p -O2
-    bg p.out ./p 200
+    bg p.out ./p 1000000   # until killed (teardown): 20 rounds a second
     pid=$BG_PID
     wait_for p.out 'imp=0 shared=0' 2
     bpftrace_bg bt.out "usdt:$PWD/p:app:exp1 { printf(\"BT exp1 %d\\n\", arg0); }" -p "$pid"
@@ -280,24 +286,28 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
     tail -n +$((mark + 2)) p.out | grep -q 'imp=0 shared=0'
 }
 
+# bats test_tags=tracer
 @test "a raw uprobe with ref_ctr_offset fires on a <usdt.h> probe and counts its implicit semaphore" {
     need_tracefs
     build gcc p -O2
     loc=$(note_field p app:imp Location)
     sem=$(note_field p app:imp Semaphore)
     ev="sdtkit_usdt_$$"
-    echo "p:$ev/imp $PWD/p:$(file_offset p "$loc")($(file_offset p "$sem"))" >> "$TRACEFS/uprobe_events" ||
+    uprobe_add "p:$ev/imp $PWD/p:$(file_offset p "$loc")($(file_offset p "$sem"))" ||
         refused "the kernel refused the uprobe"
-    echo 1 > "$TRACEFS/events/$ev/imp/enable"
-    echo > "$TRACEFS/trace"
+    # a tracefs instance of its own: its own ring buffer, which no other
+    # test (running beside it) clears or fills
+    trace_instance
+    echo 1 > "$INST/events/$ev/imp/enable"
     run ./p 1
-    echo 0 > "$TRACEFS/events/$ev/imp/enable"
-    hits=$(grep -c "imp:" "$TRACEFS/trace" || true)
+    echo 0 > "$INST/events/$ev/imp/enable"
+    hits=$(grep -c "imp:" "$INST/trace" || true)
     echo "-:$ev/imp" >> "$TRACEFS/uprobe_events"
     [ "$output" = "round 0 imp=1 shared=0" ]
     [ "$hits" = 1 ]   # the uprobe sits on one of the two app:imp sites
 }
 
+# bats test_tags=tracer
 @test "bpftrace reads the first six arguments of every type as passed with both headers: gcc and clang, -O0 and -O2" {
     need_bpftrace
     for def in "" -DUSE_USDT_H; do
