@@ -100,14 +100,16 @@ size_t stub_size(const struct stub_arch *a);
  * elfwrite.c: writing ELF files into a buffer (pure)
  * ====================================================================== */
 
-/* Bytes written in a target's byte order into buf[0..cap); writing past
- * cap is a bug (asserted). */
+/* Bytes written in a target's byte order into buf[0..cap).  Writing past
+ * cap, or padding backwards, is a bug: asserted, and refused in every build
+ * (overflow is set, and nothing more is written). */
 struct elfw {
     unsigned char *buf;
     size_t len;
     size_t cap;
     int data; /* ELFDATA2LSB or ELFDATA2MSB */
     bool is64;
+    bool overflow; /* a write did not fit: the buffer is incomplete */
 };
 
 struct elf_section {
@@ -143,6 +145,8 @@ static inline void elfw_addr(struct elfw *w, uint64_t v) { elfw_put(w, v, w->is6
 void elfw_bytes(struct elfw *w, const void *data, size_t len);
 /* Zeros up to offset off (the layout never goes backwards: asserted). */
 void elfw_pad_to(struct elfw *w, uint64_t off);
+/* 0 when every write fitted and the buffer is full, else -1. */
+int elfw_done(const struct elfw *w);
 
 /* Give each section (sec[1..n), sec[0] being the null section) its name's
  * offset in .shstrtab (sec[shstrndx], whose size this sets) and its file
