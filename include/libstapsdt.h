@@ -101,24 +101,33 @@ typedef struct SDTProbeList_
   struct SDTProbeList_ *next;
 } SDTProbeList_t;
 
-/* <errno.h> defines errno as a macro; the member keeps its name. */
+/* The member errno has libstapsdt's name, plain, where cgo (which reads
+   the structure from the compiler's debugging information), ctypes and C
+   look for it.  <errno.h> defines errno as a macro, which would turn the
+   member's name into an expression: it is set aside while the structure
+   is declared.  C code that includes <errno.h> (before or after this
+   header) reads the member with providerErrno (PROVIDER), defined here
+   with the macro set aside. */
 #pragma push_macro ("errno")
 #undef errno
 typedef struct SDTProvider
 {
   char *name;
   SDTProbeList_t *probes;
-  __extension__ union
-  {
-    SDTError_t errno;
-    SDTError_t errno_code;
-  };
+  SDTError_t errno;
   char *error;
   void *_handle;
   char *_filename;
   int _memfd;
   MemFDOption_t _use_memfd;
 } SDTProvider_t;
+
+/* PROVIDER's errno member, whatever <errno.h> made of the name. */
+static __inline__ SDTError_t
+providerErrno (const SDTProvider_t *provider)
+{
+  return provider->errno;
+}
 #pragma pop_macro ("errno")
 
 /* A provider called NAME, or NULL. */

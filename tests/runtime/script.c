@@ -13,7 +13,7 @@
      cfire NAME | cenabled NAME
 
    Each prints one line: the status (0 or the SDTKIT_E_ name; for libstapsdt
-   calls the return value, then errno_code and error), and after a failed
+   calls the return value, then errno and error), and after a failed
    native call the provider's message.  "fire" and "enabled" print what the
    probe reads.  Probes are found by name among those added, also after
    their provider is destroyed (the handles stay valid). */
@@ -78,7 +78,7 @@ static void status(int rc)
 
 static void cstatus(long rc)
 {
-    printf("%ld errno %d error %s\n", rc, cpv ? (int)cpv->errno_code : 0,
+    printf("%ld errno %d error %s\n", rc, cpv ? (int)providerErrno(cpv) : 0,
            cpv && cpv->error ? cpv->error : "(null)");
 }
 
