@@ -208,8 +208,8 @@ enum {
 struct dso_layout {
     struct elf_section sec[DSO_SECTIONS];
     size_t nsec, nphdr;
-    size_t build_id, hash, dynsym, dynstr, text, base, dynamic, got, probes, notes, symtab,
-        strtab, shstrtab;
+    size_t build_id, hash, dynsym, dynstr, text, base, dynamic, got, probes, notes, symtab, strtab,
+        shstrtab;
     uint64_t loaded_end; /* the end of what is loaded: the rest depends on the probes */
     uint64_t shoff;
     char operand[MAX_PROBE_ARGS][32]; /* each argument slot's, as the notes write it */

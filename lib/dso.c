@@ -150,14 +150,13 @@ int dso_layout(struct dso *d, const char **why)
     lo->hash = add(lo, (struct elf_section){".hash", .type = SHT_HASH, .flags = SHF_ALLOC,
                                             .size = hw * 4, .align = hw, .entsize = hw});
     lo->dynsym = add(lo, (struct elf_section){".dynsym", .type = SHT_DYNSYM, .flags = SHF_ALLOC,
-                                              .size = ELF_SYM_SIZE(is64), .info = 1,
-                                              .align = word, .entsize = ELF_SYM_SIZE(is64)});
+                                              .size = ELF_SYM_SIZE(is64), .info = 1, .align = word,
+                                              .entsize = ELF_SYM_SIZE(is64)});
     lo->dynstr = add(lo, (struct elf_section){".dynstr", .type = SHT_STRTAB, .flags = SHF_ALLOC,
                                               .size = 1 + sizeof soname, .align = 1});
-    lo->text = add(lo, (struct elf_section){".text", .type = SHT_PROGBITS,
-                                            .flags = SHF_ALLOC | SHF_EXECINSTR,
-                                            .size = (uint64_t)a->align * d->capacity,
-                                            .align = a->align});
+    lo->text = add(
+        lo, (struct elf_section){".text", .type = SHT_PROGBITS, .flags = SHF_ALLOC | SHF_EXECINSTR,
+                                 .size = (uint64_t)a->align * d->capacity, .align = a->align});
     lo->base = add(lo, (struct elf_section){".stapsdt.base", .type = SHT_PROGBITS,
                                             .flags = SHF_ALLOC, .size = 1, .align = 1});
     lo->dynamic = add(lo, (struct elf_section){".dynamic", .type = SHT_DYNAMIC,
@@ -173,12 +172,12 @@ int dso_layout(struct dso *d, const char **why)
                                  .size = 2 * (d->capacity ? d->capacity : 1), .align = 2});
     lo->notes =
         add(lo, (struct elf_section){".note.stapsdt", .type = SHT_NOTE, .size = notes, .align = 4});
-    lo->symtab = add(lo, (struct elf_section){".symtab", .type = SHT_SYMTAB,
-                                              .size = ELF_SYM_SIZE(is64) * (d->nprobes + 1),
-                                              .info = 1, .align = word,
-                                              .entsize = ELF_SYM_SIZE(is64)});
-    lo->strtab = add(lo, (struct elf_section){".strtab", .type = SHT_STRTAB, .size = strtab,
-                                              .align = 1});
+    lo->symtab =
+        add(lo, (struct elf_section){".symtab", .type = SHT_SYMTAB,
+                                     .size = ELF_SYM_SIZE(is64) * (d->nprobes + 1), .info = 1,
+                                     .align = word, .entsize = ELF_SYM_SIZE(is64)});
+    lo->strtab =
+        add(lo, (struct elf_section){".strtab", .type = SHT_STRTAB, .size = strtab, .align = 1});
     lo->shstrtab = add(lo, (struct elf_section){".shstrtab", .type = SHT_STRTAB, .align = 1});
     lo->sec[lo->dynsym].link = (uint32_t)lo->dynstr;
     lo->sec[lo->hash].link = (uint32_t)lo->dynsym;

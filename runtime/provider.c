@@ -369,8 +369,8 @@ static bool untraced(const struct object *o)
 {
     for (size_t i = 0; i < o->capacity; i++) {
         const volatile unsigned short *sem =
-            (const volatile unsigned short *)(o->base + o->semaphores + 2 * i);
-        if (*sem || memcmp((const void *)(o->base + o->text + i * o->stride), o->stub,
+            (const volatile unsigned short *)(o->base + (uintptr_t)(o->semaphores + 2 * i));
+        if (*sem || memcmp((const void *)(o->base + (uintptr_t)(o->text + i * o->stride)), o->stub,
                            o->stub_len) != 0)
             return false;
     }
@@ -574,8 +574,8 @@ static int rewrite(struct sdtkit_provider *pv, const struct target *t, struct ob
         o->tenant_probes = pv->nprobes;
         o->visible = true;
         if (object_write(o, buf, (size_t)d.size, 0) != 0) {
-            rc = provider_fail(pv, SDTKIT_E_LOAD, "cannot write the probes' object %s: %s",
-                               o->path, strerror(errno));
+            rc = provider_fail(pv, SDTKIT_E_LOAD, "cannot write the probes' object %s: %s", o->path,
+                               strerror(errno));
             o->tenant = NULL; /* what the file holds is unknown: all of it next time */
         }
     }
@@ -592,7 +592,8 @@ static void hide(struct object *o)
     if (!o->visible || !owned(o))
         return;
     for (uint64_t off = 0; off < o->notes_size;) {
-        size_t n = o->notes_size - off < sizeof zeros ? (size_t)(o->notes_size - off) : sizeof zeros;
+        size_t n =
+            o->notes_size - off < sizeof zeros ? (size_t)(o->notes_size - off) : sizeof zeros;
         if (object_write(o, zeros, n, o->notes_offset + off) != 0)
             return; /* the probes stay visible, and inert */
         off += n;
@@ -644,8 +645,7 @@ int provider_load_locked(struct sdtkit_provider *pv)
     struct target t;
     if (pv->loaded) {
         if (!pv->lax || pv->published == pv->nprobes)
-            return provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is loaded already",
-                                 pv->name);
+            return provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is loaded already", pv->name);
         provider_unload_locked(pv); /* probes were added: load them too */
     }
     if (own_target(&t) != 0)

@@ -62,25 +62,26 @@ struct sdtkit_probe {
 struct object {
     void *handle;
     int fd;
-    long owner;    /* the process that made it: only it writes the file */
-    bool named;    /* a file of ours on disk (perf's mode, or no memory file) */
-    bool in_use;   /* a provider's (else free, for the next load that fits) */
-    bool visible;  /* the notes are in the file (not zeroed) */
-    char *dir;     /* named: its directory */
+    long owner;   /* the process that made it: only it writes the file */
+    bool named;   /* a file of ours on disk (perf's mode, or no memory file) */
+    bool in_use;  /* a provider's (else free, for the next load that fits) */
+    bool visible; /* the notes are in the file (not zeroed) */
+    char *dir;    /* named: its directory */
     size_t capacity;
-    uintptr_t base;                    /* where it is loaded */
-    uint64_t text, stride, semaphores; /* slot 0's stub and semaphore (in the object), slot stride */
-    unsigned char stub[64];            /* a stub's bytes, as every slot holds them */
+    uintptr_t base; /* where it is loaded */
+    uint64_t text, stride,
+        semaphores;         /* slot 0's stub and semaphore (in the object), slot stride */
+    unsigned char stub[64]; /* a stub's bytes, as every slot holds them */
     size_t stub_len;
     uint64_t notes_offset, notes_size; /* .note.stapsdt of what the file holds */
     unsigned char *notes;              /* its bytes, to show them again */
     uint64_t loaded_end;               /* the loaded bytes: never change */
     uint64_t file_size;
-    const void *tenant;      /* the provider whose probes the file describes */
-    size_t tenant_probes;    /* and how many */
+    const void *tenant;               /* the provider whose probes the file describes */
+    size_t tenant_probes;             /* and how many */
     unsigned long serial, generation; /* for the build-id's salt */
-    char path[4096];         /* /proc/PID/fd/N, or the named file */
-    struct object *next;     /* every object of the process */
+    char path[4096];                  /* /proc/PID/fd/N, or the named file */
+    struct object *next;              /* every object of the process */
 };
 
 struct sdtkit_provider {
@@ -92,13 +93,13 @@ struct sdtkit_provider {
     size_t index_cap;            /* a power of two, or 0 */
     bool lax;                    /* libstapsdt's rules (see provider_create) */
     bool loaded;
-    size_t published;       /* probes published by the last load */
-    bool prefer_file;       /* libstapsdt's memfd_disabled: not in memory */
-    bool named;             /* in a named file (for perf) */
-    char *named_dir;        /* in this directory, or NULL: the candidates */
-    struct object *obj;     /* the object it loads into, or NULL */
-    enum load_stage stage;  /* of the last failed load */
-    char path[64];          /* sdtkit_provider_path's answer for a memory file */
+    size_t published;      /* probes published by the last load */
+    bool prefer_file;      /* libstapsdt's memfd_disabled: not in memory */
+    bool named;            /* in a named file (for perf) */
+    char *named_dir;       /* in this directory, or NULL: the candidates */
+    struct object *obj;    /* the object it loads into, or NULL */
+    enum load_stage stage; /* of the last failed load */
+    char path[64];         /* sdtkit_provider_path's answer for a memory file */
     char error[512];
 };
 

@@ -41,6 +41,10 @@ teardown() {
     rt_case "$ROOT/tests/runtime/cases/libstapsdt.case"
 }
 
+@test "libstapsdt's API takes and loads every name libstapsdt took: my-app, a.b, a:b, 1abc, empty, long, with /" {
+    rt_case "$ROOT/tests/runtime/cases/libstapsdt-names.case"
+}
+
 @test "every call is valgrind-clean, in every case" {
     need_cmd valgrind
     [ -z "$RT_CFLAGS" ] || skip "the sanitizer pass checks the same under ASan"

@@ -11,6 +11,10 @@
      cadd NAME COUNT TYPE...  providerAddProbe         (TYPE: a number, as ArgType_t)
      cload | cunload | cdestroy | cmemfd 0|1 | cfilename
      cfire NAME | cenabled NAME
+     handles NAME | chandles NAME
+                          every handle of that name added so far (native or
+                          libstapsdt's): how many, whether any two are the
+                          same, and the names they read
 
    Each prints one line: the status (0 or the SDTKIT_E_ name; for libstapsdt
    calls the return value, then errno and error), and after a failed
@@ -29,7 +33,7 @@
 static sdtkit_provider *pv;
 static SDTProvider_t *cpv;
 static struct {
-    char name[64];
+    char name[512];
     sdtkit_probe *p;
     SDTProbe_t *cp;
 } probes[MAX];
@@ -140,6 +144,22 @@ static void run(char *line)
             sdtkit_probe_fire(probes[i].p, v);
         printf("%s enabled %d\n", sdtkit_probe_name(probes[i].p),
                sdtkit_probe_is_enabled(probes[i].p));
+    } else if (strcmp(cmd, "handles") == 0 || strcmp(cmd, "chandles") == 0) {
+        int n = 0, shared = 0;
+        char names[512] = "";
+        for (int k = 0; k < nprobes; k++) {
+            void *hk = cmd[0] == 'c' ? (void *)probes[k].cp : (void *)probes[k].p;
+            if (!hk || !name || strcmp(probes[k].name, name) != 0)
+                continue;
+            n++;
+            for (int j = 0; j < k; j++)
+                shared |= hk == (cmd[0] == 'c' ? (void *)probes[j].cp : (void *)probes[j].p);
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, " %s",
+                     cmd[0] == 'c' ? probes[k].cp->name : sdtkit_probe_name(probes[k].p));
+        }
+        printf("%s: %d handles, %s, named%s\n", name ? name : "(null)", n,
+               shared ? "some the same" : "all different", names);
     } else if (strcmp(cmd, "init") == 0) {
         cpv = providerInit(name);
         puts(cpv ? "provider" : "NULL");
