@@ -326,6 +326,50 @@ EOF
     [ -z "$(ls -A dir)" ]
 }
 
+@test "a named file of a live process in another PID namespace is never taken for stale" {
+    need_cmd unshare
+    [ "$(id -u)" -eq 0 ] || refused "not root: a PID namespace needs root"
+    mkdir -p dir
+    # the owner's PID in its namespace is 100000 (ns_last_pid), which no
+    # process of this namespace has: a check by PID takes it for dead
+    [ ! -e /proc/100000 ] || refused "a process of this namespace has PID 100000"
+    SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$PWD/dir" bg out \
+        unshare --pid --fork --kill-child --mount-proc sh -c \
+        "echo 99999 > /proc/sys/kernel/ns_last_pid && '$PROBES' -i 100; :"
+    wait_for out '^ready$'
+    local path
+    path=$(head -1 out)
+    [[ "$path" == "$PWD/dir/sdtkit-100000-"* ]]
+    # a load here, in the same directory, removes the files nobody holds
+    run env SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$PWD/dir" "$PROBES" -n 1 -i 0 -u
+    [ "$status" -eq 0 ]
+    [ -e "$path" ]
+}
+
+@test "firing takes no lock: sdtkit_probe_fire, sdtkit_probe_firev and probeFire, and what they call, have no locked instruction" {
+    [ "$(uname -m)" = x86_64 ] || skip "x86-64 only (the lock prefix)"
+    need_cmd objdump
+    local lib dis f code seen queue
+    for lib in libsdtkit.so.1:sdtkit_probe_fire,sdtkit_probe_firev libstapsdt.so.0:probeFire; do
+        dis=$(objdump -d --no-show-raw-insn "$RT_LIBDIR/${lib%%:*}")
+        queue=" ${lib#*:} " queue=${queue//,/ } seen=" "
+        # each function, and every function of the library it calls or jumps to
+        while [ -n "${queue// /}" ]; do
+            read -r f queue <<<"$queue"
+            queue=" $queue "
+            [[ "$seen" != *" $f "* ]] || continue
+            seen+="$f "
+            code=$(awk -v f="<$f>:" '$2 == f { on = 1; next } on && NF == 0 { exit } on' <<<"$dis")
+            [ -n "$code" ] || { echo "${lib%%:*}: no $f"; false; }
+            # a locked read-modify-write is a write other threads' caches see
+            ! grep -w lock <<<"$code" || { echo "${lib%%:*}: $f takes a lock"; false; }
+            queue+=$(sed -nE 's/.*\s(call|jmp)\s+[0-9a-f]+ <([A-Za-z_][A-Za-z0-9_.]*)>$/\2/p' <<<"$code" |
+                tr '\n' ' ')
+        done
+        echo "# ${lib%%:*}:$seen" >&3
+    done
+}
+
 @test "a memory-file object leaves nothing anywhere when the process is killed" {
     need_cmd strace
     mkdir -p run tmp
