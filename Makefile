@@ -147,6 +147,25 @@ $(ASAN_RT_LIBS):
 	$(CC) $(SAN_FLAGS) -shared -Wl,-soname,$(@F) -Wl,--version-script=$(filter %.map,$^) \
 	    -o $@ $(filter %.o,$^) -ldl -lpthread
 
+# The shared libraries with the asserts off (-DNDEBUG), as a distribution
+# may build them: `make runtime-ndebug` makes them in NDEBUG_DIR, and
+# tests/runtime.bats runs its cases, the reload loop and the threads on
+# them (the ELF writer checks its bounds in every build).
+NDEBUG_DIR    ?= build/ndebug
+NDEBUG_RT_LIBS = $(NDEBUG_DIR)/$(SDTKIT_SO) $(NDEBUG_DIR)/$(STAPSDT_SO)
+$(NDEBUG_DIR)/%.o: %.c VERSION
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -DNDEBUG -c -o $@ $<
+$(NDEBUG_DIR)/$(SDTKIT_SO): $(call objs,$(NDEBUG_DIR),$(RT_NATIVE_SRCS) $(RT_CORE_SRCS)) \
+                            runtime/sdtkit.map
+$(NDEBUG_DIR)/$(STAPSDT_SO): $(call objs,$(NDEBUG_DIR),$(RT_COMPAT_SRCS) $(RT_NATIVE_SRCS) \
+                             $(RT_CORE_SRCS)) runtime/stapsdt.map
+$(NDEBUG_RT_LIBS):
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(@F) -Wl,-z,defs \
+	    -Wl,--version-script=$(filter %.map,$^) -o $@ $(filter %.o,$^) -ldl -lpthread
+runtime-ndebug: $(NDEBUG_RT_LIBS)
+.PHONY: runtime-ndebug
+
 # ---- musl (the C library Alpine builds with) -----------------------------
 #
 # make musl: the tools and the run-time libraries built with musl-gcc
@@ -207,6 +226,11 @@ $(FUZZ_DIR)/obj/%.o: %.c VERSION
 
 $(FUZZ_DIR)/%_fuzz: $(FUZZ_DIR)/obj/fuzz/%_fuzz.o $(call objs,$(FUZZ_DIR)/obj,$(FUZZ_SRCS))
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
+
+# The run-time library's harness: its API on the pure core, not dtrace's.
+$(FUZZ_DIR)/runtime_fuzz: $(FUZZ_DIR)/obj/fuzz/runtime_fuzz.o \
+                          $(call objs,$(FUZZ_DIR)/obj,$(RT_COMPAT_SRCS) $(RT_NATIVE_SRCS) $(RT_CORE_SRCS))
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -ldl -lpthread
 
 fuzz-build: $(FUZZERS)
 

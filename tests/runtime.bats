@@ -431,6 +431,44 @@ EOF
     [ "${lines[3]}" = "the held semaphore address reads 0" ]
 }
 
+@test "the ELF writer never writes past its buffer in a -DNDEBUG build, under AddressSanitizer" {
+    need_cmd clang
+    local srcs=("$ROOT"/lib/arch.c "$ROOT"/lib/elfwrite.c "$ROOT"/lib/sha1.c "$ROOT"/lib/dso.c)
+    clang -std=c11 -g -DNDEBUG -fsanitize=address,undefined -fno-sanitize-recover=all \
+        -D_POSIX_C_SOURCE=200809L -DSDTKIT_VERSION='"test"' "$ROOT/tests/runtime/bounds.c" \
+        "${srcs[@]}" -o bounds
+    run ./bounds
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "elfw: refused, 4 bytes written" ]
+    [ "${lines[1]}" = "dso_write: refused" ]
+}
+
+@test "a -DNDEBUG build of the libraries passes the API cases, the reload loop and the threads" {
+    [ -z "$RT_CFLAGS" ] || skip "the sanitizer pass has libraries of its own"
+    local nd=$BATS_TEST_TMPDIR/ndebug c
+    make -s -C "$ROOT" runtime-ndebug NDEBUG_DIR="$nd" >/dev/null
+    # the asserts are gone
+    ! nm -D "$nd/libsdtkit.so.1" "$nd/libstapsdt.so.0" | grep -q __assert_fail
+    RT_LIBDIR=$nd
+    SCRIPT=$BATS_TEST_TMPDIR/script-ndebug
+    rt_build "$SCRIPT" "$ROOT/tests/runtime/script.c"
+    for c in "$ROOT"/tests/runtime/cases/*.case; do
+        rt_case "$c" || { echo "$c"; false; }
+    done
+    rt_build stress "$ROOT/tests/runtime/stress.c"
+    run timeout 300 ./stress 4 300 1
+    [ "$status" -eq 0 ]
+    cc -std=gnu11 -O2 -I "$INCLUDE" "$ROOT/bench/runtime.c" -o reload "$nd/libsdtkit.so.1" \
+        "$nd/libstapsdt.so.0" -Wl,-rpath,"$nd" -ldl
+    run sh -c "ulimit -n 1024 && ./reload reload 10000 native"
+    [[ "$output" == "reload 10000 cycles 0 failed "* ]]
+    if [ "$(uname -m)" = x86_64 ]; then
+        rt_build stopped "$ROOT/tests/runtime/stopped.c"
+        run timeout 300 ./stopped 10000
+        [ "$status" -eq 0 ]
+    fi
+}
+
 @test "the same under ThreadSanitizer, gcc and clang: no data race" {
     [ -z "$RT_CFLAGS" ] || skip "ThreadSanitizer and AddressSanitizer do not mix: the normal pass runs this"
     need_cmd clang
