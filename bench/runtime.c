@@ -26,6 +26,8 @@
                          and descriptors, mappings and RSS before, at their
                          peak (sampled every 100 cycles) and after.
 
+   BENCH_THREADS=T runs a loop mode in T threads at once (each N iterations)
+   and prints the wall time per iteration of one thread.
    Prints a checksum too, so that nothing is optimised away. */
 #define _GNU_SOURCE
 #define _SDT_HAS_SEMAPHORES 1
@@ -36,6 +38,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +153,37 @@ __attribute__((noinline)) static unsigned long run(enum mode m, long n)
             probeFire(cprobe, (int64_t)i, (uint64_t)x);
             break;
         }
+    }
+    return x;
+}
+
+struct job {
+    enum mode mode;
+    long n;
+    unsigned long x;
+};
+
+static void *run_job(void *arg)
+{
+    struct job *j = arg;
+    j->x = run(j->mode, j->n);
+    return NULL;
+}
+
+/* run() in nthreads threads at once; the checksums xor'ed. */
+static unsigned long run_threads(enum mode m, long n, int nthreads)
+{
+    struct job jobs[64];
+    pthread_t t[64];
+    unsigned long x = 0;
+    for (int i = 0; i < nthreads; i++) {
+        jobs[i] = (struct job){m, n, 0};
+        if (pthread_create(&t[i], NULL, run_job, &jobs[i]) != 0)
+            exit(1);
+    }
+    for (int i = 0; i < nthreads; i++) {
+        pthread_join(t[i], NULL);
+        x ^= jobs[i].x;
     }
     return x;
 }
@@ -274,7 +308,8 @@ static int reload(long n, bool use_compat)
             return 1;
     } else if (sdtkit_provider_create("reload", &p) != 0 ||
                sdtkit_provider_add_probe(p, "a", types, 2, &q) != 0 ||
-               sdtkit_provider_add_probe(p, "b", types, 1, &q) != 0 || sdtkit_provider_load(p) != 0) {
+               sdtkit_provider_add_probe(p, "b", types, 1, &q) != 0 ||
+               sdtkit_provider_load(p) != 0) {
         return 1;
     }
     struct usage before, peak, after;
@@ -348,8 +383,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "runtime: cannot register a uprobe (root and tracefs needed)\n");
             return 1;
         }
+        const char *env = getenv("BENCH_THREADS");
+        int nthreads = env ? atoi(env) : 1;
+        if (nthreads < 1 || nthreads > 64)
+            nthreads = 1;
         double t0 = now();
-        unsigned long x = run(modes[i].mode, n);
+        unsigned long x =
+            nthreads > 1 ? run_threads(modes[i].mode, n, nthreads) : run(modes[i].mode, n);
         double t = now() - t0;
         if (traced)
             uprobe_off();

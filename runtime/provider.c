@@ -306,9 +306,11 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
     if (!p)
         return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
     p->nargs = nargs;
+    p->direct = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
     for (int i = 0; i < nargs; i++) {
         p->type[i] = (signed char)types[i];
         p->size[i] = (signed char)type_size(types[i]);
+        p->direct &= types[i] != SDTKIT_FLOAT;
     }
     if (!pv->lax)
         *index_slot(pv, p->name) = p;
@@ -811,37 +813,6 @@ static void put_slot(union slot *s, int type, const sdtkit_value *v)
     }
 }
 
-void probe_read_args(const struct sdtkit_probe *p, va_list *ap, sdtkit_value *v)
-{
-    for (int i = 0; i < p->nargs; i++) {
-        switch (p->type[i]) {
-        case SDTKIT_INT8:
-        case SDTKIT_INT16:
-        case SDTKIT_INT32:
-            v[i].i = va_arg(*ap, int);
-            break;
-        case SDTKIT_UINT8:
-        case SDTKIT_UINT16:
-        case SDTKIT_UINT32:
-            v[i].u = va_arg(*ap, unsigned);
-            break;
-        case SDTKIT_INT64:
-            v[i].i = va_arg(*ap, int64_t);
-            break;
-        case SDTKIT_UINT64:
-            v[i].u = va_arg(*ap, uint64_t);
-            break;
-        case SDTKIT_POINTER:
-        case SDTKIT_STRING:
-            v[i].p = va_arg(*ap, const void *);
-            break;
-        default: /* SDTKIT_FLOAT, SDTKIT_DOUBLE */
-            v[i].d = va_arg(*ap, double);
-            break;
-        }
-    }
-}
-
 /* sdtkit:fire(provider, name, nargs, slots): every run-time probe, of
  * every provider of every process using this library, passes through it
  * when it fires, so one attach sees them all:
@@ -854,38 +825,88 @@ void probe_read_args(const struct sdtkit_probe *p, va_list *ap, sdtkit_value *v)
 __extension__ unsigned short sdtkit_fire_semaphore
     __attribute__((section(".probes"), visibility("hidden")));
 
-/* Fire p with args if it is loaded.  Reads p and the stub it calls, never
- * writes shared memory (see the contract at the top). */
-static inline void fire(const sdtkit_probe *p, const sdtkit_value *args)
+/* Call p's stub with its slots, through sdtkit:fire when watched. */
+static inline __attribute__((always_inline)) void call_stub(const sdtkit_probe *p, uintptr_t call,
+                                                            const union slot *slots)
 {
-    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
-    if (!call)
-        return;
-    union slot slots[SDTKIT_MAX_ARGS];
-    for (int i = 0; i < p->nargs; i++)
-        put_slot(&slots[i], p->type[i], &args[i]);
     if (__builtin_expect(sdtkit_fire_semaphore, 0))
         STAP_PROBE4(sdtkit, fire, p->pname, p->name, p->nargs, slots);
     ((stub_fn *)call)(slots);
 }
 
+/* Firing reads p and calls the stub; it writes nothing shared between
+ * threads (see the contract at the top). */
 void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
 {
     if (!p || (p->nargs > 0 && !args))
         return;
-    fire(p, args);
+    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
+    if (!call)
+        return;
+    /* A value is 8 bytes, its bits first in the order a little-endian
+     * target reads a slot, and a tracer reads only the size the note
+     * gives: the values are the slots, but for a float (a double, made
+     * one) or on a big-endian target (where a short value goes first). */
+    _Static_assert(sizeof(sdtkit_value) == sizeof(union slot), "a value per slot");
+    if (p->direct) {
+        call_stub(p, call, (const union slot *)(const void *)args);
+        return;
+    }
+    union slot slots[SDTKIT_MAX_ARGS];
+    for (int i = 0; i < p->nargs; i++)
+        put_slot(&slots[i], p->type[i], &args[i]);
+    call_stub(p, call, slots);
+}
+
+void probe_fire_va(const sdtkit_probe *p, va_list *ap)
+{
+    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
+    if (!call)
+        return;
+    union slot slots[SDTKIT_MAX_ARGS];
+    for (int i = 0; i < p->nargs; i++) {
+        union slot *s = &slots[i];
+        s->u64 = 0;
+        switch (p->type[i]) {
+        case SDTKIT_UINT8:
+        case SDTKIT_INT8:
+            s->u8 = (uint8_t)va_arg(*ap, unsigned);
+            break;
+        case SDTKIT_UINT16:
+        case SDTKIT_INT16:
+            s->u16 = (uint16_t)va_arg(*ap, unsigned);
+            break;
+        case SDTKIT_UINT32:
+        case SDTKIT_INT32:
+            s->u32 = va_arg(*ap, uint32_t);
+            break;
+        case SDTKIT_UINT64:
+        case SDTKIT_INT64:
+            s->u64 = va_arg(*ap, uint64_t);
+            break;
+        case SDTKIT_POINTER:
+        case SDTKIT_STRING:
+            s->p = va_arg(*ap, const void *);
+            break;
+        case SDTKIT_FLOAT:
+            s->f = (float)va_arg(*ap, double);
+            break;
+        default: /* SDTKIT_DOUBLE */
+            s->d = va_arg(*ap, double);
+            break;
+        }
+    }
+    call_stub(p, call, slots);
 }
 
 void sdtkit_probe_firev(const sdtkit_probe *p, ...)
 {
-    if (!p || !__atomic_load_n(&p->call, __ATOMIC_RELAXED))
+    if (!p)
         return;
-    sdtkit_value v[SDTKIT_MAX_ARGS];
     va_list ap;
     va_start(ap, p);
-    probe_read_args(p, &ap, v);
+    probe_fire_va(p, &ap);
     va_end(ap);
-    fire(p, v);
 }
 
 int sdtkit_probe_is_enabled(const sdtkit_probe *p) { return p && sdtkit_probe_enabled(p); }

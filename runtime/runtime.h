@@ -53,6 +53,7 @@ struct sdtkit_probe {
     int nargs;
     signed char type[SDTKIT_MAX_ARGS]; /* enum sdtkit_type */
     signed char size[SDTKIT_MAX_ARGS]; /* in the note: 1, 2, 4, 8, negative when signed */
+    bool direct; /* the values are the slots as they are (see sdtkit_probe_fire) */
     struct sdtkit_probe *next_retired; /* once its provider is destroyed */
 };
 
@@ -122,9 +123,9 @@ int provider_load_locked(struct sdtkit_provider *pv);
 int provider_unload_locked(struct sdtkit_provider *pv);
 /* The path of the loaded object, or NULL.  Locked. */
 const char *provider_path_locked(struct sdtkit_provider *pv);
-/* Read a probe's arguments from ap in the types it declares (after the
- * default promotions) into v. */
-void probe_read_args(const struct sdtkit_probe *p, va_list *ap, sdtkit_value *v);
+/* Fire p, if loaded, with its arguments read from ap in the types it
+ * declares after the default promotions (sdtkit_probe_firev, probeFire). */
+void probe_fire_va(const struct sdtkit_probe *p, va_list *ap);
 
 /* ---- place.c ---- */
 

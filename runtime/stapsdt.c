@@ -238,13 +238,10 @@ void probeFire(SDTProbe_t *probe, ...)
 {
     if (!probe || !__atomic_load_n(&probe->_fire, __ATOMIC_ACQUIRE))
         return;
-    const struct sdtkit_probe *p = native_of(probe);
-    sdtkit_value v[SDTKIT_MAX_ARGS];
     va_list ap;
     va_start(ap, probe);
-    probe_read_args(p, &ap, v);
+    probe_fire_va(native_of(probe), &ap);
     va_end(ap);
-    sdtkit_probe_fire(p, v);
 }
 
 /* The semaphore, which every tracer raises while attached; and, on x86-64,
