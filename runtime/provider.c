@@ -658,7 +658,8 @@ int provider_load_locked(struct sdtkit_provider *pv)
     bool named = pv->named || pv->prefer_file || (env && strcmp(env, "1") == 0);
     const char *dir = pv->named_dir;
     struct object *o = pv->obj;
-    if (o && (!owned(o) || o->capacity < pv->nprobes || (named && !o->named))) {
+    if (o && (!owned(o) || o->capacity < pv->nprobes || (named && !o->named) ||
+              (named && dir && (!o->dir || strcmp(o->dir, dir) != 0)))) {
         if (owned(o))
             release(o); /* outgrown: free for a smaller provider */
         pv->obj = o = NULL;
