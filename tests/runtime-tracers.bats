@@ -338,7 +338,7 @@ expected_values() {
     [ -e /proc/sys/vm/memfd_noexec ] || refused "the kernel has no vm.memfd_noexec (Linux 6.3+)"
     rt_build names "$ROOT/tests/runtime/names.c"
     mkdir -p tmp
-    bg out unshare --pid --fork --mount-proc sh -c \
+    bg out unshare --pid --fork --kill-child --mount-proc sh -c \
         "echo 2 > /proc/sys/vm/memfd_noexec && TMPDIR=$PWD/tmp exec ./names nx req"
     wait_for out '^ready$'
     local pid
@@ -349,5 +349,5 @@ expected_values() {
     [[ "$output" == *":nx:req"* ]]
     run timeout 60 tplist-bpfcc -p "$pid"
     [[ "$output" == *"nx:req"* ]]
-    kill "$pid"
+    kill -KILL "$pid" # the namespace's init: SIGTERM from here is ignored
 }
