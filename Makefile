@@ -84,6 +84,8 @@ objs = $(patsubst %.c,$(1)/%.o,$(2))
 #   musl         build/musl/: musl-gcc (Alpine's C library), make musl;
 #   musl-static  build/musl/static/: its programs linked statically
 #   fuzz         build/fuzz/obj/: libFuzzer's instrumentation, make fuzz
+#   ndebug       build/ndebug/: the asserts off (-DNDEBUG), as a distribution
+#                may build the run-time libraries: make runtime-ndebug
 
 normal.dir      = build
 normal.bin      = tools
@@ -120,6 +122,15 @@ fuzz.bin        = $(FUZZ_DIR)
 fuzz.cc         = $(FUZZ_CC)
 fuzz.cflags     = $(FUZZ_FLAGS)
 fuzz.ldflags    = $(FUZZ_FLAGS)
+
+NDEBUG_DIR     ?= build/ndebug
+ndebug.dir      = $(NDEBUG_DIR)
+ndebug.bin      = $(NDEBUG_DIR)
+ndebug.cc       = $(CC)
+ndebug.cflags   = $(CFLAGS) -DNDEBUG
+ndebug.ldflags  = $(CFLAGS) $(LDFLAGS)
+ndebug.shflags  = -Wl,-z,defs
+ndebug.libs     = -ldl -lpthread
 
 # An archive of one relocatable object where only the API stays global,
 # so a static user's program cannot collide with the core's names.
@@ -166,6 +177,7 @@ $(eval $(call variant_rules,asan))
 $(eval $(call variant_rules,musl))
 $(eval $(call variant_programs,musl-static))
 $(eval $(call variant_rules,fuzz))
+$(eval $(call variant_rules,ndebug))
 
 # What the targets want of them.
 TOOLS         = $(addprefix tools/,$(PROGRAMS))
@@ -175,8 +187,9 @@ ASAN_RT_LIBS  = build/asan/$(SDTKIT_SO) build/asan/$(STAPSDT_SO)
 MUSL          = build/musl
 MUSL_TOOLS    = $(addprefix $(MUSL)/,$(PROGRAMS)) $(addprefix $(MUSL)/static/,$(PROGRAMS))
 MUSL_RT       = $(addprefix $(MUSL)/,$(RT_FILES))
+NDEBUG_RT_LIBS = $(NDEBUG_DIR)/$(SDTKIT_SO) $(NDEBUG_DIR)/$(STAPSDT_SO)
 
-.PHONY: all tools headers runtime musl examples demo check install uninstall clean bench \
+.PHONY: all tools headers runtime runtime-ndebug musl examples demo check install uninstall clean bench \
         fuzz fuzz-build
 .DELETE_ON_ERROR:
 
@@ -189,6 +202,9 @@ runtime: $(RT_LIBS)
 # tests/run runs the programs' suites again with each pair of programs, and
 # tests/musl.bats the libraries and the header.
 musl: $(MUSL_TOOLS) $(MUSL_RT)
+# tests/runtime.bats runs its cases, the reload loop and the threads on
+# these (the ELF writer checks its bounds in every build).
+runtime-ndebug: $(NDEBUG_RT_LIBS)
 
 # The installed usdt.h is one file, like libbpf's: include/usdt.h with
 # sys/sdt-operands.h and sys/sdt-config.h inlined, so copying it alone into
@@ -211,6 +227,10 @@ FUZZERS       = $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/*_fuzz.c))
 
 $(FUZZ_DIR)/%_fuzz: $(fuzz.dir)/fuzz/%_fuzz.o $(call objs,$(fuzz.dir),$(FUZZ_SRCS))
 	$(fuzz.cc) $(fuzz.ldflags) -o $@ $^
+
+# The run-time library's harness: its API on the pure core, not dtrace's.
+$(FUZZ_DIR)/runtime_fuzz: $(fuzz.dir)/fuzz/runtime_fuzz.o $(call objs,$(fuzz.dir),$(RT_COMPAT_SRCS))
+	$(fuzz.cc) $(fuzz.ldflags) -o $@ $^ -ldl -lpthread
 
 fuzz-build: $(FUZZERS)
 
@@ -349,4 +369,4 @@ clean:
 include $(dir $(lastword $(MAKEFILE_LIST)))packaging.mk
 
 # What each object was built from (-MMD), in every variant.
--include $(foreach v,normal asan musl fuzz,$(patsubst %.o,%.d,$(call objs,$($(v).dir),$(ALL_SRCS))))
+-include $(foreach v,normal asan musl fuzz ndebug,$(patsubst %.o,%.d,$(call objs,$($(v).dir),$(ALL_SRCS))))

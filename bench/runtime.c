@@ -18,7 +18,16 @@
                          arguments each), load, destroy; prints "ms/load",
                          the object's size and the memory a loaded provider
                          holds (RSS growth over 100 loaded providers).
+     runtime reload N [native|compat]
+                         N unload/load cycles of a loaded provider of two
+                         probes, with the native API or libstapsdt's
+                         (whichever libstapsdt.so.0 the loader finds);
+                         prints the cycles that failed, the time per cycle,
+                         and descriptors, mappings and RSS before, at their
+                         peak (sampled every 100 cycles) and after.
 
+   BENCH_THREADS=T runs a loop mode in T threads at once (each N iterations)
+   and prints the wall time per iteration of one thread.
    Prints a checksum too, so that nothing is optimised away. */
 #define _GNU_SOURCE
 #define _SDT_HAS_SEMAPHORES 1
@@ -26,8 +35,10 @@
 #include <sdtkit.h>
 #include <sys/sdt.h>
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +157,37 @@ __attribute__((noinline)) static unsigned long run(enum mode m, long n)
     return x;
 }
 
+struct job {
+    enum mode mode;
+    long n;
+    unsigned long x;
+};
+
+static void *run_job(void *arg)
+{
+    struct job *j = arg;
+    j->x = run(j->mode, j->n);
+    return NULL;
+}
+
+/* run() in nthreads threads at once; the checksums xor'ed. */
+static unsigned long run_threads(enum mode m, long n, int nthreads)
+{
+    struct job jobs[64];
+    pthread_t t[64];
+    unsigned long x = 0;
+    for (int i = 0; i < nthreads; i++) {
+        jobs[i] = (struct job){m, n, 0};
+        if (pthread_create(&t[i], NULL, run_job, &jobs[i]) != 0)
+            exit(1);
+    }
+    for (int i = 0; i < nthreads; i++) {
+        pthread_join(t[i], NULL);
+        x ^= jobs[i].x;
+    }
+    return x;
+}
+
 static long rss_kib(void)
 {
     FILE *f = fopen("/proc/self/statm", "r");
@@ -213,6 +255,89 @@ static int load(long n, int nprobes)
     return 0;
 }
 
+/* Open descriptors and mappings of this process. */
+static long count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long n = 0;
+    for (int c; f && (c = getc(f)) != EOF;)
+        n += c == '\n';
+    if (f)
+        fclose(f);
+    return n;
+}
+
+static long count_fds(void)
+{
+    long n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n - 1; /* the directory's own */
+}
+
+struct usage {
+    long fds, maps, rss;
+};
+
+static void sample(struct usage *now, struct usage *peak)
+{
+    now->fds = count_fds();
+    now->maps = count_lines("/proc/self/maps");
+    now->rss = rss_kib();
+    if (peak) {
+        peak->fds = now->fds > peak->fds ? now->fds : peak->fds;
+        peak->maps = now->maps > peak->maps ? now->maps : peak->maps;
+        peak->rss = now->rss > peak->rss ? now->rss : peak->rss;
+    }
+}
+
+/* n unload/load cycles of one loaded provider, native or libstapsdt's. */
+static int reload(long n, bool use_compat)
+{
+    static const int types[] = {SDTKIT_INT64, SDTKIT_UINT64};
+    sdtkit_provider *p = NULL;
+    sdtkit_probe *q;
+    SDTProvider_t *c = NULL;
+    if (use_compat) {
+        c = providerInit("reload");
+        if (!c || !providerAddProbe(c, "a", 2, int64, uint64) ||
+            !providerAddProbe(c, "b", 1, int32) || providerLoad(c) != 0)
+            return 1;
+    } else if (sdtkit_provider_create("reload", &p) != 0 ||
+               sdtkit_provider_add_probe(p, "a", types, 2, &q) != 0 ||
+               sdtkit_provider_add_probe(p, "b", types, 1, &q) != 0 ||
+               sdtkit_provider_load(p) != 0) {
+        return 1;
+    }
+    struct usage before, peak, after;
+    sample(&before, NULL);
+    peak = before;
+    long failed = 0;
+    double spent = 0;
+    for (long i = 0; i < n; i++) {
+        double t0 = now();
+        int rc = use_compat ? providerUnload(c) | providerLoad(c)
+                            : sdtkit_provider_unload(p) | sdtkit_provider_load(p);
+        spent += now() - t0;
+        failed += rc != 0;
+        if (i % 100 == 99)
+            sample(&after, &peak);
+    }
+    sample(&after, &peak);
+    printf("reload %ld cycles %ld failed %.1f us/cycle fds %ld %ld %ld maps %ld %ld %ld "
+           "rss %ld %ld %ld\n",
+           n, failed, spent * 1e6 / (double)n, before.fds, peak.fds, after.fds, before.maps,
+           peak.maps, after.maps, before.rss, peak.rss, after.rss);
+    if (use_compat)
+        providerDestroy(c);
+    else
+        sdtkit_provider_destroy(p);
+    return 0;
+}
+
 /* The uprobe a traced mode needs: 0, or -1 when the machine refuses. */
 static int trace(const char *mode, int argc, char **argv)
 {
@@ -245,6 +370,8 @@ int main(int argc, char **argv)
         return 2;
     }
     long n = atol(argv[2]);
+    if (strcmp(argv[1], "reload") == 0)
+        return reload(n, argc > 3 && strcmp(argv[3], "compat") == 0);
     if (strcmp(argv[1], "load") == 0)
         return load(n, argc > 3 ? atoi(argv[3]) : 1000);
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
@@ -256,8 +383,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "runtime: cannot register a uprobe (root and tracefs needed)\n");
             return 1;
         }
+        const char *env = getenv("BENCH_THREADS");
+        int nthreads = env ? atoi(env) : 1;
+        if (nthreads < 1 || nthreads > 64)
+            nthreads = 1;
         double t0 = now();
-        unsigned long x = run(modes[i].mode, n);
+        unsigned long x =
+            nthreads > 1 ? run_threads(modes[i].mode, n, nthreads) : run(modes[i].mode, n);
         double t = now() - t0;
         if (traced)
             uprobe_off();

@@ -23,24 +23,40 @@
    provider's errno and error after a failed call, and _filename after
    providerLoad (the object's path, /proc/PID/fd/N, which tracers open).
 
-   Where this differs from libstapsdt, on purpose:
-   - The header compiles after <errno.h> (the member errno is declared with
-     the macro set aside; code that includes <errno.h> reads it as
-     errno_code, the same member) and in C++ (extern "C").
+   As libstapsdt, and bindings rely on it: any name is taken, for a
+   provider or a probe (my-app, a.b, a:b, 1abc, empty, long, with '/'),
+   and the notes carry it as it is; providerInit() fails only for NULL or
+   out of memory.  A provider may have probes of one name (two sites of
+   one probe, to tracers).  A probe added while loaded fires once the
+   provider is loaded again.  A second providerLoad() returns 0 (and loads
+   the probes added since); a second providerUnload() returns 0 and says
+   in error that there was nothing to unload.  What tracers can spell:
+   bpftrace and gdb take a ':' in a name for a separator (a:b is listed,
+   not traced by name; libbpf takes it); perf takes C identifiers only
+   (its event names); see README.
+
+   Where this differs from libstapsdt, and why:
+   - The header compiles after <errno.h> and in C++ (extern "C").  The
+     member errno keeps its name (cgo, ctypes and C read it); where
+     <errno.h> is included, providerErrno() reads it.
    - Every architecture sdtkit supports, not only x86-64; the arguments are
-     read in their declared sizes (a 4-byte argument takes an int).
+     read in their declared sizes (a 4-byte argument takes an int), as the
+     C calling conventions of the other architectures need.
    - Probes have semaphores: probeIsEnabled() reads the probe's semaphore,
      which every tracer raises while attached (libstapsdt read the stub's
      first byte, which only an int3 breakpoint changes).
-   - providerAddProbe() returns NULL, with errno and error set, for a name
-     that is NULL, empty, too long (SDTKIT_NAME_MAX) or not a C identifier,
-     a name the provider has already, more than MAX_ARGUMENTS arguments, an
-     unknown type, or a provider that is loaded (libstapsdt returned a probe
-     that never fired).  providerLoad() of a loaded provider, and
-     providerUnload() of one that is not, return -1.
-   - The object has a build-id (perf needs it) and no file is ever left
-     behind; when the kernel refuses executable memory files, an unnamed
-     file is used instead (see <sdtkit.h>), whatever providerUseMemfd said.
+   - providerAddProbe() returns NULL, with errno and error set, for a NULL
+     name, more than MAX_ARGUMENTS arguments or an unknown type: libstapsdt
+     wrote past argFmt, or a note no tracer parses.
+   - A name libstapsdt could not load (over 249 bytes, a memory file's
+     limit; with '/' in a file) loads.
+   - The object has a build-id (perf needs it); it stays loaded for the
+     next load (see <sdtkit.h>): _handle is its dlopen handle, which a
+     dlclose() cannot unload.  Probes, _fire and all, stay valid after
+     providerDestroy() (inert), where libstapsdt freed them.
+   - memfd_disabled, or a kernel that gives no memory file, puts the object
+     in a named file that tracers find (see <sdtkit.h>); nothing else is
+     left on disk.
    - Only the eight functions below are exported.  */
 
 #ifndef _LIBSTAPSDT_H
@@ -101,27 +117,36 @@ typedef struct SDTProbeList_
   struct SDTProbeList_ *next;
 } SDTProbeList_t;
 
-/* <errno.h> defines errno as a macro; the member keeps its name. */
+/* The member errno has libstapsdt's name, plain, where cgo (which reads
+   the structure from the compiler's debugging information), ctypes and C
+   look for it.  <errno.h> defines errno as a macro, which would turn the
+   member's name into an expression: it is set aside while the structure
+   is declared.  C code that includes <errno.h> (before or after this
+   header) reads the member with providerErrno (PROVIDER), defined here
+   with the macro set aside. */
 #pragma push_macro ("errno")
 #undef errno
 typedef struct SDTProvider
 {
   char *name;
   SDTProbeList_t *probes;
-  __extension__ union
-  {
-    SDTError_t errno;
-    SDTError_t errno_code;
-  };
+  SDTError_t errno;
   char *error;
   void *_handle;
   char *_filename;
   int _memfd;
   MemFDOption_t _use_memfd;
 } SDTProvider_t;
+
+/* PROVIDER's errno member, whatever <errno.h> made of the name. */
+static __inline__ SDTError_t
+providerErrno (const SDTProvider_t *provider)
+{
+  return provider->errno;
+}
 #pragma pop_macro ("errno")
 
-/* A provider called NAME, or NULL. */
+/* A provider called NAME (any string), or NULL (NAME NULL, no memory). */
 SDTProvider_t *providerInit (const char *name);
 
 /* Ask for (memfd_enabled, the default) or against an in-memory object:
@@ -133,13 +158,14 @@ int providerUseMemfd (SDTProvider_t *provider, const MemFDOption_t use_memfd);
 SDTProbe_t *providerAddProbe (SDTProvider_t *provider, const char *name,
                               int argCount, ...);
 
-/* 0, or -1 with errno and error set. */
+/* 0, or -1 with errno and error set.  Loaded already: 0, and the probes
+   added since are loaded too. */
 int providerLoad (SDTProvider_t *provider);
 
-/* 0, or -1 with errno and error set. */
+/* 0 (not loaded: error says so, errno is noError). */
 int providerUnload (SDTProvider_t *provider);
 
-/* Unload if loaded and free PROVIDER and its probes. */
+/* Unload if loaded and free PROVIDER; its probes stay, inert. */
 void providerDestroy (SDTProvider_t *provider);
 
 /* Fire PROBE with its argCount arguments (a no-op while not loaded). */

@@ -50,34 +50,42 @@
 
    Threads: calls on different providers are independent.  On one
    provider, create, add_probe, load, unload and destroy are serialised by
-   the library; sdtkit_probe_enabled() and sdtkit_probe_fire() take no lock
-   and may run in any number of threads at once, also while another thread
-   loads or unloads the provider: they then see the probe loaded (and fire
-   it) or not loaded (and do nothing).  sdtkit_provider_destroy() frees the
-   provider and its probes: no other thread may use them then (as with
-   free()).
+   the library; sdtkit_probe_enabled() and sdtkit_probe_fire() take no lock,
+   write nothing other threads share, and may run in any number of threads
+   at once, also while another thread loads, unloads or destroys the
+   provider: they then see the probe loaded (and fire it) or not loaded
+   (and do nothing).
 
-   Unloading hides the probes from tracers that look again and makes them
-   inert (disabled, firing does nothing), but keeps the object mapped, so
-   that a thread still inside sdtkit_probe_enabled() or sdtkit_probe_fire()
-   never touches unmapped memory.  An unloaded object is unmapped at a
-   later load of its provider, and only when 16 newer loads exist, its
-   unload is a second old or more, and no sdtkit_probe_fire() of the
-   provider is in flight (fire counts itself, so a fire is never cut
-   short).  sdtkit_probe_enabled() reads two words with no count: a thread
-   suspended between them for over a second, through 16 reloads, could
-   read unmapped memory.  Destroying the provider unmaps them all.  Loading
-   again (after adding probes, say) makes a new object.  A destroyed provider's probes stay valid handles,
-   inert, until a new probe with as many arguments reuses them.
+   Lifetimes, without a clock: nothing these two can reach is ever freed
+   or unmapped, so a thread stopped anywhere inside them (a debugger, a
+   signal, SIGSTOP), for any time, resumes on mapped memory.
+   - A probe is never freed nor handed out again: after destroy its handle
+     stays a handle of that probe, inert (disabled, firing does nothing),
+     for the life of the process.  It costs its struct and its names.
+   - An object, once loaded, stays loaded: unloading hides the probes from
+     tracers that look again (the notes in its file are zeroed) and makes
+     them inert; loading again writes them back into the same object (no
+     new file, mapping or descriptor), and tracers attached before see
+     them again.  An object has room for 64 probes, or the next power of
+     two: a provider that outgrows it, or is destroyed, leaves it to the
+     next load that fits and that no tracer is on, and the objects of a
+     process are never more than it had loaded at once.  An old semaphore
+     address then reads a semaphore (at worst another probe's: one call of
+     fire too many, which does nothing or fires its own probe).
+   After fork, a child's probes fire as its parent's did; a child never
+   writes the files of objects it inherited (its next load makes objects
+   of its own), and only the process that made a named file removes it.
 
-   Where the object lives: in memory (memfd_create, with MFD_EXEC where the
-   kernel knows it), or, when the kernel refuses executable memory files
-   (vm.memfd_noexec=2, Linux 6.3+), in an unnamed file (O_TMPFILE) of the
-   first directory mounted exec among $SDTKIT_RUNTIME_DIR,
-   $XDG_RUNTIME_DIR, $TMPDIR, /dev/shm, /tmp and /var/tmp.  Either way
-   nothing is left on disk, whatever happens to the process.  The file
-   stays open while the object is mapped; sdtkit_provider_path() names it
-   as /proc/PID/fd/N, the path tracers can open.  */
+   Where the object lives: in memory (memfd_create, with MFD_EXEC where
+   the kernel knows the flag, and without it where the kernel refuses it:
+   vm.memfd_noexec=2, Linux 6.3+), loaded as /proc/PID/fd/N, which
+   sdtkit_provider_path() gives and tracers open; nothing is on disk.
+   When no memory file can be made or loaded, or one was asked against
+   (sdtkit_provider_use_named_file, libstapsdt's memfd_disabled), in a
+   named file DIR/sdtkit-PID-N.so of the first directory mounted exec
+   among $SDTKIT_RUNTIME_DIR, $XDG_RUNTIME_DIR, $TMPDIR, /dev/shm, /tmp and
+   /var/tmp: tracers' -p lookups find a memory file or a named file, not
+   an unnamed one.  */
 
 #ifndef _SDTKIT_H
 #define _SDTKIT_H 1
@@ -93,7 +101,8 @@ extern "C" {
 #define SDTKIT_MAX_ARGS 12
 /* Provider and probe names are C identifiers of at most this many bytes:
    perf names a provider's events sdt_PROVIDER, and the kernel takes event
-   names of at most 64 bytes. */
+   names of at most 64 bytes; bpftrace and gdb take a ':' for a separator.
+   (<libstapsdt.h> takes any name, as libstapsdt did.) */
 #define SDTKIT_NAME_MAX 60
 
 /* The type of a probe argument.  An integer type's value is the size the
@@ -159,13 +168,14 @@ int sdtkit_provider_add_probe (sdtkit_provider *pv, const char *name,
                                const int *types, int nargs,
                                sdtkit_probe **out);
 
-/* Keep PV's object in a named file, DIR/sdtkit-PID-PROVIDER-N.so, rather
-   than in memory or an unnamed file: perf (`perf buildid-cache --add',
-   `perf probe -x') opens objects by name and cannot use /proc/PID/fd/N.
-   DIR NULL: the first of $SDTKIT_RUNTIME_DIR, $XDG_RUNTIME_DIR, $TMPDIR,
-   /dev/shm, /tmp, /var/tmp mounted exec.  The file is removed when PV is
-   unloaded or destroyed and when the process exits; one left by a process
-   that was killed is removed by the next named load in that directory.
+/* Keep PV's object in a named file, DIR/sdtkit-PID-N.so, rather than in
+   memory: perf (`perf buildid-cache --add', `perf probe -x') opens objects
+   by name and cannot use /proc/PID/fd/N.  DIR NULL: the first of
+   $SDTKIT_RUNTIME_DIR, $XDG_RUNTIME_DIR, $TMPDIR, /dev/shm, /tmp, /var/tmp
+   mounted exec.  The file stays while the process holds it (an flock on
+   it: the object, loaded or not, is the process's for good) and goes when
+   the process exits; one left by a process that was killed, whose lock is
+   gone with it, is removed by the next named file made in that directory.
    Setting SDTKIT_RUNTIME_NAMED=1 in the environment does the same for
    every provider.  Before loading: SDTKIT_E_STATE otherwise. */
 int sdtkit_provider_use_named_file (sdtkit_provider *pv, const char *dir);
@@ -175,12 +185,12 @@ int sdtkit_provider_use_named_file (sdtkit_provider *pv, const char *dir);
    (sdtkit_provider_error says what was tried), SDTKIT_E_UNSUPPORTED. */
 int sdtkit_provider_load (sdtkit_provider *pv);
 
-/* Make PV's probes inert and hide them from tracers (see above).
-   SDTKIT_E_STATE when not loaded. */
+/* Make PV's probes inert and hide them from tracers (see above); its
+   object stays, for the next load.  SDTKIT_E_STATE when not loaded. */
 int sdtkit_provider_unload (sdtkit_provider *pv);
 
-/* Unload if loaded, unmap every object PV made and free PV and its probes.
-   NULL does nothing. */
+/* Unload if loaded and free PV; its object goes to the next load that
+   fits, its probes stay inert handles (see above).  NULL does nothing. */
 void sdtkit_provider_destroy (sdtkit_provider *pv);
 
 /* The message of PV's last failed call ("" when none); valid until the

@@ -56,69 +56,75 @@ static const struct stub_arch stubs[] = {
      * nothing may come before the nop. */
     {.name = "x86-64", .machine = EM_X86_64, .elfclass = ELFCLASS64, .unit = 1,
      .probe = {0x90}, .probe_len = 1, .epilogue = {0xc3}, .epilogue_len = 1,
-     .align = 16, .operand0 = "(%%rdi)", .operand = "%u(%%rdi)"},
+     .align = 16, .hash_word = 4, .operand0 = "(%%rdi)", .operand = "%u(%%rdi)"},
     /* x32: the same code; GCC names the pointer %edi */
     {.name = "x32", .machine = EM_X86_64, .elfclass = ELFCLASS32, .unit = 1,
      .probe = {0x90}, .probe_len = 1, .epilogue = {0xc3}, .epilogue_len = 1,
-     .align = 16, .operand0 = "(%%edi)", .operand = "%u(%%edi)"},
+     .align = 16, .hash_word = 4, .operand0 = "(%%edi)", .operand = "%u(%%edi)"},
     /* movl 4(%esp),%eax; nop; ret: cdecl passes the pointer on the stack */
     {.name = "i386", .machine = EM_386, .unit = 1,
      .prologue = {0x8b, 0x44, 0x24, 0x04}, .prologue_len = 4,
      .probe = {0x90}, .probe_len = 1, .epilogue = {0xc3}, .epilogue_len = 1,
-     .align = 16, .operand0 = "(%%eax)", .operand = "%u(%%eax)"},
+     .align = 16, .hash_word = 4, .operand0 = "(%%eax)", .operand = "%u(%%eax)"},
     /* nop; ret */
     {.name = "arm64", .machine = EM_AARCH64, .unit = 4,
      .probe = {0xd503201f}, .probe_len = 1, .epilogue = {0xd65f03c0}, .epilogue_len = 1,
-     .align = 16, .operand0 = "[x0]", .operand = "[x0, %u]"},
+     .align = 16, .hash_word = 4, .operand0 = "[x0]", .operand = "[x0, %u]"},
     /* mov r0, r0 (the nop of every ARM architecture, v5 included); bx lr.
      * ARM code: a caller in Thumb code switches with blx. */
     {.name = "arm", .machine = EM_ARM, .unit = 4,
      .probe = {0xe1a00000}, .probe_len = 1, .epilogue = {0xe12fff1e}, .epilogue_len = 1,
-     .align = 16, .operand0 = "[r0]", .operand = "[r0, #%u]"},
+     .align = 16, .hash_word = 4, .operand0 = "[r0]", .operand = "[r0, #%u]"},
     /* nop; blr.  GCC names general registers by number */
     {.name = "ppc64", .machine = EM_PPC64, .unit = 4,
      .probe = {0x60000000}, .probe_len = 1, .epilogue = {0x4e800020}, .epilogue_len = 1,
-     .align = 16, .operand0 = "0(3)", .operand = "%u(3)"},
+     .align = 16, .hash_word = 4, .operand0 = "0(3)", .operand = "%u(3)"},
     {.name = "powerpc", .machine = EM_PPC, .unit = 4,
      .probe = {0x60000000}, .probe_len = 1, .epilogue = {0x4e800020}, .epilogue_len = 1,
-     .align = 16, .operand0 = "0(3)", .operand = "%u(3)"},
-    /* nop 0 (bc 0,0); br %r14 */
-    {.name = "s390x", .machine = EM_S390, .unit = 2,
+     .align = 16, .hash_word = 4, .operand0 = "0(3)", .operand = "%u(3)"},
+    /* nop 0 (bc 0,0); br %r14.  64-bit s390's DT_HASH words are 8 bytes. */
+    {.name = "s390x", .machine = EM_S390, .elfclass = ELFCLASS64, .unit = 2,
      .probe = {0x4700, 0x0000}, .probe_len = 2, .epilogue = {0x07fe}, .epilogue_len = 1,
-     .align = 16, .operand0 = "0(%%r2)", .operand = "%u(%%r2)"},
+     .align = 16, .hash_word = 8, .operand0 = "0(%%r2)", .operand = "%u(%%r2)"},
+    /* 31-bit s390: the same code, 4-byte hash words */
+    {.name = "s390", .machine = EM_S390, .elfclass = ELFCLASS32, .unit = 2,
+     .probe = {0x4700, 0x0000}, .probe_len = 2, .epilogue = {0x07fe}, .epilogue_len = 1,
+     .align = 16, .hash_word = 4, .operand0 = "0(%%r2)", .operand = "%u(%%r2)"},
     /* nop; ret, uncompressed */
     {.name = "riscv64", .machine = EM_RISCV, .unit = 4,
      .probe = {0x00000013}, .probe_len = 1, .epilogue = {0x00008067}, .epilogue_len = 1,
-     .align = 16, .operand0 = "0(a0)", .operand = "%u(a0)"},
-    /* nop; jr $ra; nop (the delay slot) */
+     .align = 16, .hash_word = 4, .operand0 = "0(a0)", .operand = "%u(a0)"},
+    /* nop; jr $ra; nop (the delay slot).  ld.so relocates a GOT described
+     * by DT_MIPS_* entries: the object has one (two reserved entries). */
     {.name = "mips", .machine = EM_MIPS, .unit = 4,
      .probe = {0x00000000}, .probe_len = 1, .epilogue = {0x03e00008, 0x00000000},
-     .epilogue_len = 2, .align = 16, .operand0 = "0($4)", .operand = "%u($4)"},
+     .epilogue_len = 2, .align = 16, .hash_word = 4, .mips_got = true,
+     .operand0 = "0($4)", .operand = "%u($4)"},
     /* nop; retl; nop (the delay slot).  No register window (a leaf, as GCC
      * -mflat compiles one): the pointer stays in %o0. */
     {.name = "sparc64", .machine = EM_SPARCV9, .unit = 4,
      .probe = {0x01000000}, .probe_len = 1, .epilogue = {0x81c3e008, 0x01000000},
-     .epilogue_len = 2, .align = 16, .operand0 = "[%%o0]", .operand = "[%%o0+%u]"},
+     .epilogue_len = 2, .align = 16, .hash_word = 4, .operand0 = "[%%o0]", .operand = "[%%o0+%u]"},
     /* movea.l 4(%sp),%a0; nop; rts */
     {.name = "m68k", .machine = EM_68K, .unit = 2,
      .prologue = {0x206f, 0x0004}, .prologue_len = 2,
      .probe = {0x4e71}, .probe_len = 1, .epilogue = {0x4e75}, .epilogue_len = 1,
-     .align = 16, .operand0 = "(%%a0)", .operand = "%u(%%a0)"},
+     .align = 16, .hash_word = 4, .operand0 = "(%%a0)", .operand = "%u(%%a0)"},
     /* nop (or %r0,%r0,%r0); bv,n %r0(%rp) */
     {.name = "hppa", .machine = EM_PARISC, .unit = 4,
      .probe = {0x08000240}, .probe_len = 1, .epilogue = {0xe840c002}, .epilogue_len = 1,
-     .align = 16, .operand0 = "0(%%r26)", .operand = "%u(%%r26)"},
-    /* nop (bis $31,$31,$31); ret $31,($26),1 */
+     .align = 16, .hash_word = 4, .operand0 = "0(%%r26)", .operand = "%u(%%r26)"},
+    /* nop (bis $31,$31,$31); ret $31,($26),1.  DT_HASH words of 8 bytes. */
     {.name = "alpha", .machine = EM_ALPHA, .unit = 4,
      .probe = {0x47ff041f}, .probe_len = 1, .epilogue = {0x6bfa8001}, .epilogue_len = 1,
-     .align = 16, .operand0 = "0($16)", .operand = "%u($16)"},
+     .align = 16, .hash_word = 8, .operand0 = "0($16)", .operand = "%u($16)"},
     /* mov r4,r5; add #64,r5; nop; rts; nop (the delay slot).  @(disp,rN)
      * reaches 60 bytes at most: slots 8 to 11 are read from r5, as GCC
      * reads past the 60th byte (it adds 64 to a base register). */
     {.name = "sh4", .machine = EM_SH, .unit = 2,
      .prologue = {0x6543, 0x7540}, .prologue_len = 2,
      .probe = {0x0009}, .probe_len = 1, .epilogue = {0x000b, 0x0009}, .epilogue_len = 2,
-     .align = 16, .operand0 = "@r4", .operand = "@(%u,r4)",
+     .align = 16, .hash_word = 4, .operand0 = "@r4", .operand = "@(%u,r4)",
      .far = 8, .far_operand0 = "@r5", .far_operand = "@(%u,r5)"},
 };
 /* clang-format on */

@@ -88,6 +88,12 @@ struct stub_arch {
      * 0 elsewhere. */
     unsigned char far;
     const char *far_operand0, *far_operand;
+    /* The object around the stubs: the size of a DT_HASH word (8 on Alpha
+     * and 64-bit s390, glibc's Elf_Symndx there; 4 elsewhere), and whether
+     * ld.so needs a GOT described by DT_MIPS_* entries (MIPS: it reads them
+     * whatever the object holds). */
+    unsigned char hash_word;
+    bool mips_got;
 };
 
 /* The stub of t's machine and class, or NULL when it is not one of the 18
@@ -100,14 +106,16 @@ size_t stub_size(const struct stub_arch *a);
  * elfwrite.c: writing ELF files into a buffer (pure)
  * ====================================================================== */
 
-/* Bytes written in a target's byte order into buf[0..cap); writing past
- * cap is a bug (asserted). */
+/* Bytes written in a target's byte order into buf[0..cap).  Writing past
+ * cap, or padding backwards, is a bug: asserted, and refused in every build
+ * (overflow is set, and nothing more is written). */
 struct elfw {
     unsigned char *buf;
     size_t len;
     size_t cap;
     int data; /* ELFDATA2LSB or ELFDATA2MSB */
     bool is64;
+    bool overflow; /* a write did not fit: the buffer is incomplete */
 };
 
 struct elf_section {
@@ -143,6 +151,8 @@ static inline void elfw_addr(struct elfw *w, uint64_t v) { elfw_put(w, v, w->is6
 void elfw_bytes(struct elfw *w, const void *data, size_t len);
 /* Zeros up to offset off (the layout never goes backwards: asserted). */
 void elfw_pad_to(struct elfw *w, uint64_t off);
+/* 0 when every write fitted and the buffer is full, else -1. */
+int elfw_done(const struct elfw *w);
 
 /* Give each section (sec[1..n), sec[0] being the null section) its name's
  * offset in .shstrtab (sec[shstrndx], whose size this sets) and its file
@@ -181,7 +191,7 @@ void sha1_final(struct sha1 *s, unsigned char out[20]);
 
 /* One probe of a run-time provider. */
 struct dso_probe {
-    const char *name;         /* a C identifier */
+    const char *name;         /* any string (the notes carry it as it is) */
     int nargs;                /* 0 .. MAX_PROBE_ARGS */
     const signed char *sizes; /* nargs sizes: 1, 2, 4, 8, negative when signed */
     /* Set by dso_layout(), addresses in the object (add the load base): */
@@ -191,27 +201,31 @@ struct dso_probe {
 };
 
 enum {
-    DSO_SECTIONS = 14
+    DSO_SECTIONS = 14,
+    DSO_MAX_SLOTS = 1 << 20 /* slots in one object */
 };
 
 struct dso_layout {
     struct elf_section sec[DSO_SECTIONS];
     size_t nsec, nphdr;
-    size_t build_id, hash, dynsym, dynstr, text, base, dynamic, got, probes, notes, shstrtab;
-    uint32_t nbucket;
+    size_t build_id, hash, dynsym, dynstr, text, base, dynamic, got, probes, notes, symtab, strtab,
+        shstrtab;
+    uint64_t loaded_end; /* the end of what is loaded: the rest depends on the probes */
     uint64_t shoff;
     char operand[MAX_PROBE_ARGS][32]; /* each argument slot's, as the notes write it */
     unsigned char operand_len[MAX_PROBE_ARGS];
 };
 
-/* A provider's shared object.  The caller sets target, provider, soname
- * and probes; dso_layout() the rest. */
+/* A provider's shared object.  The caller sets target, provider, probes
+ * and capacity (the slots: 0 means as many as probes); dso_layout() the
+ * rest.  Objects of one target and capacity agree in their first
+ * lo.loaded_end bytes but for the build-id. */
 struct dso {
     const struct target *target;
-    const char *provider; /* a C identifier */
-    const char *soname;
+    const char *provider; /* any string */
     struct dso_probe *probes;
     size_t nprobes;
+    size_t capacity;
     const void *salt; /* hashed into the build-id after the file, or NULL */
     size_t salt_len;
     /* Set by dso_layout(): */
@@ -221,10 +235,14 @@ struct dso {
 };
 
 /* Lay the object out: sizes, offsets, each probe's addresses.  0, or -1
- * with *why (a machine without a stub). */
+ * with *why (a machine without a stub, too many slots). */
 int dso_layout(struct dso *d, const char **why);
-/* Write the object into buf, d->size bytes. */
-void dso_write(const struct dso *d, void *buf);
+/* Write the object into buf, d->size bytes: 0, or -1 when the layout and
+ * the writer disagree (a bug: nothing is written past d->size). */
+int dso_write(const struct dso *d, void *buf);
+/* Slot i's stub and semaphore, addresses in the object (laid out). */
+uint64_t dso_slot_stub(const struct dso *d, size_t slot);
+uint64_t dso_slot_semaphore(const struct dso *d, size_t slot);
 
 /* ======================================================================
  * util.c: memory, buffers, maps, words, names (programs)

@@ -6,10 +6,20 @@
  *   file and RX segment (vaddr = offset)      RW segment (vaddr = offset + SEG)
  *   ELF header, program headers               .dynamic
  *   .note.gnu.build-id  (perf needs it)       .got      (MIPS only: ld.so's)
- *   .hash .dynsym .dynstr                     .probes   a semaphore per probe
- *   .text           a stub per probe        not loaded
+ *   .hash .dynsym .dynstr  (no symbol)        .probes   a semaphore per slot
+ *   .text           a stub per slot         not loaded
  *   .stapsdt.base   inside a PT_LOAD: gdb     .note.stapsdt  a note per probe
- *                   warns otherwise           .shstrtab, section headers
+ *                   warns otherwise           .symtab .strtab  a symbol per probe
+ *                                             .shstrtab, section headers
+ *
+ * The object has `capacity' slots (at least as many as probes): slot i is
+ * probe i's stub and semaphore.  What is loaded depends on the target and
+ * the capacity alone, never on the names or the number of probes: the
+ * run-time library rewrites a loaded object's file for more probes (up to
+ * its capacity) or another provider, and the loaded bytes it writes again
+ * are the ones already there.  Names live in the part that is not loaded:
+ * the notes, and the stubs' symbols in .symtab (gdb, perf and bcc name
+ * them from there; the dynamic symbol table has only its null symbol).
  *
  * Program headers: PT_LOAD (R+X), PT_LOAD (RW), PT_DYNAMIC, PT_NOTE (the
  * build-id), PT_GNU_STACK (not executable).  No relocation: the stubs are
@@ -17,9 +27,9 @@
  * base and semaphore, the symbols) is a link-time address like a linker
  * writes.  The build-id is the SHA-1 of the file with the build-id zeroed,
  * then of the caller's salt: without one, the same provider gives the same
- * bytes; the run-time library salts each object it loads, because perf
- * keys its cache by build-id and would take a new process's object for the
- * file of an old one with the same probes.
+ * bytes; the run-time library salts each object it writes, because perf
+ * keys its cache by build-id and would take a new object for an old one
+ * with the same probes.
  *
  * Pure: no allocation, no output.  dso_layout() says how big the file is;
  * dso_write() writes it into a buffer of that size.
@@ -37,32 +47,6 @@
 enum {
     BUILD_ID_SIZE = 20
 };
-
-/* DT_HASH's words are 8 bytes on Alpha and 64-bit s390 (glibc's
- * Elf_Symndx), 4 bytes elsewhere. */
-static unsigned hash_word(const struct target *t)
-{
-    bool wide = t->machine == EM_ALPHA || (t->machine == EM_S390 && t->elfclass == ELFCLASS64);
-    return wide ? 8 : 4;
-}
-
-/* MIPS's ld.so relocates a GOT described by DT_MIPS_* entries and reads
- * them whatever the object holds: two reserved entries, no global one. */
-static bool needs_mips_got(const struct target *t) { return t->machine == EM_MIPS; }
-
-/* The System V ELF hash of a symbol name. */
-static uint32_t elf_hash(const char *name)
-{
-    uint32_t h = 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-        h = (h << 4) + *p;
-        uint32_t g = h & 0xf0000000u;
-        if (g)
-            h ^= g >> 24;
-        h &= ~g;
-    }
-    return h;
-}
 
 /* The operand of each argument slot ("(%rdi)", "16(%rdi)"), once per
  * object: slot memory as the target's GCC prints it (see arch.c). */
@@ -123,6 +107,9 @@ static size_t add(struct dso_layout *lo, struct elf_section s)
     return lo->nsec++;
 }
 
+/* The soname every object carries: nothing loaded names a provider. */
+static const char soname[] = "sdtkit-probes";
+
 int dso_layout(struct dso *d, const char **why)
 {
     const struct target *t = d->target;
@@ -134,56 +121,68 @@ int dso_layout(struct dso *d, const char **why)
         *why = "no run-time probe stub for this machine";
         return -1;
     }
+    if (d->capacity < d->nprobes)
+        d->capacity = d->nprobes;
+    if (d->capacity > DSO_MAX_SLOTS) {
+        *why = "too many probes for one object";
+        return -1;
+    }
     memset(lo, 0, sizeof *lo);
     lo->nsec = 1;
     make_operands(d);
 
-    /* sizes that depend on the probes */
-    uint64_t dynstr = 1 + strlen(d->soname) + 1, notes = 0;
+    /* the parts that depend on the probes, none of them loaded */
+    uint64_t strtab = 1, notes = 0;
     for (size_t i = 0; i < d->nprobes; i++) {
         const struct dso_probe *p = &d->probes[i];
         assert(p->nargs >= 0 && p->nargs <= MAX_PROBE_ARGS);
-        dynstr += strlen(p->name) + 1;
+        strtab += strlen(p->name) + 1;
         notes += 12 + 8 + align_up(note_desc_size(d, p), 4);
     }
-    size_t nsyms = d->nprobes + 1;
-    lo->nbucket = (uint32_t)(d->nprobes / 2 + 1);
-    uint64_t hw = hash_word(t);
-    size_t ndyn = 7 + (needs_mips_got(t) ? 7 : 0);
+    const struct stub_arch *a = d->arch;
+    uint64_t hw = a->hash_word;
+    size_t ndyn = 7 + (a->mips_got ? 7 : 0);
 
     lo->build_id =
         add(lo, (struct elf_section){".note.gnu.build-id", .type = SHT_NOTE, .flags = SHF_ALLOC,
                                      .size = 16 + BUILD_ID_SIZE, .align = 4});
+    /* one bucket, one chain: the null symbol only */
     lo->hash = add(lo, (struct elf_section){".hash", .type = SHT_HASH, .flags = SHF_ALLOC,
-                                            .size = hw * (2 + lo->nbucket + nsyms), .align = hw,
-                                            .entsize = hw});
+                                            .size = hw * 4, .align = hw, .entsize = hw});
     lo->dynsym = add(lo, (struct elf_section){".dynsym", .type = SHT_DYNSYM, .flags = SHF_ALLOC,
-                                              .size = ELF_SYM_SIZE(is64) * nsyms, .info = 1,
-                                              .align = word, .entsize = ELF_SYM_SIZE(is64)});
+                                              .size = ELF_SYM_SIZE(is64), .info = 1, .align = word,
+                                              .entsize = ELF_SYM_SIZE(is64)});
     lo->dynstr = add(lo, (struct elf_section){".dynstr", .type = SHT_STRTAB, .flags = SHF_ALLOC,
-                                              .size = dynstr, .align = 1});
+                                              .size = 1 + sizeof soname, .align = 1});
     lo->text = add(
         lo, (struct elf_section){".text", .type = SHT_PROGBITS, .flags = SHF_ALLOC | SHF_EXECINSTR,
-                                 .size = d->arch->align * d->nprobes, .align = d->arch->align});
+                                 .size = (uint64_t)a->align * d->capacity, .align = a->align});
     lo->base = add(lo, (struct elf_section){".stapsdt.base", .type = SHT_PROGBITS,
                                             .flags = SHF_ALLOC, .size = 1, .align = 1});
     lo->dynamic = add(lo, (struct elf_section){".dynamic", .type = SHT_DYNAMIC,
                                                .flags = SHF_ALLOC | SHF_WRITE,
                                                .size = ELF_DYN_SIZE(is64) * ndyn, .align = word,
                                                .entsize = ELF_DYN_SIZE(is64)});
-    if (needs_mips_got(t))
+    if (a->mips_got)
         lo->got = add(lo, (struct elf_section){".got", .type = SHT_PROGBITS,
                                                .flags = SHF_ALLOC | SHF_WRITE, .size = 2 * word,
                                                .align = word, .entsize = word});
     lo->probes = add(
         lo, (struct elf_section){".probes", .type = SHT_PROGBITS, .flags = SHF_ALLOC | SHF_WRITE,
-                                 .size = 2 * (d->nprobes ? d->nprobes : 1), .align = 2});
+                                 .size = 2 * (d->capacity ? d->capacity : 1), .align = 2});
     lo->notes =
         add(lo, (struct elf_section){".note.stapsdt", .type = SHT_NOTE, .size = notes, .align = 4});
+    lo->symtab =
+        add(lo, (struct elf_section){".symtab", .type = SHT_SYMTAB,
+                                     .size = ELF_SYM_SIZE(is64) * (d->nprobes + 1), .info = 1,
+                                     .align = word, .entsize = ELF_SYM_SIZE(is64)});
+    lo->strtab =
+        add(lo, (struct elf_section){".strtab", .type = SHT_STRTAB, .size = strtab, .align = 1});
     lo->shstrtab = add(lo, (struct elf_section){".shstrtab", .type = SHT_STRTAB, .align = 1});
     lo->sec[lo->dynsym].link = (uint32_t)lo->dynstr;
     lo->sec[lo->hash].link = (uint32_t)lo->dynsym;
     lo->sec[lo->dynamic].link = (uint32_t)lo->dynstr;
+    lo->sec[lo->symtab].link = (uint32_t)lo->strtab;
 
     lo->nphdr = 5;
     uint64_t start = ELF_EHDR_SIZE(is64) + lo->nphdr * ELF_PHDR_SIZE(is64);
@@ -194,13 +193,24 @@ int dso_layout(struct dso *d, const char **why)
         if (s->flags & SHF_ALLOC)
             s->addr = s->offset + (s->flags & SHF_WRITE ? SEG : 0);
     }
+    lo->loaded_end = lo->sec[lo->probes].offset + lo->sec[lo->probes].size;
     for (size_t i = 0; i < d->nprobes; i++) {
         struct dso_probe *p = &d->probes[i];
-        p->stub = lo->sec[lo->text].addr + i * d->arch->align;
-        p->pc = p->stub + (uint64_t)d->arch->unit * d->arch->prologue_len;
-        p->semaphore = lo->sec[lo->probes].addr + 2 * i;
+        p->stub = dso_slot_stub(d, i);
+        p->pc = p->stub + (uint64_t)a->unit * a->prologue_len;
+        p->semaphore = dso_slot_semaphore(d, i);
     }
     return 0;
+}
+
+uint64_t dso_slot_stub(const struct dso *d, size_t slot)
+{
+    return d->lo.sec[d->lo.text].addr + slot * d->arch->align;
+}
+
+uint64_t dso_slot_semaphore(const struct dso *d, size_t slot)
+{
+    return d->lo.sec[d->lo.probes].addr + 2 * slot;
 }
 
 /* ---- writing ---- */
@@ -212,57 +222,32 @@ static void write_build_id_note(struct elfw *w)
         elfw_put(w, 0, 1);
 }
 
+/* One bucket and one chain, both empty: the null symbol alone. */
 static void write_hash(struct elfw *w, const struct dso *d)
 {
-    const struct dso_layout *lo = &d->lo;
-    unsigned hw = hash_word(d->target);
-    uint32_t nb = lo->nbucket, nsyms = (uint32_t)d->nprobes + 1;
-    /* chain[i] links symbol i to the next of its bucket; buckets keep the
-     * head.  Symbols go in from the last so each chain runs in order. */
-    elfw_put(w, nb, hw);
-    elfw_put(w, nsyms, hw);
-    size_t buckets = w->len, chains = buckets + (size_t)hw * nb;
-    for (uint32_t i = 0; i < nb + nsyms; i++)
-        elfw_put(w, 0, hw);
-    struct elfw at = *w;
-    for (uint32_t i = nsyms - 1; i >= 1; i--) {
-        uint32_t b = elf_hash(d->probes[i - 1].name) % nb;
-        /* chain[i] = bucket[b]; bucket[b] = i */
-        uint64_t head = 0;
-        for (unsigned k = 0; k < hw; k++) {
-            unsigned shift = d->target->data == ELFDATA2MSB ? 8 * (hw - 1 - k) : 8 * k;
-            head |= (uint64_t)w->buf[buckets + (size_t)hw * b + k] << shift;
-        }
-        at.len = chains + (size_t)hw * i;
-        elfw_put(&at, head, hw);
-        at.len = buckets + (size_t)hw * b;
-        elfw_put(&at, i, hw);
-    }
+    unsigned hw = d->arch->hash_word;
+    elfw_put(w, 1, hw); /* nbucket */
+    elfw_put(w, 1, hw); /* nchain */
+    elfw_put(w, 0, hw); /* bucket[0] */
+    elfw_put(w, 0, hw); /* chain[0] */
 }
 
 static void write_dynsym_dynstr(struct elfw *w, const struct dso *d)
 {
     const struct dso_layout *lo = &d->lo;
-    size_t stub = stub_size(d->arch);
-    uint32_t name = 1 + (uint32_t)strlen(d->soname) + 1;
     elfw_pad_to(w, lo->sec[lo->dynsym].offset);
     elfw_sym(w, 0, 0, 0, 0, SHN_UNDEF, 0, 0);
-    for (size_t i = 0; i < d->nprobes; i++) {
-        elfw_sym(w, name, STB_GLOBAL, STT_FUNC, STV_DEFAULT, (unsigned)lo->text, d->probes[i].stub,
-                 stub);
-        name += (uint32_t)strlen(d->probes[i].name) + 1;
-    }
     elfw_pad_to(w, lo->sec[lo->dynstr].offset);
     elfw_put(w, 0, 1);
-    elfw_bytes(w, d->soname, strlen(d->soname) + 1);
-    for (size_t i = 0; i < d->nprobes; i++)
-        elfw_bytes(w, d->probes[i].name, strlen(d->probes[i].name) + 1);
+    elfw_bytes(w, soname, sizeof soname);
 }
 
+/* Every slot's stub, used or not: the loaded bytes do not depend on how
+ * many probes there are. */
 static void write_stubs(struct elfw *w, const struct dso *d)
 {
     const struct stub_arch *a = d->arch;
-    for (size_t i = 0; i < d->nprobes; i++) {
+    for (size_t i = 0; i < d->capacity; i++) {
         elfw_pad_to(w, d->lo.sec[d->lo.text].offset + i * a->align);
         for (int k = 0; k < a->prologue_len; k++)
             elfw_put(w, a->prologue[k], a->unit);
@@ -290,19 +275,17 @@ static void write_dynamic(struct elfw *w, const struct dso *d)
     dyn(w, DT_SYMTAB, s[lo->dynsym].addr);
     dyn(w, DT_STRSZ, s[lo->dynstr].size);
     dyn(w, DT_SYMENT, s[lo->dynsym].entsize);
-    if (needs_mips_got(d->target)) {
-        uint64_t nsyms = d->nprobes + 1;
+    if (d->arch->mips_got) {
         dyn(w, DT_PLTGOT, s[lo->got].addr);
         dyn(w, DT_MIPS_RLD_VERSION, 1);
         dyn(w, DT_MIPS_FLAGS, 0);
         dyn(w, DT_MIPS_BASE_ADDRESS, 0);
         dyn(w, DT_MIPS_LOCAL_GOTNO, 2);
-        dyn(w, DT_MIPS_SYMTABNO, nsyms);
-        dyn(w, DT_MIPS_GOTSYM, nsyms); /* no global GOT entries */
+        dyn(w, DT_MIPS_SYMTABNO, 1);
+        dyn(w, DT_MIPS_GOTSYM, 1); /* no global GOT entries */
     }
     dyn(w, DT_NULL, 0);
-    assert(w->len == s[lo->dynamic].offset + s[lo->dynamic].size);
-    if (lo->got) {
+    if (d->arch->mips_got) {
         elfw_pad_to(w, s[lo->got].offset);
         elfw_addr(w, 0); /* ld.so's resolver */
         /* the GNU mark ld.so looks for in the second entry */
@@ -319,19 +302,39 @@ static void write_notes(struct elfw *w, const struct dso *d)
         const struct dso_probe *p = &d->probes[i];
         uint32_t descsz = note_desc_size(d, p);
         elfw_note_head(w, "stapsdt", descsz, NT_STAPSDT);
-        size_t start = w->len;
         elfw_addr(w, p->pc);
         elfw_addr(w, base);
         elfw_addr(w, p->semaphore);
         elfw_bytes(w, d->provider, strlen(d->provider) + 1);
         elfw_bytes(w, p->name, strlen(p->name) + 1);
         size_t args = arg_string(d, p, NULL);
-        assert(w->cap - w->len >= args);
+        if (w->cap - w->len < args) { /* as elfw_bytes would refuse */
+            elfw_bytes(w, NULL, args);
+            return;
+        }
         arg_string(d, p, (char *)w->buf + w->len);
         w->len += args;
-        assert(w->len - start == descsz);
         elfw_pad_to(w, align_up(w->len, 4));
     }
+}
+
+/* The stubs' names, for debuggers and profilers. */
+static void write_symtab(struct elfw *w, const struct dso *d)
+{
+    const struct dso_layout *lo = &d->lo;
+    size_t stub = stub_size(d->arch);
+    uint32_t name = 1;
+    elfw_pad_to(w, lo->sec[lo->symtab].offset);
+    elfw_sym(w, 0, 0, 0, 0, SHN_UNDEF, 0, 0);
+    for (size_t i = 0; i < d->nprobes; i++) {
+        elfw_sym(w, name, STB_GLOBAL, STT_FUNC, STV_DEFAULT, (unsigned)lo->text, d->probes[i].stub,
+                 stub);
+        name += (uint32_t)strlen(d->probes[i].name) + 1;
+    }
+    elfw_pad_to(w, lo->sec[lo->strtab].offset);
+    elfw_put(w, 0, 1);
+    for (size_t i = 0; i < d->nprobes; i++)
+        elfw_bytes(w, d->probes[i].name, strlen(d->probes[i].name) + 1);
 }
 
 static void write_phdrs(struct elfw *w, const struct dso *d)
@@ -349,12 +352,12 @@ static void write_phdrs(struct elfw *w, const struct dso *d)
          s[lo->build_id].size, 4},
         {PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0, 16},
     };
-    assert(sizeof ph / sizeof ph[0] == lo->nphdr);
-    for (size_t i = 0; i < lo->nphdr; i++)
+    _Static_assert(sizeof ph / sizeof ph[0] == 5, "dso_layout's nphdr");
+    for (size_t i = 0; i < sizeof ph / sizeof ph[0]; i++)
         elfw_phdr(w, &ph[i]);
 }
 
-void dso_write(const struct dso *d, void *buf)
+int dso_write(const struct dso *d, void *buf)
 {
     const struct dso_layout *lo = &d->lo;
     const struct elf_section *s = lo->sec;
@@ -372,14 +375,16 @@ void dso_write(const struct dso *d, void *buf)
     elfw_pad_to(&w, s[lo->base].offset);
     elfw_put(&w, 0, 1);
     write_dynamic(&w, d);
-    elfw_pad_to(&w, s[lo->probes].offset + s[lo->probes].size); /* semaphores: zero */
+    elfw_pad_to(&w, lo->loaded_end); /* semaphores: zero */
     write_notes(&w, d);
+    write_symtab(&w, d);
     elfw_pad_to(&w, s[lo->shstrtab].offset);
     elfw_shstrtab(&w, s, lo->nsec);
     elfw_pad_to(&w, lo->shoff);
     for (size_t i = 0; i < lo->nsec; i++)
         elfw_shdr(&w, &s[i]);
-    assert(w.len == d->size);
+    if (elfw_done(&w) != 0)
+        return -1; /* the layout and the writer disagree: a bug, caught */
 
     /* the build-id: the file's SHA-1 with the build-id zeroed, and the salt */
     unsigned char id[BUILD_ID_SIZE];
@@ -390,4 +395,5 @@ void dso_write(const struct dso *d, void *buf)
         sha1_update(&h, d->salt, d->salt_len);
     sha1_final(&h, id);
     memcpy((unsigned char *)buf + s[lo->build_id].offset + 16, id, BUILD_ID_SIZE);
+    return 0;
 }

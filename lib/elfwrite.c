@@ -6,8 +6,11 @@
  * Pure: nothing here allocates, prints or exits, so the run-time library
  * uses it as dtrace -G does.  A caller lays its sections out (elf_layout),
  * computes the total size, provides a buffer of exactly that size and writes
- * front to back; writing past the end or backwards is a bug in the caller,
- * caught by assert.
+ * front to back.  Writing past the end or backwards is a bug in the caller:
+ * assert catches it in a debug build, and every build refuses it (nothing
+ * is written, w->overflow is set and stays set, elfw_done() says so), so a
+ * layout that disagrees with its writer never writes outside the buffer,
+ * which in the run-time library is the traced process's heap.
  */
 #include "core.h"
 #include "elf.h"
@@ -21,12 +24,25 @@ void elfw_init(struct elfw *w, const struct target *t, void *buf, size_t cap)
     w->cap = cap;
     w->data = t->data;
     w->is64 = t->elfclass == ELFCLASS64;
+    w->overflow = false;
 }
+
+/* Room for n more bytes: true, or false with w->overflow set. */
+static bool room(struct elfw *w, size_t n)
+{
+    assert(!w->overflow && w->cap - w->len >= n);
+    if (w->overflow || w->cap - w->len < n)
+        w->overflow = true;
+    return !w->overflow;
+}
+
+int elfw_done(const struct elfw *w) { return !w->overflow && w->len == w->cap ? 0 : -1; }
 
 void elfw_put(struct elfw *w, uint64_t value, unsigned width)
 {
     assert(width == 1 || width == 2 || width == 4 || width == 8);
-    assert(w->cap - w->len >= width);
+    if (width > 8 || !room(w, width))
+        return;
     unsigned char *p = w->buf + w->len;
     for (unsigned i = 0; i < width; i++) {
         unsigned shift = w->data == ELFDATA2MSB ? 8 * (width - 1 - i) : 8 * i;
@@ -37,7 +53,8 @@ void elfw_put(struct elfw *w, uint64_t value, unsigned width)
 
 void elfw_bytes(struct elfw *w, const void *data, size_t len)
 {
-    assert(w->cap - w->len >= len);
+    if (!room(w, len))
+        return;
     if (len)
         memcpy(w->buf + w->len, data, len);
     w->len += len;
@@ -45,7 +62,11 @@ void elfw_bytes(struct elfw *w, const void *data, size_t len)
 
 void elfw_pad_to(struct elfw *w, uint64_t off)
 {
-    assert(off >= w->len && off <= w->cap);
+    assert(off >= w->len);
+    if (off < w->len)
+        w->overflow = true;
+    if (w->overflow || !room(w, (size_t)(off - w->len)))
+        return;
     memset(w->buf + w->len, 0, (size_t)(off - w->len));
     w->len = (size_t)off;
 }

@@ -5,9 +5,19 @@
  *
  * libstapsdt's structures are public and bindings read their members, so
  * each is the first member of a larger one of ours: a provider carries its
- * native provider and the strings we own, a probe (inside the list node
- * libstapsdt allocated for it) its native probe.  A binding only ever holds
- * pointers to them, so the rest stays ours.
+ * native provider (libstapsdt's rules: any name, probes of the same name,
+ * probes added while loaded) and the strings we own; a probe's list node
+ * is allocated with its native probe, before it, in the one allocation the
+ * native API never frees (provider.c), so a binding's stale probe stays a
+ * probe that does nothing.  A binding only ever holds pointers to them.
+ *
+ * Every call holds the native provider's lock while it reads or writes the
+ * provider's state, ours and the native one's.
+ *
+ * Where bindings rely on what libstapsdt returned, this returns it: a
+ * provider for any name, 0 from a second providerLoad (which loads the
+ * probes added since) and from a second providerUnload (which notes in
+ * error that there was nothing to unload).
  */
 #include "runtime.h"
 
@@ -23,47 +33,39 @@ struct compat_provider {
     char *error;    /* what pub.error was set to */
 };
 
-struct compat_probe {
-    SDTProbeList_t node; /* first: an SDTProbe_t * is one of these */
-    sdtkit_probe *native;
-};
-
 static struct compat_provider *compat(SDTProvider_t *p) { return (struct compat_provider *)p; }
 
-/* As native probes (provider.c), a destroyed provider's probes stay valid
- * and inert (_fire NULL) for bindings that still hold them, until a probe
- * with as many arguments reuses them. */
-static struct {
-    pthread_mutex_t lock;
-    struct compat_probe *free[MAX_ARGUMENTS + 1];
-} pool = {PTHREAD_MUTEX_INITIALIZER, {NULL}};
+/* The bytes before a native probe: its list node (provider.c aligns). */
+enum {
+    NODE_SIZE = sizeof(SDTProbeList_t)
+};
 
-static struct compat_probe *pool_take(int argc)
+static SDTProbeList_t *node_of(SDTProbe_t *probe) { return (SDTProbeList_t *)(void *)probe; }
+
+static struct sdtkit_probe *native_of(SDTProbe_t *probe)
 {
-    pthread_mutex_lock(&pool.lock);
-    struct compat_probe *n = pool.free[argc];
-    if (n)
-        pool.free[argc] = (struct compat_probe *)n->node.next;
-    pthread_mutex_unlock(&pool.lock);
-    return n;
+    size_t head = align_up(NODE_SIZE, _Alignof(max_align_t));
+    return (struct sdtkit_probe *)(void *)((char *)node_of(probe) + head);
 }
 
-static void pool_put(struct compat_probe *n)
+static SDTProbe_t *probe_of(struct sdtkit_probe *p)
 {
-    int argc = n->node.probe.argCount;
-    pthread_mutex_lock(&pool.lock);
-    struct compat_probe *head = pool.free[argc];
-    n->node.next = head ? &head->node : NULL;
-    pool.free[argc] = n;
-    pthread_mutex_unlock(&pool.lock);
+    size_t head = align_up(NODE_SIZE, _Alignof(max_align_t));
+    return &((SDTProbeList_t *)(void *)((char *)p - head))->probe;
 }
 
-/* Set the error members: code and message (NULL for noError). */
+/* The errno member, whatever <errno.h> made of the name. */
+#pragma push_macro("errno")
+#undef errno
+static void set_errno(SDTProvider_t *p, SDTError_t code) { p->errno = code; }
+#pragma pop_macro("errno")
+
+/* Set the error members: code and message (NULL for none). */
 static void set_error(struct compat_provider *cp, SDTError_t code, const char *msg)
 {
     free(cp->error);
     cp->error = msg ? strdup(msg) : NULL;
-    cp->pub.errno_code = code;
+    set_errno(&cp->pub, code);
     cp->pub.error = cp->error;
 }
 
@@ -72,13 +74,12 @@ SDTProvider_t *providerInit(const char *name)
     struct compat_provider *cp = calloc(1, sizeof *cp);
     if (!cp)
         return NULL;
-    if (sdtkit_provider_create(name, &cp->native) != SDTKIT_OK || !(cp->pub.name = strdup(name))) {
+    if (provider_create(name, true, &cp->native) != SDTKIT_OK || !(cp->pub.name = strdup(name))) {
         sdtkit_provider_destroy(cp->native);
         free(cp);
         return NULL;
     }
-    cp->pub.errno_code = noError;
-    cp->pub._handle = cp->native;
+    set_errno(&cp->pub, noError);
     cp->pub._memfd = -1;
     cp->pub._use_memfd = memfd_enabled;
     return &cp->pub;
@@ -86,80 +87,76 @@ SDTProvider_t *providerInit(const char *name)
 
 int providerUseMemfd(SDTProvider_t *provider, const MemFDOption_t use_memfd)
 {
-    if (!provider || sdtkit_provider_path(compat(provider)->native) ||
-        (use_memfd != memfd_enabled && use_memfd != memfd_disabled))
+    if (!provider || (use_memfd != memfd_enabled && use_memfd != memfd_disabled))
         return 0;
-    provider->_use_memfd = use_memfd;
-    compat(provider)->native->prefer_file = use_memfd == memfd_disabled;
-    return 1;
-}
-
-static SDTProbe_t *add_probe(struct compat_provider *cp, const char *name, int argc, va_list ap)
-{
-    int types[MAX_ARGUMENTS];
-    char msg[160];
-    if (argc < 0 || argc > MAX_ARGUMENTS) {
-        snprintf(msg, sizeof msg, "probe '%s': %d arguments (0 to %d)", name ? name : "(null)",
-                 argc, MAX_ARGUMENTS);
-        set_error(cp, elfCreationError, msg);
-        return NULL;
+    struct sdtkit_provider *pv = compat(provider)->native;
+    pthread_mutex_lock(&pv->lock);
+    int applied = !pv->loaded;
+    if (applied) {
+        provider->_use_memfd = use_memfd;
+        pv->prefer_file = use_memfd == memfd_disabled;
     }
-    for (int i = 0; i < argc; i++)
-        types[i] = va_arg(ap, int);
-    for (int i = 0; i < argc; i++) {
-        int t = types[i];
-        if (t != uint8 && t != int8 && t != uint16 && t != int16 && t != uint32 && t != int32 &&
-            t != uint64 && t != int64) {
-            snprintf(msg, sizeof msg, "probe '%s': argument %d has the unknown type %d",
-                     name ? name : "(null)", i + 1, t);
-            set_error(cp, elfCreationError, msg);
-            return NULL;
-        }
-    }
-    char *copy = name ? strdup(name) : NULL;
-    struct compat_probe *node = copy ? pool_take(argc) : NULL;
-    bool reused = node != NULL;
-    if (!node && copy)
-        node = calloc(1, sizeof *node);
-    if (!node) {
-        free(copy);
-        set_error(cp, elfCreationError, name ? "out of memory" : "probe of no name (NULL)");
-        return NULL;
-    }
-    sdtkit_probe *native;
-    int rc = sdtkit_provider_add_probe(cp->native, name, types, argc, &native);
-    if (rc != SDTKIT_OK) {
-        set_error(cp, elfCreationError, sdtkit_provider_error(cp->native));
-        free(copy);
-        if (reused)
-            pool_put(node); /* as it was: inert, argCount == argc */
-        else
-            free(node);
-        return NULL;
-    }
-    if (reused)
-        free(node->node.probe.name);
-    node->native = native;
-    SDTProbe_t *p = &node->node.probe;
-    p->name = copy;
-    for (int i = 0; i < argc; i++)
-        p->argFmt[i] = (ArgType_t)types[i];
-    p->argCount = argc;
-    p->provider = &cp->pub;
-    node->node.next = cp->pub.probes;
-    cp->pub.probes = &node->node;
-    return p;
+    pthread_mutex_unlock(&pv->lock);
+    return applied;
 }
 
 SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name, int argCount, ...)
 {
     if (!provider)
         return NULL;
+    struct compat_provider *cp = compat(provider);
+    int types[MAX_ARGUMENTS];
+    char msg[160];
+    SDTProbe_t *probe = NULL;
+    pthread_mutex_lock(&cp->native->lock);
+    if (argCount < 0 || argCount > MAX_ARGUMENTS) {
+        snprintf(msg, sizeof msg, "probe '%s': %d arguments (0 to %d)", name ? name : "(null)",
+                 argCount, MAX_ARGUMENTS);
+        set_error(cp, elfCreationError, msg);
+        goto done;
+    }
     va_list ap;
     va_start(ap, argCount);
-    SDTProbe_t *p = add_probe(compat(provider), name, argCount, ap);
+    for (int i = 0; i < argCount; i++)
+        types[i] = va_arg(ap, int);
     va_end(ap);
-    return p;
+    for (int i = 0; i < argCount; i++) {
+        int t = types[i];
+        if (t != uint8 && t != int8 && t != uint16 && t != int16 && t != uint32 && t != int32 &&
+            t != uint64 && t != int64) {
+            snprintf(msg, sizeof msg, "probe '%s': argument %d has the unknown type %d",
+                     name ? name : "(null)", i + 1, t);
+            set_error(cp, elfCreationError, msg);
+            goto done;
+        }
+    }
+    struct sdtkit_probe *native;
+    if (provider_add_probe_locked(cp->native, name, types, argCount, NODE_SIZE, &native) !=
+        SDTKIT_OK) {
+        set_error(cp, elfCreationError, cp->native->error);
+        goto done;
+    }
+    probe = probe_of(native);
+    probe->name = native->name;
+    for (int i = 0; i < argCount; i++)
+        probe->argFmt[i] = (ArgType_t)types[i];
+    probe->argCount = argCount;
+    probe->provider = provider;
+    node_of(probe)->next = provider->probes;
+    provider->probes = node_of(probe);
+done:
+    pthread_mutex_unlock(&cp->native->lock);
+    return probe;
+}
+
+/* Each probe's _fire: its stub while loaded, else NULL.  Locked. */
+static void set_fire(SDTProvider_t *provider, bool loaded)
+{
+    for (SDTProbeList_t *n = provider->probes; n; n = n->next) {
+        const struct sdtkit_probe *np = native_of(&n->probe);
+        void *stub = loaded && np->call ? (void *)np->stub : NULL;
+        __atomic_store_n(&n->probe._fire, stub, __ATOMIC_RELEASE);
+    }
 }
 
 int providerLoad(SDTProvider_t *provider)
@@ -167,26 +164,32 @@ int providerLoad(SDTProvider_t *provider)
     if (!provider)
         return -1;
     struct compat_provider *cp = compat(provider);
-    int rc = sdtkit_provider_load(cp->native);
-    if (rc != SDTKIT_OK) {
-        enum load_stage stage = cp->native->stage;
+    struct sdtkit_provider *pv = cp->native;
+    pthread_mutex_lock(&pv->lock);
+    int rc = 0;
+    if (pv->loaded && pv->published == pv->nprobes) {
+        /* loaded, and nothing added since: as libstapsdt, success */
+    } else if (provider_load_locked(pv) != SDTKIT_OK) {
         set_error(cp,
-                  stage == STAGE_DLOPEN ? sharedLibraryOpenError
-                  : stage == STAGE_FILE ? tmpCreationError
-                                        : elfCreationError,
-                  sdtkit_provider_error(cp->native));
-        return -1;
+                  pv->stage == STAGE_DLOPEN ? sharedLibraryOpenError
+                  : pv->stage == STAGE_FILE ? tmpCreationError
+                                            : elfCreationError,
+                  pv->error);
+        set_fire(provider, false);
+        provider->_handle = NULL;
+        provider->_memfd = -1;
+        rc = -1;
+    } else {
+        free(cp->filename);
+        cp->filename = strdup(provider_path_locked(pv));
+        provider->_filename = cp->filename;
+        provider->_handle = pv->obj->handle;
+        provider->_memfd = pv->obj->fd;
+        set_fire(provider, true);
+        set_error(cp, noError, NULL);
     }
-    free(cp->filename);
-    cp->filename = strdup(sdtkit_provider_path(cp->native));
-    provider->_filename = cp->filename;
-    provider->_memfd = cp->native->objects->fd;
-    for (SDTProbeList_t *n = provider->probes; n; n = n->next) {
-        const struct sdtkit_probe *np = ((struct compat_probe *)n)->native;
-        __atomic_store_n(&n->probe._fire, (void *)np->stub, __ATOMIC_RELEASE);
-    }
-    set_error(cp, noError, NULL);
-    return 0;
+    pthread_mutex_unlock(&pv->lock);
+    return rc;
 }
 
 int providerUnload(SDTProvider_t *provider)
@@ -194,19 +197,23 @@ int providerUnload(SDTProvider_t *provider)
     if (!provider)
         return -1;
     struct compat_provider *cp = compat(provider);
-    for (SDTProbeList_t *n = provider->probes; n; n = n->next)
-        __atomic_store_n(&n->probe._fire, NULL, __ATOMIC_RELEASE);
-    if (sdtkit_provider_unload(cp->native) != SDTKIT_OK) {
-        set_error(cp, sharedLibraryCloseError, sdtkit_provider_error(cp->native));
-        return -1;
+    struct sdtkit_provider *pv = cp->native;
+    pthread_mutex_lock(&pv->lock);
+    set_fire(provider, false);
+    if (provider_unload_locked(pv) != SDTKIT_OK) {
+        /* libstapsdt returned 0: a binding toggling tracing relies on it */
+        set_error(cp, noError, pv->error);
+    } else {
+        set_error(cp, noError, NULL);
     }
     /* a binding may have set _filename to NULL (or its own string) first */
     if (provider->_filename == cp->filename)
         provider->_filename = NULL;
     free(cp->filename);
     cp->filename = NULL;
+    provider->_handle = NULL;
     provider->_memfd = -1;
-    set_error(cp, noError, NULL);
+    pthread_mutex_unlock(&pv->lock);
     return 0;
 }
 
@@ -215,13 +222,12 @@ void providerDestroy(SDTProvider_t *provider)
     if (!provider)
         return;
     struct compat_provider *cp = compat(provider);
+    pthread_mutex_lock(&cp->native->lock);
+    set_fire(provider, false);
     for (SDTProbeList_t *n = provider->probes; n; n = n->next)
-        __atomic_store_n(&n->probe._fire, NULL, __ATOMIC_RELEASE);
+        n->probe.provider = NULL; /* freed below; the probe stays */
+    pthread_mutex_unlock(&cp->native->lock);
     sdtkit_provider_destroy(cp->native);
-    for (SDTProbeList_t *n = provider->probes, *next; n; n = next) {
-        next = n->next;
-        pool_put((struct compat_probe *)n);
-    }
     free(provider->name);
     free(cp->filename);
     free(cp->error);
@@ -232,28 +238,10 @@ void probeFire(SDTProbe_t *probe, ...)
 {
     if (!probe || !__atomic_load_n(&probe->_fire, __ATOMIC_ACQUIRE))
         return;
-    sdtkit_value v[MAX_ARGUMENTS];
-    int argc = probe->argCount < MAX_ARGUMENTS ? probe->argCount : MAX_ARGUMENTS;
     va_list ap;
     va_start(ap, probe);
-    for (int i = 0; i < argc; i++) {
-        switch (probe->argFmt[i]) {
-        case uint64:
-        case int64:
-            v[i].u = va_arg(ap, uint64_t);
-            break;
-        case int8:
-        case int16:
-        case int32:
-            v[i].i = va_arg(ap, int);
-            break;
-        default:
-            v[i].u = va_arg(ap, unsigned);
-            break;
-        }
-    }
+    probe_fire_va(native_of(probe), &ap);
     va_end(ap);
-    sdtkit_probe_fire(((struct compat_probe *)probe)->native, v);
 }
 
 /* The semaphore, which every tracer raises while attached; and, on x86-64,
@@ -263,7 +251,7 @@ int probeIsEnabled(SDTProbe_t *probe)
 {
     if (!probe)
         return 0;
-    if (sdtkit_probe_is_enabled(((struct compat_probe *)probe)->native))
+    if (sdtkit_probe_is_enabled(native_of(probe)))
         return 1;
 #if defined __x86_64__
     const unsigned char *stub = __atomic_load_n(&probe->_fire, __ATOMIC_ACQUIRE);

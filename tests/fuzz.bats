@@ -22,7 +22,7 @@ need_harnesses() {
     [ -x "$FUZZ_BUILD/parse_fuzz" ] || missing "clang with libFuzzer is not installed (.ci/run installs libclang-rt-14-dev)"
 }
 
-HARNESSES="lex parse objread"
+HARNESSES="lex parse objread runtime"
 
 @test "every harness builds and fuzzes 2000 inputs from its seeds without a finding" {
     need_harnesses

@@ -162,7 +162,7 @@ expected_values() {
     stop "$RT_PID"
     mkdir -p dir
     SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$PWD/dir" rt_start out2 -i 20
-    [[ "$RT_PATH" == "$PWD/dir/sdtkit-$RT_PID-rt-1.so" ]]
+    [[ "$RT_PATH" =~ ^"$PWD/dir/sdtkit-$RT_PID-"[0-9]+".so"$ ]]
     export PERF_BUILDID_DIR="$PWD/debug"
     perf buildid-cache --add "$RT_PATH"
     run perf list 'sdt_rt:*'
@@ -225,4 +225,148 @@ expected_values() {
     [ "$status" -eq 0 ]
     [[ "$output" == *"@a[$first, rt, i32, 1, -2000000000]: "[0-9]* ]]
     [[ "$output" == *"@b[$RT_PID, rtc, six, 6, -30000]: "[0-9]* ]]
+}
+
+# ---- names, lifecycle, processes, where the object lives ------------------
+
+@test "libstapsdt's names in the tracers: my-app, a.b and 1abc traced by bpftrace, bcc, gdb and libbpf; a:b listed" {
+    need_bpftrace
+    rt_build names "$ROOT/tests/runtime/names.c"
+    bg out ./names my-app req a.b a:b 1abc
+    wait_for out '^ready$'
+    local pid=$BG_PID path
+    path=$(head -1 out)
+    # every probe is listed, by bpftrace and bcc
+    run timeout 60 bpftrace -l 'usdt:*' -p "$pid"
+    [ "$(grep -c "^usdt:$path:my-app:" <<<"$output")" -eq 4 ]
+    grep -qx "usdt:$path:my-app:a:b" <<<"$output"
+    need_cmd tplist-bpfcc
+    run timeout 60 tplist-bpfcc -p "$pid"
+    [ "$(grep -c "^$path my-app:" <<<"$output")" -eq 4 ]
+    # bpftrace spells and reads a hyphen, a dot, a leading digit ...
+    run timeout 60 bpftrace -p "$pid" -e 'usdt::my-app:req { printf("req %d\n", arg0); exit(); }'
+    [[ "$output" == *"req 42"* ]]
+    run timeout 60 bpftrace -p "$pid" -e 'usdt::my-app:a.b { printf("a.b %d\n", arg0); exit(); }'
+    [[ "$output" == *"a.b 43"* ]]
+    run timeout 60 bpftrace -p "$pid" -e 'usdt::my-app:1abc { printf("1abc %d\n", arg0); exit(); }'
+    [[ "$output" == *"1abc 45"* ]]
+    # ... but takes a colon for a separator
+    run timeout 60 bpftrace -p "$pid" -e 'usdt::my-app:a:b { exit(); }'
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"requires 2 or 3 arguments"* ]]
+    # gdb: the same
+    need_gdb
+    run timeout 120 gdb -batch -nx -p "$pid" -ex 'break -probe-stap my-app:req' -ex continue \
+        -ex 'printf "arg %d\n", $_probe_arg0' -ex 'break -probe-stap my-app:a:b'
+    grep -qx 'arg 42' <<<"$output"
+    [[ "$output" == *"No probe matching objfile=\`my-app', provider=\`a', name=\`b'"* ]]
+    # libbpf takes provider and name apart: a colon in the name is fine
+    need_cmd clang gcc
+    build_loader
+    run timeout 120 "$LOADER" "$BPFOBJ" "$path" my-app:req my-app:a:b -- sleep 1
+    [ "$status" -eq 0 ]
+    grep -q '^my-app:req 42$' <<<"$output"
+    grep -q '^my-app:a:b 44$' <<<"$output"
+}
+
+@test "bcc's trace and perf with libstapsdt's names: trace reads my-app's probe, perf refuses a provider that is no C identifier" {
+    need_bcc_trace
+    rt_build names "$ROOT/tests/runtime/names.c"
+    bg out ./names my-app req
+    wait_for out '^ready$'
+    bg bcc env BCC_KERNEL_SOURCE="$BCC_KERNEL_SOURCE" timeout 60 trace-bpfcc -p "$BG_PID" \
+        'u::my-app:req "req %d", arg1'
+    wait_for bcc 'req 42$' 1 50
+    need_cmd perf
+    mkdir -p dir
+    bg out2 ./names -f my-app req
+    wait_for out2 '^ready$'
+    export PERF_BUILDID_DIR="$PWD/debug"
+    perf buildid-cache --add "$(head -1 out2)"
+    run perf probe -a 'sdt_my-app:req'
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"sdt_my-app is bad for event name"* ]]
+}
+
+@test "a handle kept past its provider's destroy fires nothing: bpftrace sees the new provider's probe alone" {
+    need_bpftrace
+    rt_build stale "$ROOT/tests/runtime/stale.c"
+    bg out ./stale
+    wait_for out '^ready$'
+    run timeout 60 bpftrace -p "$BG_PID" -e 'usdt::lcnew:p { @[arg0] = count(); }
+        usdt::lcnew:p /arg0 == 2/ { @n = @n + 1; if (@n >= 20) { exit(); } }'
+    [ "$status" -eq 0 ]
+    echo "$output"
+    # the stale and the new handle fire in turn: between 20 events of the
+    # new one, 19 fires of the stale one, none of which may be seen
+    [[ "$output" =~ "@[2]: "([0-9]+) ]]
+    [ "${BASH_REMATCH[1]}" -ge 20 ]
+    [[ "$output" != *"@[1]:"* ]]
+}
+
+@test "after fork, a worker's reload and normal exit leave the parent's probes: bpftrace -p on each" {
+    need_bpftrace
+    rt_build fork "$ROOT/tests/runtime/fork.c"
+    local mode parent child path
+    mkdir -p dir
+    for mode in memory named; do
+        if [ "$mode" = named ]; then
+            export SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$PWD/dir"
+        fi
+        bg "out.$mode" ./fork
+        wait_for "out.$mode" '^child path '
+        parent=$BG_PID
+        path=$(head -1 "out.$mode")
+        child=$(sed -n 's/^child \([0-9]*\)$/\1/p' "out.$mode")
+        # the worker fires through an object of its own
+        run timeout 60 bpftrace -p "$child" -e 'usdt::pf:tick /arg0 == 2/ { printf("tick %d\n", arg0); exit(); }'
+        [[ "$output" == *"tick 2"* ]] || { echo "$mode: $output"; false; }
+        kill -USR1 "$child"
+        wait_for "out.$mode" '^child exited 0$'
+        [ "$mode" = memory ] || [ -e "$path" ] || { echo "the worker's exit removed $path"; false; }
+        run timeout 60 bpftrace -l 'usdt:*' -p "$parent"
+        [[ "$output" == *":pf:tick"* ]] || { echo "$mode: $output"; false; }
+        run timeout 60 bpftrace -p "$parent" -e 'usdt::pf:tick { printf("tick %d\n", arg0); exit(); }'
+        [[ "$output" == *"tick 1"* ]] || { echo "$mode: $output"; false; }
+        stop "$parent"
+        unset SDTKIT_RUNTIME_NAMED SDTKIT_RUNTIME_DIR
+    done
+}
+
+@test "a named file (memfd_disabled) is found by bpftrace -l -p, bpftrace -p and tplist -p" {
+    need_bpftrace
+    need_cmd tplist-bpfcc
+    rt_build names "$ROOT/tests/runtime/names.c"
+    mkdir -p tmp
+    TMPDIR="$PWD/tmp" XDG_RUNTIME_DIR= SDTKIT_RUNTIME_DIR= bg out ./names -f nf req
+    wait_for out '^ready$'
+    local path
+    path=$(head -1 out)
+    [[ "$path" =~ ^"$PWD/tmp/sdtkit-"[0-9]+-[0-9]+".so"$ ]]
+    run timeout 60 bpftrace -l 'usdt:*' -p "$BG_PID"
+    [[ "$output" == *"$path:nf:req"* ]]
+    run timeout 60 tplist-bpfcc -p "$BG_PID"
+    [[ "$output" == *"$path nf:req"* ]]
+    run timeout 60 bpftrace -p "$BG_PID" -e 'usdt::nf:req { printf("req %d\n", arg0); exit(); }'
+    [[ "$output" == *"req 42"* ]]
+}
+
+@test "under vm.memfd_noexec=2 the probes are in a memory file bpftrace -l -p and tplist -p find" {
+    need_bpftrace
+    need_cmd tplist-bpfcc unshare
+    [ -e /proc/sys/vm/memfd_noexec ] || refused "the kernel has no vm.memfd_noexec (Linux 6.3+)"
+    rt_build names "$ROOT/tests/runtime/names.c"
+    mkdir -p tmp
+    bg out unshare --pid --fork --kill-child --mount-proc sh -c \
+        "echo 2 > /proc/sys/vm/memfd_noexec && TMPDIR=$PWD/tmp exec ./names nx req"
+    wait_for out '^ready$'
+    local pid
+    pid=$(pgrep -n -f 'names nx req')
+    [ -n "$pid" ]
+    grep -q '/memfd:sdtkit (deleted)' "/proc/$pid/maps"
+    run timeout 60 bpftrace -l 'usdt:*' -p "$pid"
+    [[ "$output" == *":nx:req"* ]]
+    run timeout 60 tplist-bpfcc -p "$pid"
+    [[ "$output" == *"nx:req"* ]]
+    kill -KILL "$pid" # the namespace's init: SIGTERM from here is ignored
 }

@@ -65,8 +65,7 @@ int main(int argc, char **argv)
         probes[i] = (struct dso_probe){.name = names[i], .nargs = 1, .sizes = &sizes[i]};
     probes[NTYPES] = (struct dso_probe){.name = "all", .nargs = NTYPES, .sizes = sizes};
     probes[NTYPES + 1] = (struct dso_probe){.name = "none"};
-    struct dso d = {
-        .target = &t, .provider = "rt", .soname = "rt", .probes = probes, .nprobes = NTYPES + 2};
+    struct dso d = {.target = &t, .provider = "rt", .probes = probes, .nprobes = NTYPES + 2};
     const char *why = NULL;
     if (dso_layout(&d, &why) != 0) {
         fprintf(stderr, "mkdso: %s: %s\n", argv[1], why);
@@ -79,7 +78,12 @@ int main(int argc, char **argv)
         free(buf);
         return 1;
     }
-    dso_write(&d, buf);
+    if (dso_write(&d, buf) != 0) {
+        fprintf(stderr, "mkdso: the object's layout and writer disagree\n");
+        fclose(out);
+        free(buf);
+        return 1;
+    }
     int rc = fwrite(buf, 1, (size_t)d.size, out) == (size_t)d.size ? 0 : 1;
     if (fclose(out) != 0)
         rc = 1;

@@ -11,9 +11,13 @@
      cadd NAME COUNT TYPE...  providerAddProbe         (TYPE: a number, as ArgType_t)
      cload | cunload | cdestroy | cmemfd 0|1 | cfilename
      cfire NAME | cenabled NAME
+     handles NAME | chandles NAME
+                          every handle of that name added so far (native or
+                          libstapsdt's): how many, whether any two are the
+                          same, and the names they read
 
    Each prints one line: the status (0 or the SDTKIT_E_ name; for libstapsdt
-   calls the return value, then errno_code and error), and after a failed
+   calls the return value, then errno and error), and after a failed
    native call the provider's message.  "fire" and "enabled" print what the
    probe reads.  Probes are found by name among those added, also after
    their provider is destroyed (the handles stay valid). */
@@ -29,7 +33,7 @@
 static sdtkit_provider *pv;
 static SDTProvider_t *cpv;
 static struct {
-    char name[64];
+    char name[512];
     sdtkit_probe *p;
     SDTProbe_t *cp;
 } probes[MAX];
@@ -78,7 +82,7 @@ static void status(int rc)
 
 static void cstatus(long rc)
 {
-    printf("%ld errno %d error %s\n", rc, cpv ? (int)cpv->errno_code : 0,
+    printf("%ld errno %d error %s\n", rc, cpv ? (int)providerErrno(cpv) : 0,
            cpv && cpv->error ? cpv->error : "(null)");
 }
 
@@ -140,6 +144,22 @@ static void run(char *line)
             sdtkit_probe_fire(probes[i].p, v);
         printf("%s enabled %d\n", sdtkit_probe_name(probes[i].p),
                sdtkit_probe_is_enabled(probes[i].p));
+    } else if (strcmp(cmd, "handles") == 0 || strcmp(cmd, "chandles") == 0) {
+        int n = 0, shared = 0;
+        char names[512] = "";
+        for (int k = 0; k < nprobes; k++) {
+            void *hk = cmd[0] == 'c' ? (void *)probes[k].cp : (void *)probes[k].p;
+            if (!hk || !name || strcmp(probes[k].name, name) != 0)
+                continue;
+            n++;
+            for (int j = 0; j < k; j++)
+                shared |= hk == (cmd[0] == 'c' ? (void *)probes[j].cp : (void *)probes[j].p);
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, " %s",
+                     cmd[0] == 'c' ? probes[k].cp->name : sdtkit_probe_name(probes[k].p));
+        }
+        printf("%s: %d handles, %s, named%s\n", name ? name : "(null)", n,
+               shared ? "some the same" : "all different", names);
     } else if (strcmp(cmd, "init") == 0) {
         cpv = providerInit(name);
         puts(cpv ? "provider" : "NULL");

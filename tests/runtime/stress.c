@@ -2,8 +2,10 @@
 /* stress THREADS CYCLES [SECONDS]: THREADS threads fire probes of a native
    and a libstapsdt provider, test them and read their semaphores, while the
    main thread unloads, adds a probe to and loads each provider CYCLES times
-   and for SECONDS at least (past the library's one-second grace, so old
-   objects are unmapped while threads fire).
+   and for SECONDS at least; each cycle it also makes and loads a provider
+   whose probe the threads fire next, and destroys the one before (so the
+   threads fire probes whose provider is being destroyed, and objects pass
+   from one provider to another under them).
    Prints "ok FIRES CYCLES" when every call returned as documented; any
    crash, hang or race (under ThreadSanitizer) fails the test. */
 #include <libstapsdt.h>
@@ -19,6 +21,7 @@ static sdtkit_provider *pv;
 static sdtkit_probe *probe[3];
 static SDTProvider_t *cpv;
 static SDTProbe_t *cprobe;
+static _Atomic(sdtkit_probe *) churn;
 static atomic_int stop;
 static atomic_long fires;
 
@@ -35,9 +38,10 @@ static void *firing(void *arg)
             (void)*sdtkit_probe_semaphore(probe[i]);
         }
         sdtkit_probe_firev(probe[2], -1, 2u, "three");
+        sdtkit_probe_fire(atomic_load(&churn), v);
         probeFire(cprobe, 1, (uint64_t)2);
         (void)probeIsEnabled(cprobe);
-        n += 5;
+        n += 6;
     }
     atomic_fetch_add(&fires, n);
     return NULL;
@@ -74,6 +78,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nthreads; i++)
         pthread_create(&t[i], NULL, firing, NULL);
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    sdtkit_provider *old = NULL;
     for (int c = 0;; c++) {
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (c >= cycles && (double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 >= seconds) {
@@ -81,7 +86,14 @@ int main(int argc, char **argv)
             break;
         }
         char name[32];
-        sdtkit_probe *extra;
+        sdtkit_probe *extra, *z;
+        sdtkit_provider *next;
+        check(sdtkit_provider_create("churn", &next), "create churn");
+        check(sdtkit_provider_add_probe(next, "z", types, 1, &z), "add z");
+        check(sdtkit_provider_load(next), "load churn");
+        atomic_store(&churn, z);
+        sdtkit_provider_destroy(old); /* while threads may still fire its probe */
+        old = next;
         snprintf(name, sizeof name, "extra%d", c);
         check(sdtkit_provider_unload(pv), "unload");
         check(sdtkit_provider_add_probe(pv, name, NULL, 0, &extra), "add");
@@ -95,6 +107,7 @@ int main(int argc, char **argv)
     atomic_store(&stop, 1);
     for (int i = 0; i < nthreads; i++)
         pthread_join(t[i], NULL);
+    sdtkit_provider_destroy(old);
     sdtkit_provider_destroy(pv);
     providerDestroy(cpv);
     printf("ok %ld %d\n", atomic_load(&fires), cycles);

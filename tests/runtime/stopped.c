@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/* stopped CYCLES: threads stopped in the middle of the lock-free calls
+   resume on mapped memory, whatever the others did meanwhile.
+
+   - The main thread reads a native probe's semaphore address (the first
+     of the two loads of the inline sdtkit_probe_enabled()) and holds it.
+   - A thread firing a probe of libstapsdt's API is stopped by ptrace
+     inside the probe's stub: a child process traces it, puts a
+     breakpoint on the stub's first instruction, and once the thread
+     stops there puts the instruction back and keeps it stopped.
+
+   Meanwhile the main thread unloads and loads both providers CYCLES
+   times, destroys them, then makes, loads and destroys 20 more (which
+   take the objects the first ones had).  Then the thread resumes and
+   returns from the stub; it goes on firing its stale handle, which does
+   nothing; the main thread reads through the address it held.  Prints
+   what it saw, one line a step; a library that unmaps what they hold
+   kills it with SIGSEGV.  x86-64 only (the breakpoint's byte). */
+#define _GNU_SOURCE
+#include <libstapsdt.h>
+#include <sdtkit.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static SDTProbe_t *cprobe;
+static atomic_int done;
+static atomic_long fires;
+static int tid_pipe[2];
+
+static void *firing(void *arg)
+{
+    (void)arg;
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    if (write(tid_pipe[1], &tid, sizeof tid) != sizeof tid)
+        abort();
+    while (!atomic_load(&done)) {
+        probeFire(cprobe, 7);
+        atomic_fetch_add_explicit(&fires, 1, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+static void die(const char *what)
+{
+    perror(what);
+    _exit(2);
+}
+
+/* The tracer (a child): stop thread tid inside the stub at stub, say so
+ * on ready, wait for a byte on go, let it run. */
+static void tracer(pid_t tid, uintptr_t stub, int ready, int go)
+{
+    int status;
+    if (ptrace(PTRACE_SEIZE, tid, 0, 0) != 0 || ptrace(PTRACE_INTERRUPT, tid, 0, 0) != 0)
+        die("ptrace seize");
+    if (waitpid(tid, &status, __WALL) != tid)
+        die("waitpid");
+    errno = 0;
+    long word = ptrace(PTRACE_PEEKTEXT, tid, (void *)stub, 0);
+    if (errno)
+        die("peektext");
+    long trap = (word & ~0xffL) | 0xcc;
+    if (ptrace(PTRACE_POKETEXT, tid, (void *)stub, (void *)trap) != 0)
+        die("poketext");
+    for (;;) {
+        if (ptrace(PTRACE_CONT, tid, 0, 0) != 0)
+            die("cont");
+        if (waitpid(tid, &status, __WALL) != tid)
+            die("waitpid");
+        if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP)
+            break;
+    }
+    struct user_regs_struct regs;
+    if (ptrace(PTRACE_GETREGS, tid, 0, &regs) != 0 || regs.rip != stub + 1)
+        die("not at the breakpoint");
+    regs.rip = stub; /* the stub's own first instruction, put back */
+    if (ptrace(PTRACE_POKETEXT, tid, (void *)stub, (void *)word) != 0 ||
+        ptrace(PTRACE_SETREGS, tid, 0, &regs) != 0)
+        die("restore");
+    char c = 's';
+    if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+        die("pipe");
+    if (ptrace(PTRACE_DETACH, tid, 0, 0) != 0)
+        die("detach");
+    _exit(0);
+}
+
+static void check(int ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "stopped: %s failed\n", what);
+        exit(1);
+    }
+}
+
+int main(int argc, char **argv)
+{
+#if !defined __x86_64__
+    puts("x86-64 only");
+    return 77;
+#else
+    long cycles = argc > 1 ? atol(argv[1]) : 10000;
+    static const int types[] = {SDTKIT_INT32};
+    sdtkit_provider *pv;
+    sdtkit_probe *probe;
+    check(sdtkit_provider_create("held", &pv) == 0, "create");
+    check(sdtkit_provider_add_probe(pv, "p", types, 1, &probe) == 0, "add");
+    check(sdtkit_provider_load(pv) == 0, "load");
+    SDTProvider_t *cpv = providerInit("stopped");
+    check(cpv && (cprobe = providerAddProbe(cpv, "x", 1, int32)) && providerLoad(cpv) == 0,
+          "libstapsdt's load");
+    uintptr_t stub = (uintptr_t)cprobe->_fire;
+
+    int ready[2], go[2];
+    check(pipe(tid_pipe) == 0 && pipe(ready) == 0 && pipe(go) == 0, "pipe");
+    pthread_t t;
+    check(pthread_create(&t, NULL, firing, NULL) == 0, "thread");
+    pid_t tid;
+    check(read(tid_pipe[0], &tid, sizeof tid) == sizeof tid, "tid");
+    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    pid_t child = fork();
+    check(child >= 0, "fork");
+    if (child == 0)
+        tracer(tid, stub, ready[1], go[0]);
+    char c;
+    check(read(ready[0], &c, 1) == 1, "the tracer");
+    long before = atomic_load(&fires);
+    puts("a thread is stopped inside the stub");
+
+    /* the first load of sdtkit_probe_enabled(), held */
+    const volatile unsigned short *held = sdtkit_probe_semaphore(probe);
+    for (long i = 0; i < cycles; i++) {
+        check(sdtkit_provider_unload(pv) == 0 && sdtkit_provider_load(pv) == 0, "reload");
+        check(providerUnload(cpv) == 0 && providerLoad(cpv) == 0, "libstapsdt's reload");
+    }
+    sdtkit_provider_destroy(pv);
+    providerDestroy(cpv);
+    for (int i = 0; i < 20; i++) {
+        sdtkit_provider *other;
+        sdtkit_probe *q;
+        SDTProvider_t *c2 = providerInit("other");
+        check(sdtkit_provider_create("other", &other) == 0 &&
+                  sdtkit_provider_add_probe(other, "q", types, 1, &q) == 0 &&
+                  sdtkit_provider_load(other) == 0 && c2 && providerAddProbe(c2, "y", 0) &&
+                  providerLoad(c2) == 0,
+              "other providers");
+        sdtkit_provider_destroy(other);
+        providerDestroy(c2);
+    }
+    printf("%ld reloads, both destroyed, 20 more providers loaded and destroyed\n", cycles);
+    check(atomic_load(&fires) == before, "the stopped thread stays stopped");
+
+    check(write(go[1], "g", 1) == 1, "go");
+    check(waitpid(child, NULL, 0) == child, "the tracer's exit");
+    while (atomic_load(&fires) < before + 1000)
+        sched_yield();
+    printf("the stopped thread returned from the stub and fired its stale handle %s times\n",
+           "1000");
+    printf("the held semaphore address reads %u\n", (unsigned)*held);
+    atomic_store(&done, 1);
+    pthread_join(t, NULL);
+    return 0;
+#endif
+}
