@@ -33,7 +33,7 @@
    in error that there was nothing to unload.  What tracers can spell:
    bpftrace and gdb take a ':' in a name for a separator (a:b is listed,
    not traced by name; libbpf takes it); perf takes C identifiers only
-   (its event names); see README.
+   (its event names); see docs/runtime.md.
 
    Where this differs from libstapsdt, and why:
    - The header compiles after <errno.h> and in C++ (extern "C").  The

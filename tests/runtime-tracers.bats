@@ -83,6 +83,32 @@ expected_values() {
     wait_for out '^enabled six$'
 }
 
+# script_say LINE: send the script driver (a coprocess, RT) a command and
+# read the line it answers.
+script_say() {
+    echo "$1" >&"${RT[1]}"
+    IFS= read -r -t "$HANG_SECONDS" REPLY <&"${RT[0]}"
+}
+
+@test "bpftrace -l -p lists a provider's probes while loaded, none once unloaded, and them again on reload" {
+    need_bpftrace
+    coproc RT { exec "$SCRIPT" 2>&1; }
+    script_say "create hide"; [ "$REPLY" = 0 ]
+    script_say "add seen i32"; [ "$REPLY" = 0 ]
+    script_say "load"; [ "$REPLY" = 0 ]
+    listed() { timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$RT_PID" | grep -c ':hide:seen$' || true; }
+    [ "$(listed)" -eq 1 ]
+    script_say "unload"; [ "$REPLY" = 0 ]
+    [ "$(listed)" -eq 0 ]
+    script_say "load"; [ "$REPLY" = 0 ]
+    [ "$(listed)" -eq 1 ]
+    script_say "destroy"; [ "$REPLY" = 0 ]
+    [ "$(listed)" -eq 0 ]
+    local pid=$RT_PID
+    eval "exec ${RT[1]}>&-"
+    wait "$pid"
+}
+
 # ---- bcc -----------------------------------------------------------------------
 
 @test "bcc's tplist -p lists every run-time probe" {
