@@ -93,7 +93,7 @@ names_check() {
         paths+=("${REPLY#path }")
         pairs+=("${prov#\'\'}:$probe")
     done < "$BIND_SRC/names"
-    listing=$(timeout 60 bpftrace -l 'usdt:*' -p "$DRV_PID" 2>&1) || true
+    listing=$(timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$DRV_PID" 2>&1) || true
     for i in "${!pairs[@]}"; do
         expect "the note of ${pairs[$i]}" "$(note_probes "${paths[$i]}" 2>&1 | cut -f1)" "${pairs[$i]}"
         expect "bpftrace -l -p lists ${pairs[$i]}" \

@@ -263,33 +263,38 @@ script_say() {
     local pid=$BG_PID path
     path=$(head -1 out)
     # every probe is listed, by bpftrace and bcc
-    run timeout 60 bpftrace -l 'usdt:*' -p "$pid"
+    run timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$pid"
     [ "$(grep -c "^usdt:$path:my-app:" <<<"$output")" -eq 4 ]
     grep -qx "usdt:$path:my-app:a:b" <<<"$output"
     need_cmd tplist-bpfcc
-    run timeout 60 tplist-bpfcc -p "$pid"
+    run timeout "$HANG_SECONDS" tplist-bpfcc -p "$pid"
     [ "$(grep -c "^$path my-app:" <<<"$output")" -eq 4 ]
     # bpftrace spells and reads a hyphen, a dot, a leading digit ...
-    run timeout 60 bpftrace -p "$pid" -e 'usdt::my-app:req { printf("req %d\n", arg0); exit(); }'
+    run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:req { printf("req %d\n", arg0); exit(); }'
     [[ "$output" == *"req 42"* ]]
-    run timeout 60 bpftrace -p "$pid" -e 'usdt::my-app:a.b { printf("a.b %d\n", arg0); exit(); }'
+    run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:a.b { printf("a.b %d\n", arg0); exit(); }'
     [[ "$output" == *"a.b 43"* ]]
-    run timeout 60 bpftrace -p "$pid" -e 'usdt::my-app:1abc { printf("1abc %d\n", arg0); exit(); }'
+    run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:1abc { printf("1abc %d\n", arg0); exit(); }'
     [[ "$output" == *"1abc 45"* ]]
     # ... but takes a colon for a separator
-    run timeout 60 bpftrace -p "$pid" -e 'usdt::my-app:a:b { exit(); }'
+    run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:a:b { exit(); }'
     [ "$status" -ne 0 ]
     [[ "$output" == *"requires 2 or 3 arguments"* ]]
     # gdb: the same
     need_gdb
-    run timeout 120 gdb -batch -nx -p "$pid" -ex 'break -probe-stap my-app:req' -ex continue \
+    run timeout "$HANG_SECONDS" gdb -batch -nx -p "$pid" -ex 'break -probe-stap my-app:req' -ex continue \
         -ex 'printf "arg %d\n", $_probe_arg0' -ex 'break -probe-stap my-app:a:b'
     grep -qx 'arg 42' <<<"$output"
     [[ "$output" == *"No probe matching objfile=\`my-app', provider=\`a', name=\`b'"* ]]
     # libbpf takes provider and name apart: a colon in the name is fine
     need_cmd clang gcc
     build_loader
-    run timeout 120 "$LOADER" "$BPFOBJ" "$path" my-app:req my-app:a:b -- sleep 1
+    # attached until the program has read both probes enabled twice more
+    # than when the command started: a whole round fired attached
+    run timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" "$path" my-app:req my-app:a:b -- \
+        sh -c 'r=$(grep -c "^enabled req$" out) a=$(grep -c "^enabled a:b$" out)
+               until [ "$(grep -c "^enabled req$" out)" -ge $((r + 2)) ] &&
+                     [ "$(grep -c "^enabled a:b$" out)" -ge $((a + 2)) ]; do sleep 0.05; done'
     [ "$status" -eq 0 ]
     grep -q '^my-app:req 42$' <<<"$output"
     grep -q '^my-app:a:b 44$' <<<"$output"
@@ -300,9 +305,9 @@ script_say() {
     rt_build names "$ROOT/tests/runtime/names.c"
     bg out ./names my-app req
     wait_for out '^ready$'
-    bg bcc env BCC_KERNEL_SOURCE="$BCC_KERNEL_SOURCE" timeout 60 trace-bpfcc -p "$BG_PID" \
+    bg bcc env BCC_KERNEL_SOURCE="$BCC_KERNEL_SOURCE" timeout "$HANG_SECONDS" trace-bpfcc -p "$BG_PID" \
         'u::my-app:req "req %d", arg1'
-    wait_for bcc 'req 42$' 1 50
+    wait_for bcc 'req 42$'
     need_cmd perf
     mkdir -p dir
     bg out2 ./names -f my-app req
@@ -319,7 +324,7 @@ script_say() {
     rt_build stale "$ROOT/tests/runtime/stale.c"
     bg out ./stale
     wait_for out '^ready$'
-    run timeout 60 bpftrace -p "$BG_PID" -e 'usdt::lcnew:p { @[arg0] = count(); }
+    run timeout "$HANG_SECONDS" bpftrace -p "$BG_PID" -e 'usdt::lcnew:p { @[arg0] = count(); }
         usdt::lcnew:p /arg0 == 2/ { @n = @n + 1; if (@n >= 20) { exit(); } }'
     [ "$status" -eq 0 ]
     echo "$output"
@@ -345,14 +350,14 @@ script_say() {
         path=$(head -1 "out.$mode")
         child=$(sed -n 's/^child \([0-9]*\)$/\1/p' "out.$mode")
         # the worker fires through an object of its own
-        run timeout 60 bpftrace -p "$child" -e 'usdt::pf:tick /arg0 == 2/ { printf("tick %d\n", arg0); exit(); }'
+        run timeout "$HANG_SECONDS" bpftrace -p "$child" -e 'usdt::pf:tick /arg0 == 2/ { printf("tick %d\n", arg0); exit(); }'
         [[ "$output" == *"tick 2"* ]] || { echo "$mode: $output"; false; }
         kill -USR1 "$child"
         wait_for "out.$mode" '^child exited 0$'
         [ "$mode" = memory ] || [ -e "$path" ] || { echo "the worker's exit removed $path"; false; }
-        run timeout 60 bpftrace -l 'usdt:*' -p "$parent"
+        run timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$parent"
         [[ "$output" == *":pf:tick"* ]] || { echo "$mode: $output"; false; }
-        run timeout 60 bpftrace -p "$parent" -e 'usdt::pf:tick { printf("tick %d\n", arg0); exit(); }'
+        run timeout "$HANG_SECONDS" bpftrace -p "$parent" -e 'usdt::pf:tick { printf("tick %d\n", arg0); exit(); }'
         [[ "$output" == *"tick 1"* ]] || { echo "$mode: $output"; false; }
         stop "$parent"
         unset SDTKIT_RUNTIME_NAMED SDTKIT_RUNTIME_DIR
@@ -369,11 +374,11 @@ script_say() {
     local path
     path=$(head -1 out)
     [[ "$path" =~ ^"$PWD/tmp/sdtkit-"[0-9]+-[0-9]+".so"$ ]]
-    run timeout 60 bpftrace -l 'usdt:*' -p "$BG_PID"
+    run timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$BG_PID"
     [[ "$output" == *"$path:nf:req"* ]]
-    run timeout 60 tplist-bpfcc -p "$BG_PID"
+    run timeout "$HANG_SECONDS" tplist-bpfcc -p "$BG_PID"
     [[ "$output" == *"$path nf:req"* ]]
-    run timeout 60 bpftrace -p "$BG_PID" -e 'usdt::nf:req { printf("req %d\n", arg0); exit(); }'
+    run timeout "$HANG_SECONDS" bpftrace -p "$BG_PID" -e 'usdt::nf:req { printf("req %d\n", arg0); exit(); }'
     [[ "$output" == *"req 42"* ]]
 }
 
@@ -390,9 +395,9 @@ script_say() {
     pid=$(pgrep -n -f 'names nx req')
     [ -n "$pid" ]
     grep -q '/memfd:sdtkit (deleted)' "/proc/$pid/maps"
-    run timeout 60 bpftrace -l 'usdt:*' -p "$pid"
+    run timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$pid"
     [[ "$output" == *":nx:req"* ]]
-    run timeout 60 tplist-bpfcc -p "$pid"
+    run timeout "$HANG_SECONDS" tplist-bpfcc -p "$pid"
     [[ "$output" == *"nx:req"* ]]
     kill -KILL "$pid" # the namespace's init: SIGTERM from here is ignored
 }
