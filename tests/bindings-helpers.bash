@@ -177,7 +177,7 @@ bind_start() {
 # bind_reply: the driver's next line in REPLY.  When there is none, the
 # driver is taken as ended: REPLY says so, with the end of its stderr.
 bind_reply() {
-    if ! IFS= read -r -t 60 -u "$DRV_OUT" REPLY; then
+    if ! IFS= read -r -t "$HANG_SECONDS" -u "$DRV_OUT" REPLY; then
         REPLY="no reply from $DRV_VARIANT: $(tail -3 "$DRV_DIR/err" 2>/dev/null | tr '\n' ' ')"
         DRV_PID=
     fi
@@ -195,22 +195,22 @@ bind() {
     bind_reply
 }
 
-# bind_stop: end the driver's input and wait for it to exit (60 s at
-# most); REPLY is "exit STATUS".
+# bind_stop: end the driver's input and wait for it to exit (HANG_SECONDS
+# at most); REPLY is "exit STATUS".
 bind_stop() {
-    local i
+    local end=$((SECONDS + HANG_SECONDS))
     if [ -z "$DRV_PID" ]; then
         REPLY="no driver"
         return 0
     fi
     exec {DRV_IN}>&-
-    for ((i = 0; i < 1200; i++)); do
+    while [ "$SECONDS" -lt "$end" ]; do
         kill -0 "$DRV_PID" 2>/dev/null || break
         sleep 0.05
     done
     exec {DRV_OUT}<&-
     if kill -0 "$DRV_PID" 2>/dev/null; then
-        REPLY="exit: still running after 60 s"
+        REPLY="exit: still running after $HANG_SECONDS s"
     else
         wait "$DRV_PID" && REPLY="exit 0" || REPLY="exit $?"
     fi
@@ -298,11 +298,11 @@ bind_case() {
 # is); 1, the failure noted, when it exited first.  It holds neither end of
 # the driver's FIFOs.
 bind_bpftrace() {
-    local i
-    bg "$1" timeout 30 bpftrace -p "$2" -e "BEGIN { printf(\"BT ready\\n\"); } $3" \
+    local end=$((SECONDS + HANG_SECONDS))
+    bg "$1" timeout "$HANG_SECONDS" bpftrace -p "$2" -e "BEGIN { printf(\"BT ready\\n\"); } $3" \
         {DRV_IN}>&- {DRV_OUT}<&-
     BT_PID=$BG_PID
-    for ((i = 0; i < 600; i++)); do
+    while [ "$SECONDS" -lt "$end" ]; do
         grep -qs '^BT ready' "$1" && return 0
         kill -0 "$BT_PID" 2>/dev/null || break
         sleep 0.05
