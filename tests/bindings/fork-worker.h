@@ -3,7 +3,8 @@
    language cannot run in a forked child (Go): the child, once traced, fires
    the probe it inherited every millisecond until the tracer has gone (as
    the drivers' serve), then exits through exit(3): status 0, or 3 when no
-   tracer came or went within 30 s.  The child's pid in the parent. */
+   tracer came or went within $SDTKIT_HANG_SECONDS (default 300), a bound
+   against a hang only.  The child's pid in the parent. */
 #ifndef FORK_WORKER_H
 #define FORK_WORKER_H
 
@@ -18,11 +19,13 @@ static inline int bind_worker(const void *probe, int (*enabled)(const void *),
     pid_t pid = fork();
     if (pid != 0)
         return (int)pid;
-    for (int i = 0; i < 30000 && !enabled(probe); i++)
+    const char *h = getenv("SDTKIT_HANG_SECONDS");
+    long ms = 1000L * (h && atol(h) > 0 ? atol(h) : 300);
+    for (long i = 0; i < ms && !enabled(probe); i++)
         usleep(1000);
     if (!enabled(probe))
         exit(3);
-    for (int i = 0; i < 30000 && enabled(probe); i++) {
+    for (long i = 0; i < ms && enabled(probe); i++) {
         fire(probe, a, n);
         usleep(1000);
     }

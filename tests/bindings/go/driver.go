@@ -112,9 +112,17 @@ func toggle(p provider, count int) string {
 		count, failed, f0, f1, m0, m1, r0, r1)
 }
 
-// waitEnabled: poll until a tracer attaches (30 s at most).
+// hang bounds a wait on a tracer, only against a hang: the suite's bound.
+func hang() time.Duration {
+	if s, err := strconv.Atoi(os.Getenv("SDTKIT_HANG_SECONDS")); err == nil {
+		return time.Duration(s) * time.Second
+	}
+	return 300 * time.Second
+}
+
+// waitEnabled: poll until a tracer attaches (hang() at most).
 func waitEnabled(pr probe) bool {
-	for deadline := time.Now().Add(30 * time.Second); !pr.enabled(); {
+	for deadline := time.Now().Add(hang()); !pr.enabled(); {
 		if time.Now().After(deadline) {
 			return false
 		}
@@ -126,10 +134,10 @@ func waitEnabled(pr probe) bool {
 // serve: fire pr with v every millisecond while a tracer is attached (a
 // tracer raises the semaphore before its breakpoint is in; one that exits on
 // its first event has gone when this returns): how many times, -1 when it
-// had not gone after 30 s.
+// had not gone after hang().
 func serve(pr probe, v []uint64) int {
 	n := 0
-	for deadline := time.Now().Add(30 * time.Second); pr.enabled(); {
+	for deadline := time.Now().Add(hang()); pr.enabled(); {
 		if time.Now().After(deadline) {
 			return -1
 		}

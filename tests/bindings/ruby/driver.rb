@@ -6,6 +6,8 @@
 API = ARGV.fetch(0)
 require(API == "compat" ? "stapsdt_bind" : "sdtkit_bind")
 $stdout.sync = true
+# Waits on a tracer are bounded only against a hang: the suite's bound.
+HANG = Integer(ENV.fetch("SDTKIT_HANG_SECONDS", "300"))
 # what run rescues, in the compat driver too
 SdtkitBind = Module.new.tap { |m| m.const_set(:Error, Class.new(StandardError)) } unless defined?(SdtkitBind)
 
@@ -24,9 +26,9 @@ def usage
   [fds, maps, rss]
 end
 
-# Until a tracer attaches to probe: false after 30 s.
+# Until a tracer attaches to probe: false after HANG seconds.
 def wait_enabled(probe)
-  deadline = now + 30
+  deadline = now + HANG
   until probe.enabled?
     return false if now > deadline
 
@@ -38,9 +40,9 @@ end
 # Fire probe with values every millisecond while a tracer is attached (a
 # tracer raises the semaphore before its breakpoint is in; one that exits on
 # its first event has gone when this returns): how many times, nil when it
-# had not gone after 30 s.
+# had not gone after HANG seconds.
 def serve(probe, values)
-  deadline = now + 30
+  deadline = now + HANG
   n = 0
   while probe.enabled?
     return nil if now > deadline
