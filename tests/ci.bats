@@ -186,6 +186,51 @@ inner() {
     [[ "${lines[${#lines[@]}-1]}" =~ ^0\ passed,\ [1-9][0-9]*\ failed ]]
 }
 
+# until_seen WHAT CMD...: wait until CMD succeeds; fail after HANG_SECONDS,
+# saying WHAT it waited for.
+until_seen() {
+    local what=$1 end=$((SECONDS + HANG_SECONDS))
+    shift
+    until "$@"; do
+        [ "$SECONDS" -lt "$end" ] || { echo "no $what after $HANG_SECONDS s"; return 1; }
+        sleep 0.05
+    done
+}
+
+# waiting_on FILE: some process waits for FILE's flock (/proc/locks lists
+# a waiter as "-> FLOCK ... MAJ:MIN:INODE ...").
+waiting_on() {
+    grep -qE -- "-> FLOCK .* [0-9a-f]+:[0-9a-f]+:$(stat -c %i "$1") " /proc/locks
+}
+
+@test "once builds a command's output once per run; a second asking meanwhile waits for that build" {
+    RUN_DIR=$PWD/run
+    # a "compiler" that says it ran, then waits for go before it writes
+    printf '#!/bin/sh\necho run >>"%s/count"\nwhile [ ! -e "%s/go" ]; do sleep 0.05; done\ncp "$1" "$3"\n' \
+        "$PWD" "$PWD" > slowcp
+    chmod +x slowcp
+    echo data > in
+    once ./slowcp in -o a.out & HOLDERS+=($!)
+    until_seen "first build" grep -q run count
+    once ./slowcp in -o b.out & HOLDERS+=($!)
+    lock=$(ls run/once/*.lock)
+    until_seen "second once waiting for the first" waiting_on "$lock"
+    touch go
+    wait "${HOLDERS[0]}"
+    wait "${HOLDERS[1]}"
+    HOLDERS=()
+    # and later on, the same words on the same inputs: a copy again
+    once ./slowcp in -o c.out
+    [ "$(cat count)" = run ]
+    cmp in a.out && cmp in b.out && cmp in c.out
+    [ "$(wc -l < run/once/manifest)" -eq 1 ]
+    # other inputs are another build
+    echo other > in
+    once ./slowcp in -o d.out
+    [ "$(grep -c run count)" -eq 2 ]
+    cmp in d.out
+}
+
 # A CI run failed when qemu's gdb stub could not bind the random port it was
 # given ("could not open gdbserver on 37862").  qemu_gdb_start skips ports
 # something listens on and moves on when qemu's bind fails anyway (here a

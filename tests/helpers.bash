@@ -41,7 +41,10 @@ RUN_DIR=${SDTKIT_RUN_DIR:-${BATS_RUN_TMPDIR:-${BATS_FILE_TMPDIR:-$(mktemp -d)}}}
 # with -i (what CMD reads that its words do not name: an #included header
 # made by the program under test).  Only for a deterministic command whose
 # output is all a test reads of it: never where its messages are checked.
-# The cache keeps a manifest, one "key command" line per build.
+# The cache keeps a manifest, one "key command" line per build.  A build is
+# made under its key's lock: the passes of a suite run side by side, and
+# the second to ask for a build waits for the first one's instead of
+# making it again (the wait bounded by HANG_SECONDS, against a hang).
 once() {
     local extra=() words=() files=() a prev= out= key dir=$RUN_DIR/once
     while [ "$1" = -i ]; do extra+=("$2"); shift 2; done
@@ -62,11 +65,18 @@ once() {
         [ "$out" = /dev/null ] || cp "$dir/$key" "$out"
         return
     fi
-    "$@" || return
     mkdir -p "$dir"
-    if [ "$out" = /dev/null ]; then : >"$dir/$key.$BASHPID"; else cp "$out" "$dir/$key.$BASHPID"; fi
-    mv -f "$dir/$key.$BASHPID" "$dir/$key"
-    printf '%s %s\n' "$key" "$*" >>"$dir/manifest"
+    (
+        flock -w "$HANG_SECONDS" 9 || { echo "once: $HANG_SECONDS s waiting for the build of: $*"; exit 1; }
+        if [ -f "$dir/$key" ]; then
+            [ "$out" = /dev/null ] || cp "$dir/$key" "$out"
+            exit
+        fi
+        "$@" || exit
+        if [ "$out" = /dev/null ]; then : >"$dir/$key.$BASHPID"; else cp "$out" "$dir/$key.$BASHPID"; fi
+        mv -f "$dir/$key.$BASHPID" "$dir/$key"
+        printf '%s %s\n' "$key" "$*" >>"$dir/manifest"
+    ) 9>"$dir/$key.lock"
 }
 
 # gen FILE CMD...: FILE is what CMD (a generator of test input: awk ...)
