@@ -231,6 +231,19 @@ waiting_on() {
     cmp in d.out
 }
 
+@test "checked_before knows the outputs checked with the same words and bytes, and no others" {
+    RUN_DIR=$PWD/run
+    echo one > out.o
+    ! checked_before label out.o || false
+    checked label out.o
+    checked_before label out.o
+    ! checked_before other out.o || false
+    echo two > out.o
+    ! checked_before label out.o || false
+    echo one > out.o
+    checked_before label out.o
+}
+
 # A CI run failed when qemu's gdb stub could not bind the random port it was
 # given ("could not open gdbserver on 37862").  qemu_gdb_start skips ports
 # something listens on and moves on when qemu's bind fails anyway (here a

@@ -79,6 +79,31 @@ once() {
     ) 9>"$dir/$key.lock"
 }
 
+# checked_before WORD|FILE... / checked WORD|FILE...: checks made once per
+# run on the same outputs.  A test whose checks of the program's outputs
+# depend only on those bytes and on inputs every pass shares says, once
+# they all passed, `checked LABEL OUTPUTS... INPUTS...`; a later run of
+# the same test (another pass: the sanitizer or musl programs) makes its
+# outputs, and where `checked_before` with the same words finds them
+# byte for byte what was checked, what follows from them is known.
+# Outputs that differ are checked in full, as are those of whichever pass
+# comes first.  The key is every word, with the contents of each that
+# names a file (as in once).
+checked_key() {
+    local a key files=()
+    for a in "$@"; do [ ! -f "$a" ] || files+=("$a"); done
+    key=$( { printf '%s\n' "$@"; cat -- "${files[@]}" </dev/null; } | sha1sum)
+    echo "$RUN_DIR/checked/${key%% *}"
+}
+checked_before() {
+    [ -f "$(checked_key "$@")" ]
+}
+checked() {
+    local k
+    k=$(checked_key "$@")
+    mkdir -p "${k%/*}" && : >"$k"
+}
+
 # gen FILE CMD...: FILE is what CMD (a generator of test input: awk ...)
 # writes on its standard output, made once per run, whatever the pass:
 # FILE is a hard link to the run's copy, so a test must not change it.
