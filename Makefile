@@ -19,6 +19,9 @@
 # to a directory of their own for each other build variant (build/asan/,
 # build/musl/ ...: "Build variants" below).  Packaging is packaging.mk.
 
+# The variant rules below come before "all:"; plain make means all.
+.DEFAULT_GOAL := all
+
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 INCLUDEDIR ?= $(PREFIX)/include

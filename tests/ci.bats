@@ -146,6 +146,16 @@ inner() {
     [ "$(grep -o '^== [a-z-]* pass' <<<"$output" | tr '\n' ' ')" = "== normal pass == sanitizer pass == musl pass == musl-static pass " ]
 }
 
+@test "plain make builds everything and runs the demo, not only the first rule's file" {
+    local plan
+    # the variant rules come before "all:" in the Makefile: the goal must not
+    # follow them
+    plan=$(make -n -B -C "$ROOT" 2>&1)
+    grep -q 'tools/dtrace' <<<"$plan"
+    grep -q 'demo' <<<"$plan"
+    grep -q 'runtime/' <<<"$plan"
+}
+
 @test "make check builds the sanitizer and musl programs only when a suite of theirs is to run" {
     local plan
     plan=$(make -n -B -C "$ROOT" check SUITES=tests/licence.bats 2>&1)
