@@ -201,6 +201,30 @@ static int type_size(int type)
     }
 }
 
+static unsigned char kind_of(int type)
+{
+    switch (type) {
+    case SDTKIT_UINT8:
+    case SDTKIT_INT8:
+        return KIND_U8;
+    case SDTKIT_UINT16:
+    case SDTKIT_INT16:
+        return KIND_U16;
+    case SDTKIT_UINT32:
+    case SDTKIT_INT32:
+        return KIND_U32;
+    case SDTKIT_POINTER:
+    case SDTKIT_STRING:
+        return KIND_POINTER;
+    case SDTKIT_FLOAT:
+        return KIND_FLOAT;
+    case SDTKIT_DOUBLE:
+        return KIND_DOUBLE;
+    default: /* SDTKIT_UINT64, SDTKIT_INT64 (add_probe took no other) */
+        return KIND_U64;
+    }
+}
+
 /* ---- the probes by name: open addressing, at most half full ---- */
 
 static size_t name_hash(const char *name)
@@ -307,8 +331,10 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
         return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
     p->nargs = nargs;
     p->direct = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+    p->all_u64 = true;
     for (int i = 0; i < nargs; i++) {
-        p->type[i] = (signed char)types[i];
+        p->kind[i] = kind_of(types[i]);
+        p->all_u64 &= p->kind[i] == KIND_U64;
         p->size[i] = (signed char)type_size(types[i]);
         p->direct &= types[i] != SDTKIT_FLOAT;
     }
@@ -778,38 +804,30 @@ union slot {
     const void *p;
 };
 
-static void put_slot(union slot *s, int type, const sdtkit_value *v)
+static void put_slot(union slot *s, unsigned kind, const sdtkit_value *v)
 {
     s->u64 = 0;
-    switch (type) {
-    case SDTKIT_UINT8:
-    case SDTKIT_INT8:
+    switch (kind) {
+    case KIND_U8:
         s->u8 = (uint8_t)v->u;
         break;
-    case SDTKIT_UINT16:
-    case SDTKIT_INT16:
+    case KIND_U16:
         s->u16 = (uint16_t)v->u;
         break;
-    case SDTKIT_UINT32:
-    case SDTKIT_INT32:
+    case KIND_U32:
         s->u32 = (uint32_t)v->u;
         break;
-    case SDTKIT_UINT64:
-    case SDTKIT_INT64:
-        s->u64 = v->u;
-        break;
-    case SDTKIT_POINTER:
-    case SDTKIT_STRING:
+    case KIND_POINTER:
         s->p = v->p;
         break;
-    case SDTKIT_FLOAT:
+    case KIND_FLOAT:
         s->f = (float)v->d;
         break;
-    case SDTKIT_DOUBLE:
+    case KIND_DOUBLE:
         s->d = v->d;
         break;
-    default:
-        assert(!"a type add_probe let through");
+    default: /* KIND_U64 */
+        s->u64 = v->u;
         break;
     }
 }
@@ -835,6 +853,16 @@ static inline __attribute__((always_inline)) void call_stub(const sdtkit_probe *
     ((stub_fn *)call)(slots);
 }
 
+/* Out of line, so that the direct path needs no stack frame of its own. */
+static __attribute__((noinline)) void fire_converted(const sdtkit_probe *p, uintptr_t call,
+                                                     const sdtkit_value *args)
+{
+    union slot slots[SDTKIT_MAX_ARGS];
+    for (int i = 0; i < p->nargs; i++)
+        put_slot(&slots[i], p->kind[i], &args[i]);
+    call_stub(p, call, slots);
+}
+
 /* Firing reads p and calls the stub; it writes nothing shared between
  * threads (see the contract at the top). */
 void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
@@ -849,14 +877,10 @@ void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
      * gives: the values are the slots, but for a float (a double, made
      * one) or on a big-endian target (where a short value goes first). */
     _Static_assert(sizeof(sdtkit_value) == sizeof(union slot), "a value per slot");
-    if (p->direct) {
+    if (p->direct)
         call_stub(p, call, (const union slot *)(const void *)args);
-        return;
-    }
-    union slot slots[SDTKIT_MAX_ARGS];
-    for (int i = 0; i < p->nargs; i++)
-        put_slot(&slots[i], p->type[i], &args[i]);
-    call_stub(p, call, slots);
+    else
+        fire_converted(p, call, args);
 }
 
 void probe_fire_va(const sdtkit_probe *p, va_list *ap)
@@ -865,35 +889,40 @@ void probe_fire_va(const sdtkit_probe *p, va_list *ap)
     if (!call)
         return;
     union slot slots[SDTKIT_MAX_ARGS];
+    if (p->all_u64) {
+        for (int i = 0; i < p->nargs; i++)
+            slots[i].u64 = va_arg(*ap, uint64_t);
+        call_stub(p, call, slots);
+        return;
+    }
     for (int i = 0; i < p->nargs; i++) {
         union slot *s = &slots[i];
-        s->u64 = 0;
-        switch (p->type[i]) {
-        case SDTKIT_UINT8:
-        case SDTKIT_INT8:
+        switch (p->kind[i]) {
+        case KIND_U8:
+            s->u64 = 0;
             s->u8 = (uint8_t)va_arg(*ap, unsigned);
             break;
-        case SDTKIT_UINT16:
-        case SDTKIT_INT16:
+        case KIND_U16:
+            s->u64 = 0;
             s->u16 = (uint16_t)va_arg(*ap, unsigned);
             break;
-        case SDTKIT_UINT32:
-        case SDTKIT_INT32:
+        case KIND_U32:
+            s->u64 = 0;
             s->u32 = va_arg(*ap, uint32_t);
             break;
-        case SDTKIT_UINT64:
-        case SDTKIT_INT64:
-            s->u64 = va_arg(*ap, uint64_t);
-            break;
-        case SDTKIT_POINTER:
-        case SDTKIT_STRING:
+        case KIND_POINTER:
+            s->u64 = 0;
             s->p = va_arg(*ap, const void *);
             break;
-        case SDTKIT_FLOAT:
+        case KIND_FLOAT:
+            s->u64 = 0;
             s->f = (float)va_arg(*ap, double);
             break;
-        default: /* SDTKIT_DOUBLE */
+        case KIND_DOUBLE:
             s->d = va_arg(*ap, double);
+            break;
+        default: /* KIND_U64 */
+            s->u64 = va_arg(*ap, uint64_t);
             break;
         }
     }

@@ -36,6 +36,11 @@ typedef void stub_fn(const void *slots);
 
 /* A probe.  Never freed and never reused (see provider.c): a handle stays
  * a handle of this probe for the life of the process. */
+/* How firing reads an argument and puts it in its slot: the types that
+ * read and store alike, as one dense range (a jump table, not a tree of
+ * comparisons over enum sdtkit_type's sparse values). */
+enum arg_kind { KIND_U64, KIND_U32, KIND_U16, KIND_U8, KIND_POINTER, KIND_FLOAT, KIND_DOUBLE };
+
 struct sdtkit_probe {
     /* First, as <sdtkit.h> promises: the semaphore, or a zero of ours.
      * Written under the provider's lock, read by anyone (atomically). */
@@ -51,9 +56,10 @@ struct sdtkit_probe {
     const char *pname; /* the provider's name, a copy that lives as long */
     char *name;
     int nargs;
-    signed char type[SDTKIT_MAX_ARGS]; /* enum sdtkit_type */
+    unsigned char kind[SDTKIT_MAX_ARGS]; /* enum arg_kind: how fire reads it */
     signed char size[SDTKIT_MAX_ARGS]; /* in the note: 1, 2, 4, 8, negative when signed */
     bool direct; /* the values are the slots as they are (see sdtkit_probe_fire) */
+    bool all_u64; /* every argument is KIND_U64: probe_fire_va's fast path */
     struct sdtkit_probe *next_retired; /* once its provider is destroyed */
 };
 
