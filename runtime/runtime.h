@@ -39,7 +39,15 @@ typedef void stub_fn(const void *slots);
 /* How firing reads an argument and puts it in its slot: the types that
  * read and store alike, as one dense range (a jump table, not a tree of
  * comparisons over enum sdtkit_type's sparse values). */
-enum arg_kind { KIND_U64, KIND_U32, KIND_U16, KIND_U8, KIND_POINTER, KIND_FLOAT, KIND_DOUBLE };
+enum arg_kind {
+    KIND_U64,
+    KIND_U32,
+    KIND_U16,
+    KIND_U8,
+    KIND_POINTER,
+    KIND_FLOAT,
+    KIND_DOUBLE
+};
 
 struct sdtkit_probe {
     /* First, as <sdtkit.h> promises: the semaphore, or a zero of ours.
@@ -57,8 +65,8 @@ struct sdtkit_probe {
     char *name;
     int nargs;
     unsigned char kind[SDTKIT_MAX_ARGS]; /* enum arg_kind: how fire reads it */
-    signed char size[SDTKIT_MAX_ARGS]; /* in the note: 1, 2, 4, 8, negative when signed */
-    bool direct; /* the values are the slots as they are (see sdtkit_probe_fire) */
+    signed char size[SDTKIT_MAX_ARGS];   /* in the note: 1, 2, 4, 8, negative when signed */
+    bool direct;  /* the values are the slots as they are (see sdtkit_probe_fire) */
     bool all_u64; /* every argument is KIND_U64: probe_fire_va's fast path */
     struct sdtkit_probe *next_retired; /* once its provider is destroyed */
 };

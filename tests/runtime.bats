@@ -100,6 +100,7 @@ C
     cc -std=c11 -Wall -Wextra -Werror -I "$INCLUDE" -c n.c -o n.o
 }
 
+# bats test_tags=tracer
 @test "errno is a plain member of SDTProvider_t in the debugging information cgo reads" {
     need_cmd gdb
     # cgo names a structure's members from DWARF: a member inside an

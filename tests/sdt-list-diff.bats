@@ -82,7 +82,7 @@ args_of() {
 
 # Cross compilers: their work never enters sdt-list, whose reading of
 # other classes and byte orders the sanitizer pass covers in sdt-list.bats.
-# bats test_tags=normal-pass-only
+# bats test_tags=normal-pass-only,cross
 @test "builds for other architectures compare by their own class and byte order" {
     probes_c p.c
     for arch in aarch64 armhf s390x; do need_arch "$arch"; done

@@ -178,7 +178,7 @@ EOF
 
 # Cross compilers: sdt-list's reading of their objects is the same code
 # the sanitizer pass runs on the host's.
-# bats test_tags=normal-pass-only
+# bats test_tags=normal-pass-only,cross
 @test "the JSON of 32-bit and big-endian objects gives their class, byte order and machine" {
     for arch in armhf s390x powerpc; do need_arch "$arch"; done
     printf '#include <sys/sdt.h>\nvoid f(int a, long b) { DTRACE_PROBE2(p, two, a, b); }\n' >p.c
