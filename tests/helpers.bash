@@ -430,10 +430,17 @@ need_arch() {
 
 # stap_include: a directory holding only SystemTap's sys/sdt.h, usable by
 # cross compilers too (Debian installs it under the x86-64 multiarch path).
+# One per run (RUN_DIR), so that `once` finds a build with SystemTap's
+# header made by another test under the same words; tests must not write
+# in it.
 stap_include() {
-    local d="$BATS_TEST_TMPDIR/stapinc"
-    mkdir -p "$d/sys"
-    cp "$STAP_INCLUDE_DIR/sys/sdt.h" "$STAP_INCLUDE_DIR/sys/sdt-config.h" "$d/sys/"
+    local d="$RUN_DIR/stapinc" tmp
+    if [ ! -d "$d" ]; then
+        tmp=$(mktemp -d "$RUN_DIR/stapinc.XXXXXX")
+        mkdir "$tmp/sys"
+        cp "$STAP_INCLUDE_DIR/sys/sdt.h" "$STAP_INCLUDE_DIR/sys/sdt-config.h" "$tmp/sys/"
+        mv -T "$tmp" "$d" 2>/dev/null || rm -rf "$tmp"
+    fi
     echo "$d"
 }
 
