@@ -45,38 +45,10 @@ RUN_DIR=${SDTKIT_RUN_DIR:-${BATS_RUN_TMPDIR:-${BATS_FILE_TMPDIR:-$(mktemp -d)}}}
 # made under its key's lock: the passes of a suite run side by side, and
 # the second to ask for a build waits for the first one's instead of
 # making it again (the wait bounded by HANG_SECONDS, against a hang).
+# CMD is a program, never a shell function: the work is tests/once.bash's, a
+# program of its own, out of reach of bats' DEBUG trap.
 once() {
-    local extra=() words=() files=() a prev= out= key dir=$RUN_DIR/once
-    while [ "$1" = -i ]; do extra+=("$2"); shift 2; done
-    for a in "$@"; do
-        if [ "$prev" = -o ]; then
-            out=$a
-            words+=(OUT)
-        else
-            words+=("$a")
-            [ ! -f "$a" ] || files+=("$a")
-        fi
-        prev=$a
-    done
-    [ -n "$out" ] || { echo "once: no -o in: $*"; return 1; }
-    key=$( { printf '%s\n' "${words[@]}"; cat -- "${files[@]}" "${extra[@]}" </dev/null; } | sha1sum)
-    key=${key%% *}
-    if [ -f "$dir/$key" ]; then
-        [ "$out" = /dev/null ] || cp "$dir/$key" "$out"
-        return
-    fi
-    mkdir -p "$dir"
-    (
-        flock -w "$HANG_SECONDS" 9 || { echo "once: $HANG_SECONDS s waiting for the build of: $*"; exit 1; }
-        if [ -f "$dir/$key" ]; then
-            [ "$out" = /dev/null ] || cp "$dir/$key" "$out"
-            exit
-        fi
-        "$@" || exit
-        if [ "$out" = /dev/null ]; then : >"$dir/$key.$BASHPID"; else cp "$out" "$dir/$key.$BASHPID"; fi
-        mv -f "$dir/$key.$BASHPID" "$dir/$key"
-        printf '%s %s\n' "$key" "$*" >>"$dir/manifest"
-    ) 9>"$dir/$key.lock"
+    RUN_DIR=$RUN_DIR HANG_SECONDS=$HANG_SECONDS "$ROOT/tests/once.bash" "$@"
 }
 
 # checked_before WORD|FILE... / checked WORD|FILE...: checks made once per
