@@ -897,25 +897,21 @@ void probe_fire_va(const sdtkit_probe *p, va_list *ap)
     }
     for (int i = 0; i < p->nargs; i++) {
         union slot *s = &slots[i];
+        s->u64 = 0;
         switch (p->kind[i]) {
         case KIND_U8:
-            s->u64 = 0;
             s->u8 = (uint8_t)va_arg(*ap, unsigned);
             break;
         case KIND_U16:
-            s->u64 = 0;
             s->u16 = (uint16_t)va_arg(*ap, unsigned);
             break;
         case KIND_U32:
-            s->u64 = 0;
             s->u32 = va_arg(*ap, uint32_t);
             break;
         case KIND_POINTER:
-            s->u64 = 0;
             s->p = va_arg(*ap, const void *);
             break;
         case KIND_FLOAT:
-            s->u64 = 0;
             s->f = (float)va_arg(*ap, double);
             break;
         case KIND_DOUBLE:

@@ -34,8 +34,6 @@ enum load_stage {
 /* The stub's calling convention: called with the argument slots. */
 typedef void stub_fn(const void *slots);
 
-/* A probe.  Never freed and never reused (see provider.c): a handle stays
- * a handle of this probe for the life of the process. */
 /* How firing reads an argument and puts it in its slot: the types that
  * read and store alike, as one dense range (a jump table, not a tree of
  * comparisons over enum sdtkit_type's sparse values). */
@@ -49,6 +47,8 @@ enum arg_kind {
     KIND_DOUBLE
 };
 
+/* A probe.  Never freed and never reused (see provider.c): a handle stays
+ * a handle of this probe for the life of the process. */
 struct sdtkit_probe {
     /* First, as <sdtkit.h> promises: the semaphore, or a zero of ours.
      * Written under the provider's lock, read by anyone (atomically). */
