@@ -104,12 +104,6 @@ check_arch() {
     done
 }
 
-# notes_sizes: note_sizes of note_probes' lines on stdin (an object's
-# notes read once for both its sizes and its operands).
-notes_sizes() {
-    awk -F '\t' "$SIZES_AWK"' { print $1 " " sizes($2) }'
-}
-
 # check_operands WHAT RE NOTES: every operand of NOTES (note_probes' lines
 # of an object) matches RE.
 check_operands() {
@@ -206,8 +200,9 @@ without_enum_signs() {
             # ours: types.cc as built above (once), less the probe that
             # nobits.cc leaves out; its other probes are the same lines
             once $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o o.o
-            sizes_of o.o | grep -v '^t:bits ' > o.sizes
-            [ "$(wc -l < o.sizes)" -eq "$(sizes_of o.o | wc -l)" ] && { echo "$a $opt: no t:bits"; false; }
+            sizes_of o.o > o.all
+            grep -v '^t:bits ' o.all > o.sizes
+            [ "$(wc -l < o.sizes)" -lt "$(wc -l < o.all)" ] || { echo "$a $opt: no t:bits"; false; }
             diff <(sizes_of s.o | sed -E 's/([0-9])f/\1/g' | sort | without_enum_signs) \
                  <(sort o.sizes | without_enum_signs) || { echo "$a $opt: not SystemTap's"; false; }
             # where SystemTap differs, it is only in those signs

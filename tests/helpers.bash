@@ -303,9 +303,13 @@ arg_sizes() {
     awk "$SIZES_AWK"' { all = all " " $0 } END { print sizes(all) }' <<<"$1"
 }
 
-# note_sizes FILE: one line per probe, "provider:name SIZES".
+# note_sizes FILE: one line per probe, "provider:name SIZES"; notes_sizes
+# the same of note_probes' lines on stdin (notes read once, used twice).
 note_sizes() {
-    note_probes "$1" | awk -F '\t' "$SIZES_AWK"' { print $1 " " sizes($2) }'
+    note_probes "$1" | notes_sizes
+}
+notes_sizes() {
+    awk -F '\t' "$SIZES_AWK"' { print $1 " " sizes($2) }'
 }
 
 # note_field FILE PROBE FIELD: Location, Base or Semaphore of a probe (hex).
