@@ -146,6 +146,23 @@ inner() {
     [ "$(grep -o '^== [a-z-]* pass' <<<"$output" | tr '\n' ' ')" = "== normal pass == sanitizer pass == musl pass == musl-static pass " ]
 }
 
+@test "a failing test is reported at its own line, and at the helper's too with SDTKIT_BATS_TRACE=all" {
+    # helpers.bash has bats' DEBUG trap record the test file's lines alone
+    mkdir t
+    printf '%s\n' 'quiet_fail() {' '    local x=1' '    [ "$x" = 2 ]' '}' > t/h.bash
+    printf '%s\n' "load $ROOT/tests/helpers" 'load h' '@test "in the body" {' '    true' \
+        '    [ 1 = 2 ]' '}' '@test "in a helper" {' '    true' '    quiet_fail' '    echo not here' '}' > t/x.bats
+    run fresh bats t/x.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"not ok 1 in the body"*"(in test file t/x.bats, line 5)"*"\`[ 1 = 2 ]' failed"* ]]
+    [[ "$output" == *"not ok 2 in a helper"*"(in test file t/x.bats, line 9)"*"\`quiet_fail' failed"* ]]
+    [[ "$output" != *"h.bash"* ]]
+    run fresh env SDTKIT_BATS_TRACE=all bats t/x.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"not ok 1 in the body"*"(in test file t/x.bats, line 5)"* ]]
+    [[ "$output" == *"(from function \`quiet_fail' in file t/h.bash, line 3,"*"in test file t/x.bats, line 9)"* ]]
+}
+
 @test "plain make builds everything and runs the demo, not only the first rule's file" {
     local plan
     # the variant rules come before "all:" in the Makefile: the goal must not
