@@ -163,6 +163,15 @@ inner() {
     [[ "$output" == *"(from function \`quiet_fail' in file t/h.bash, line 3,"*"in test file t/x.bats, line 9)"* ]]
 }
 
+@test "the suites' python3 is Debian's, not a version manager's shim first on PATH" {
+    [ -x /usr/bin/python3 ] || missing "no /usr/bin/python3 (.ci/run installs python3)"
+    [ "$(python3 -c 'import sys; print(sys.executable)')" = /usr/bin/python3 ]
+    # and with a shim first on PATH, as pyenv puts it
+    mkdir shims
+    printf '#!/bin/sh\necho shim\n' > shims/python3 && chmod +x shims/python3
+    [ "$(PATH="$PWD/shims:$PATH" python3 -c 'print("debian")')" = debian ]
+}
+
 @test "plain make builds everything and runs the demo, not only the first rule's file" {
     local plan
     # the variant rules come before "all:" in the Makefile: the goal must not
