@@ -130,7 +130,7 @@ bind_env() {
 bind_cmd() {
     local api=${1#*-}
     case ${1%-*} in
-        python) echo python3 "$BIND_SRC/python/driver.py" "$api" ;;
+        python) echo "$PYTHON3" "$BIND_SRC/python/driver.py" "$api" ;;
         ruby) echo ruby "$BIND_SRC/ruby/driver.rb" "$api" ;;
         node) echo node "$BIND_SRC/node/driver.js" "$api" ;;
         go) echo "$BIND_DIR/go-$api" "$api" ;;

@@ -48,7 +48,10 @@ HANG_SECONDS=${SDTKIT_HANG_SECONDS:-300}
 # a machine with a version manager that is a shim (pyenv's runs some fifteen
 # shell scripts a call: 97 ms here, against 23 ms), and the suites call
 # python3 some 300 times a run.
+# PYTHON3 is its path, for a command run through env or exec.
+PYTHON3=python3
 if [ -x /usr/bin/python3 ]; then
+    PYTHON3=/usr/bin/python3
     python3() { /usr/bin/python3 "$@"; }
 fi
 

@@ -192,7 +192,7 @@ EOF
 @test "a binding that loads libstapsdt.so by name, as ctypes does, finds the installed library" {
     need_cmd python3
     install_runtime
-    run env LD_LIBRARY_PATH="$LIB" python3 -c '
+    run env LD_LIBRARY_PATH="$LIB" "$PYTHON3" -c '
 import ctypes
 lib = ctypes.CDLL("libstapsdt.so")
 lib.providerInit.restype = ctypes.c_void_p

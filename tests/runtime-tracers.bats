@@ -227,7 +227,7 @@ script_say() {
     [ "${BASH_REMATCH[2]}" = $(( $(seq -s '*' 1 "${BASH_REMATCH[1]}") )) ]
     wait_for jit '\[traced\]$'
     need_cmd python3
-    SDTKIT_LIBDIR="$ROOT/build" bg py python3 "$EX/runtime-python/probes.py" 0 0.02
+    SDTKIT_LIBDIR="$ROOT/build" bg py "$PYTHON3" "$EX/runtime-python/probes.py" 0 0.02
     wait_for py '^/proc/'
     run timeout "$HANG_SECONDS" bpftrace -p "$BG_PID" -e 'usdt::pyapp:request { printf("%s %d\n", str(arg0), arg1); exit(); }'
     [ "$status" -eq 0 ]
