@@ -209,6 +209,13 @@ inner() {
     [ "$(wc -w <<<"$ALL_ARCHES")" -eq 18 ]
     [ "$ARCHES" = "x86_64 i686 aarch64 armhf ppc64el s390x riscv64" ]
     [ "$(arch_field x32 machine)" = "Advanced Micro Devices X86-64" ]
+    [ "$(arch_field x32 2)" = x86_64-linux-gnux32 ] && [ "$(arch_field x32 triplet)" = x86_64-linux-gnux32 ]
+    [ "$(arch_gcc ppc64el)" = powerpc64le-linux-gnu-gcc ] && [ "$(arch_gxx x86_64)" = g++ ]
+    # a row or column the table lacks is an error, not an empty word
+    run arch_field x32 nosuch
+    [ "$status" -eq 1 ] && [[ "$output" == *"no nosuch for x32"* ]]
+    run arch_gcc nosuch
+    [ "$status" -eq 1 ]
     [ "$(package_of x86_64-linux-gnux32-gcc)" = gcc-x86-64-linux-gnux32 ]
     # .ci/run names no architecture's package itself
     grep -q 'tests/arches.table' "$ROOT/.ci/run"

@@ -386,28 +386,39 @@ gdb_probe_args() {
 ARCH_TABLE_FILE="${BASH_SOURCE[0]%/*}/arches.table"
 
 # ALL_ARCHES: every architecture of the table, in its order;
-# ARCHES: the seven marked main, tested where a suite does not test all.
-{ read -r ALL_ARCHES; read -r ARCHES; } < <(awk -F '  +' '
+# ARCHES: the seven marked main, tested where a suite does not test all;
+# ARCH_TABLE: every cell, ARCH_TABLE["ARCH COLUMN"], by name and by number.
+# One awk when a test starts, and arch_field is then bash alone: the suites
+# ask the table some 2,000 times a run.
+declare -gA ARCH_TABLE
+eval "$(awk -F '  +' '
+    function q(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
     /^#/ || !NF { next }
-    !head++ { for (i = 1; i <= NF; i++) if ($i == "main") m = i; next }
-    { all = all " " $1; if ($m == "yes") main = main " " $1 }
-    END { print substr(all, 2); print substr(main, 2) }' "$ARCH_TABLE_FILE")
+    !head++ { for (i = 1; i <= NF; i++) { name[i] = $i; if ($i == "main") m = i }; next }
+    {
+        all = all " " $1; if ($m == "yes") main = main " " $1
+        for (i = 1; i <= NF; i++) {
+            printf "ARCH_TABLE[%s]=%s\n", q($1 " " i), q($i)
+            printf "ARCH_TABLE[%s]=%s\n", q($1 " " name[i]), q($i)
+        }
+    }
+    END { print "ALL_ARCHES=" q(substr(all, 2)); print "ARCHES=" q(substr(main, 2)) }' "$ARCH_TABLE_FILE")"
 
 # arch_field ARCH COLUMN: the value in ARCH's row of COLUMN, a name from the
 # table's first row (triplet, libc, qemu, run, gdb, class, machine ...) or
 # a number (2 triplet, 3 C library, 4 qemu).
 arch_field() {
-    awk -F '  +' -v a="$1" -v c="$2" '
-        /^#/ || !NF { next }
-        !head++ { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        $1 == a { print $(c ~ /^[0-9]+$/ ? c : col[c]); exit }' "$ARCH_TABLE_FILE"
+    [ -n "${ARCH_TABLE["$1 $2"]+set}" ] || { echo "arch_field: no $2 for $1 in $ARCH_TABLE_FILE" >&2; return 1; }
+    printf '%s\n' "${ARCH_TABLE["$1 $2"]}"
 }
 arch_triple() { arch_field "$1" 2; }
-arch_gcc() {
-    if [ "$1" = x86_64 ]; then echo gcc; else echo "$(arch_triple "$1")-gcc"; fi
-}
-arch_gxx() {
-    if [ "$1" = x86_64 ]; then echo g++; else echo "$(arch_triple "$1")-g++"; fi
+# arch_gcc ARCH, arch_gxx ARCH: its C and C++ compilers.
+arch_gcc() { arch_tool "$1" gcc; }
+arch_gxx() { arch_tool "$1" g++; }
+arch_tool() {
+    if [ "$1" = x86_64 ]; then echo "$2"; return; fi
+    [ -n "${ARCH_TABLE["$1 2"]+set}" ] || { echo "arch_tool: no $1 in $ARCH_TABLE_FILE" >&2; return 1; }
+    echo "${ARCH_TABLE["$1 2"]}-$2"
 }
 
 # need_arch ARCH: ARCH's cross compiler and its C library are installed
@@ -421,7 +432,8 @@ need_arch() {
     gcc=$(arch_gcc "$1")
     need_cmd "$gcc" || return
     [ "$1" = x86_64 ] || tier_needs cross "$gcc" || return
-    linked="$RUN_DIR/need-arch-$1-$(command -v "$gcc" | cksum | cut -d' ' -f1)"
+    linked=$(command -v "$gcc")
+    linked="$RUN_DIR/need-arch-$1-${linked//\//_}"
     [ ! -e "$linked" ] || return 0
     pkg=$(arch_field "$1" 3)
     probe=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/need-arch.XXXXXX")
