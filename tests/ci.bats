@@ -222,6 +222,26 @@ inner() {
     ! grep -v '^ *#' "$ROOT/.ci/run" | grep -E 'libc6[.0-9]*-dev|linux-gnu'
 }
 
+@test "the fast tier leaves the tagged tests out, and fails an untagged one that reaches for a cross compiler or tracer, naming its tag" {
+    local me="load $ROOT/tests/helpers"
+    printf '%s\n' "$me" '@test "host" { need_cmd gcc; }' '# bats test_tags=cross' '@test "cross" { need_arch aarch64; }' \
+        '# bats test_tags=tracer' '@test "tracer" { need_cmd bpftrace; }' > tagged.bats
+    printf '%s\n' "$me" '@test "untagged cross" { need_arch aarch64; }' '@test "untagged tracer" { need_cmd gdb; }' \
+        '@test "untagged qemu" { need_cmd qemu-aarch64; }' > untagged.bats
+    run fresh env SDTKIT_TIER=fast SDTKIT_PASSES=normal "$ROOT/tests/run" "$PWD/tagged.bats"
+    [ "$status" -eq 0 ]
+    [ "${lines[${#lines[@]}-1]}" = "1 passed, 0 failed, 0 skipped" ]
+    run fresh env SDTKIT_TIER=fast SDTKIT_PASSES=normal "$ROOT/tests/run" "$PWD/untagged.bats"
+    [ "$status" -eq 1 ]
+    [ "${lines[${#lines[@]}-1]}" = "0 passed, 3 failed, 0 skipped" ]
+    [[ "$output" == *"needs aarch64-linux-gnu-gcc, but is in the fast tier: tag it cross"* ]]
+    [[ "$output" == *"needs gdb, but is in the fast tier: tag it tracer"* ]]
+    [[ "$output" == *"needs qemu-aarch64, but is in the fast tier: tag it cross"* ]]
+    # the cross tier runs the cross test alone
+    run fresh env SDTKIT_TIER=cross SDTKIT_PASSES=normal "$ROOT/tests/run" "$PWD/tagged.bats"
+    [ "${lines[${#lines[@]}-1]}" = "1 passed, 0 failed, 0 skipped" ]
+}
+
 @test "a suite bats cannot run counts as failed, not as nothing" {
     printf '@test "a" { true; }\n@test "b" {\n' > broken.bats
     run fresh "$ROOT/tests/run" "$PWD/broken.bats"

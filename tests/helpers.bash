@@ -202,22 +202,24 @@ tier_needs() {
     return 1
 }
 
-# tier_of_cmd CMD: the tag a test running CMD needs, if any.
+# tier_of_cmd CMD: the tag a test running CMD needs, if any, in TIER (no
+# command substitution: need_cmd asks it some 3,000 times a run).
 tier_of_cmd() {
+    TIER=
     case $1 in
         x86_64-linux-gnu-*) ;;
-        qemu-* | gdb-multiarch | *-linux-gnu*-gcc | *-linux-gnu*-g++) echo cross ;;
-        gdb | bpftrace | perf | trace-bpfcc | tplist-bpfcc) echo tracer ;;
-        dpkg-buildpackage | rpmbuild | lintian | rpmlint) echo release ;;
+        qemu-* | gdb-multiarch | *-linux-gnu*-gcc | *-linux-gnu*-g++) TIER=cross ;;
+        gdb | bpftrace | perf | trace-bpfcc | tplist-bpfcc) TIER=tracer ;;
+        dpkg-buildpackage | rpmbuild | lintian | rpmlint) TIER=release ;;
     esac
 }
 
 # need_cmd CMD...: every CMD is on PATH, or the test is missing its package.
 need_cmd() {
-    local c t
+    local c TIER
     for c in "$@"; do
-        t=$(tier_of_cmd "$c")
-        [ -z "$t" ] || tier_needs "$t" "$c" || return
+        tier_of_cmd "$c"
+        [ -z "$TIER" ] || tier_needs "$TIER" "$c" || return
         command -v "$c" >/dev/null 2>&1 ||
             missing "$c is not installed (.ci/run installs it from package $(package_of "$c"))"
     done
