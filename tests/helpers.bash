@@ -10,7 +10,8 @@
 # own lines and returns at once for every other file, so a command that
 # fails inside a helper is reported at the line of the test that called it
 # (the helpers say why in their messages).  SDTKIT_BATS_TRACE=all keeps
-# bats' trap as it is, for a failure to be traced into the helpers.  The
+# bats' trap as it is, for a failure to be traced into the helpers (and for
+# `bats --trace` to print their commands too).  The
 # body is bats' own function's, with the one test put before it: its
 # frames, and so the failure reports, stay as bats makes them.
 if [ "${SDTKIT_BATS_TRACE:-}" != all ] && [ -z "${SDTKIT_BATS_TRAP:-}" ] &&
