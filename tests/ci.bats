@@ -242,6 +242,19 @@ inner() {
     [ "${lines[${#lines[@]}-1]}" = "1 passed, 0 failed, 0 skipped" ]
 }
 
+@test "gdb's Python is asked once a run, and a gdb without it is missing, under CI a failure" {
+    mkdir bin
+    printf '#!/bin/sh\necho ran >>"%s/asked"\nexit 0\n' "$PWD" > bin/gdb-good
+    printf '#!/bin/sh\nexit 1\n' > bin/gdb-bad
+    chmod +x bin/gdb-good bin/gdb-bad
+    PATH="$PWD/bin:$PATH" need_gdb_python gdb-good
+    PATH="$PWD/bin:$PATH" need_gdb_python gdb-good
+    [ "$(wc -l <asked)" -eq 1 ]
+    CI=true PATH="$PWD/bin:$PATH" run need_gdb_python gdb-bad
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"missing under CI: gdb-bad has no Python"* ]]
+}
+
 @test "a suite bats cannot run counts as failed, not as nothing" {
     printf '@test "a" { true; }\n@test "b" {\n' > broken.bats
     run fresh "$ROOT/tests/run" "$PWD/broken.bats"

@@ -10,8 +10,7 @@ load helpers
 PROBES="t:params t:globals t:members t:constants t:pointers"
 
 setup() {
-    need_cmd gdb
-    gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb has no Python"
+    need_gdb_python gdb
     cd "$BATS_TEST_TMPDIR"
 }
 

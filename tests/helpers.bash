@@ -226,6 +226,19 @@ need_cmd() {
     done
 }
 
+# need_gdb_python GDB: GDB (gdb, gdb-multiarch) is installed and runs
+# Python (the suites' probe readers are Python); asked once a run, not in
+# every test's setup (a gdb start is 0.1 s of CPU).
+need_gdb_python() {
+    local mark
+    need_cmd "$1" timeout || return
+    mark=$(command -v "$1")
+    mark="$RUN_DIR/gdb-python-${mark//\//_}"
+    [ ! -e "$mark" ] || return 0
+    "$1" -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || { missing "$1 has no Python"; return; }
+    : >"$mark"
+}
+
 # need_corpus: ../shared/corpus is next to the checkout (CI always has it).
 # It is not part of the release tarball: its tests skip there, unless
 # SDTKIT_CORPUS names a copy (make distcheck passes the checkout's on).

@@ -328,8 +328,7 @@ gdb_sites() {
 
 # need_gdb: skip unless gdb with Python is installed.
 need_gdb() {
-    need_cmd gdb timeout
-    gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb has no Python"
+    need_gdb_python gdb
 }
 
 # hex2dec HEX: a 0x... number in decimal, as gdb_probe_args prints pointers.
