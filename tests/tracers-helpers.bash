@@ -108,12 +108,15 @@ need_tracefs() {
         refused "the kernel has no uprobe events ($TRACEFS/uprobe_events)"
 }
 
-# need_bpftrace: skip unless bpftrace is installed and can load a program.
+# need_bpftrace: skip unless bpftrace is installed and can load a program
+# (asked once a run: it takes most of a second).
 need_bpftrace() {
     need_tracefs
     need_cmd bpftrace timeout
+    [ ! -e "$RUN_DIR/bpftrace-loads" ] || return 0
     timeout "$HANG_SECONDS" bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1 ||
         refused "bpftrace cannot load BPF programs on this kernel"
+    : >"$RUN_DIR/bpftrace-loads"
 }
 
 # bpftrace_run SCRIPT CMD: run CMD under bpftrace (-c), with a timeout;
