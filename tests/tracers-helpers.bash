@@ -213,8 +213,11 @@ build_loader() {
     LOADER=$d/usdt-loader
     BPFOBJ=$d/usdt-args.bpf.o
     [ -x "$LOADER" ]
+    # whether the kernel takes its program: asked once a run too
+    [ ! -e "$d/loads" ] || return 0
     timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1 | grep -q 'attach x:y' ||
         refused "libbpf cannot load BPF programs here: $(timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1)"
+    : >"$d/loads"
 }
 
 # need_bcc_trace: bcc's trace (and its other tools that compile BPF C)
