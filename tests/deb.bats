@@ -67,6 +67,23 @@ setup() {
     cd "$BATS_TEST_TMPDIR"
 }
 
+# apt_get ARGS... / apt_cache ARGS...: apt-get and apt-cache, with apt's
+# binary cache of the package lists (srcpkgcache.bin) kept in RUN_DIR.
+# Docker's Debian images turn that cache off (docker-clean), and then each
+# run parses all the lists again: half of a simulation's CPU, and the
+# tests simulate a dozen times.  apt itself keys the cache on every list
+# (name, size, date) and rebuilds it when one changed; it writes it to a
+# temporary file and renames it, so runs side by side never read half a
+# cache.  The status part is not kept: each test has a status of its own.
+apt_get() {
+    mkdir -p "$RUN_DIR/apt"
+    apt-get -o Dir::Cache::srcpkgcache="$RUN_DIR/apt/srcpkgcache.bin" "$@"
+}
+apt_cache() {
+    mkdir -p "$RUN_DIR/apt"
+    apt-cache -o Dir::Cache::srcpkgcache="$RUN_DIR/apt/srcpkgcache.bin" "$@"
+}
+
 # scratch_admindir DIR: a copy of the system's dpkg database (the status file
 # only) in DIR/admin, with an empty DIR/root to install into.
 scratch_admindir() {
@@ -132,8 +149,12 @@ scratch_admindir() {
 }
 
 @test "every file make install installs is in exactly one package" {
-    copy_tree inst
-    make -s -C inst install PREFIX=/usr LIBDIR="/usr/lib/$MULTIARCH" DESTDIR="$PWD/stage" >/dev/null
+    # make install in the unpacked tarball the packages were built in
+    # (dpkg-buildpackage leaves it built): which files it installs does not
+    # depend on how they were compiled, and compiling them all again took
+    # most of this test's CPU
+    make -s -C "$DEBDIR/sdtkit-$VERSION" install PREFIX=/usr LIBDIR="/usr/lib/$MULTIARCH" \
+        DESTDIR="$PWD/stage" >/dev/null
     (cd stage && find . ! -type d | sed 's|^\./|/|') | sort > installed
     [ "$(wc -l < installed)" -ge 25 ]
     local p
@@ -297,7 +318,7 @@ EOF
 @test "apt-get -s install ./sdtkit.deb removes systemtap-sdt-dev and installs sdtkit" {
     dpkg -s systemtap-sdt-dev >/dev/null 2>&1 ||
         missing "systemtap-sdt-dev is not installed (.ci/run installs it)"
-    run apt-get -s install "$DEBFILE"
+    run apt_get -s install "$DEBFILE"
     echo "$output"
     [ "$status" -eq 0 ]
     grep -q '^Remv systemtap-sdt-dev ' <<<"$output"
@@ -348,23 +369,23 @@ EOF
 }
 
 @test "with sdtkit installed, apt has nothing to install for systemtap-sdt-dev, and going back removes sdtkit" {
-    apt-cache show systemtap-sdt-dev >/dev/null 2>&1 ||
+    apt_cache show systemtap-sdt-dev >/dev/null 2>&1 ||
         missing "apt knows no systemtap-sdt-dev (run apt-get update)"
     scratch_admindir db
     # the database without systemtap-sdt-dev: apt would install it
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root --force-all \
         --force-script-chrootless --purge systemtap-sdt-dev >/dev/null 2>&1 || true
-    run apt-get -s -o Dir::State::status="$PWD/db/admin/status" satisfy 'systemtap-sdt-dev [linux-any]'
+    run apt_get -s -o Dir::State::status="$PWD/db/admin/status" satisfy 'systemtap-sdt-dev [linux-any]'
     grep -q '^Inst systemtap-sdt-dev ' <<<"$output"
     # with sdtkit: nothing to install
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
         --force-script-chrootless -i "$DEBFILE" >/dev/null
-    run apt-get -s -o Dir::State::status="$PWD/db/admin/status" satisfy 'systemtap-sdt-dev [linux-any]'
+    run apt_get -s -o Dir::State::status="$PWD/db/admin/status" satisfy 'systemtap-sdt-dev [linux-any]'
     echo "$output"
     [ "$status" -eq 0 ]
     ! grep -q '^Inst ' <<<"$output" || false
     # going back: apt removes sdtkit to install systemtap-sdt-dev
-    run apt-get -s -o Dir::State::status="$PWD/db/admin/status" install systemtap-sdt-dev
+    run apt_get -s -o Dir::State::status="$PWD/db/admin/status" install systemtap-sdt-dev
     echo "$output"
     [ "$status" -eq 0 ]
     grep -q "^Remv sdtkit \[$DEB_VERSION\]" <<<"$output"
@@ -377,24 +398,27 @@ SDT_USERS="bpftrace ceph gcc-11 gcc-12 gearmand libguestfs libvirt mir openjdk-1
   php8.2 postgresql-15 postgresql-rum python3.11 ruby3.1 sssd"
 
 @test "the build dependencies of all fifteen packages that use systemtap-sdt-dev are satisfied by sdtkit, unedited" {
-    apt-cache showsrc postgresql-15 >/dev/null 2>&1 ||
+    # the source records of all fifteen, read once (apt-cache reads the
+    # Sources lists whole for each call)
+    # shellcheck disable=SC2086
+    apt_cache showsrc $SDT_USERS >showsrc 2>/dev/null || true
+    grep -q '^Package: postgresql-15$' showsrc ||
         missing "apt has no deb-src lists (.ci/run adds them: sdtkit-deb-src.sources)"
     scratch_admindir db
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root --force-all \
         --force-script-chrootless --purge systemtap-sdt-dev >/dev/null 2>&1 || true
     # clauses: "PKG<TAB>its build dependency on systemtap-sdt-dev, as
     # written" for each of SDT_USERS (the first source record of each,
-    # the first such clause of its Build-Depends lines), from one apt-cache
+    # the first such clause of its Build-Depends lines), from showsrc
     clauses() {
-        # shellcheck disable=SC2086
-        apt-cache showsrc $SDT_USERS | awk '
+        awk '
             /^Package: / { pkg = $2 }
             /^Build-Depends/ && !(pkg in seen) && match($0, /systemtap-sdt-dev[^,]*/) {
-                seen[pkg] = 1; print pkg "\t" substr($0, RSTART, RLENGTH) }'
+                seen[pkg] = 1; print pkg "\t" substr($0, RSTART, RLENGTH) }' showsrc
     }
     # satisfy CLAUSE...: what apt would install for them, against the scratch database
     satisfy() {
-        apt-get -s -o Dir::State::status="$PWD/db/admin/status" satisfy "$@" 2>&1
+        apt_get -s -o Dir::State::status="$PWD/db/admin/status" satisfy "$@" 2>&1
     }
     local p c out
     local -A users=() clause=()
@@ -424,7 +448,7 @@ SDT_USERS="bpftrace ceph gcc-11 gcc-12 gearmand libguestfs libvirt mir openjdk-1
         false
     fi
     # and one whole build-dep, PostgreSQL's: everything but systemtap-sdt-dev
-    out=$(apt-get -s -o Dir::State::status="$PWD/db/admin/status" build-dep postgresql-15 2>&1) ||
+    out=$(apt_get -s -o Dir::State::status="$PWD/db/admin/status" build-dep postgresql-15 2>&1) ||
         { echo "$out"; false; }
     ! grep -q '^Inst systemtap-sdt-dev' <<<"$out"
 }

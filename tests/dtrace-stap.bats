@@ -21,6 +21,79 @@ stap() {
     (cd "$T/stap" && /usr/bin/dtrace "$@" >/dev/null 2>&1)
 }
 
+# stap_each < LINES: SystemTap's script once for each line of its standard
+# input (the run's arguments, tab-separated), in $T/stap as stap runs it;
+# the exit status of each run in $T/stap-status, one a line.  One
+# interpreter, the script's own, runs them all, each in a fresh module
+# namespace (runpy), as a new process would: starting Python and importing
+# pyparsing again for each of the corpus' 49 files took more than half the
+# suite's CPU.  The script keeps no state outside its module (its outputs
+# were compared byte for byte with one process each).
+STAP_EACH_PY='
+import runpy, sys
+script, status = sys.argv[1], open(sys.argv[2], "w")
+for line in sys.stdin:
+    sys.argv = [script] + line.rstrip("\n").split("\t")
+    try:
+        runpy.run_path(script, run_name="__main__")
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except Exception:
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    print(code, file=status, flush=True)
+'
+stap_each() {
+    local py
+    py=$(sed -n '1s/^#![[:space:]]*//p' /usr/bin/dtrace)
+    # shellcheck disable=SC2086
+    (cd "$T/stap" && $py -c "$STAP_EACH_PY" /usr/bin/dtrace "$T/stap-status" >/dev/null 2>&1)
+}
+
+# The variants every comparison of macros is made in: plain (NONE, which no
+# header reads), and with STAP_SDT_V1 or STAP_SDT_V2.
+VARIANTS="-DNONE -DSTAP_SDT_V1 -DSTAP_SDT_V2"
+
+# dump_macros NAME...: for each NAME and each variant V, m/stap/NAMEV and
+# m/ours/NAMEV: every macro SystemTap's stap/NAME.h and our ours-NAME.h
+# leave defined, as `gcc -E -dM V` prints them.
+dump_macros() {
+    local f v
+    mkdir -p m/stap m/ours
+    for f; do
+        for v in $VARIANTS; do
+            gcc -E -dM "$v" -I"$SDT_INC" -x c "stap/$f.h" >"m/stap/$f$v" || return
+            gcc -E -dM "$v" -I"$SDT_INC" -x c "ours-$f.h" >"m/ours/$f$v" || return
+        done
+    done
+}
+
+# same_macros NAME...: SystemTap's stap/NAME.h and our ours-NAME.h define
+# the same macros, plain and with STAP_SDT_V1 / STAP_SDT_V2 (our own
+# SDTKIT_ helpers left out): the same lines of gcc -E -dM, in any order.
+# One awk compares every dump (a sort, a grep and a diff each took three
+# processes a dump); each NAME (V) that differs is printed with the start
+# of its diff.
+same_macros() {
+    local f v p files=() bad
+    dump_macros "$@" || return
+    for f; do
+        for v in $VARIANTS; do files+=("m/stap/$f$v" "m/ours/$f$v"); done
+    done
+    bad=$(awk '!/^#define SDTKIT_/ { n = split(FILENAME, p, "/"); c[p[n] SUBSEP $0] += p[n - 1] == "stap" ? 1 : -1 }
+        END { for (k in c) if (c[k]) { split(k, q, SUBSEP); d[q[1]] = 1 } for (x in d) print x }' "${files[@]}" |
+        LC_ALL=C sort) || return
+    [ -n "$bad" ] || return 0
+    for p in $bad; do
+        echo "${p%-D*} (-D${p##*-D}):"
+        diff <(grep -v '^#define SDTKIT_' "m/stap/$p" | LC_ALL=C sort) \
+            <(grep -v '^#define SDTKIT_' "m/ours/$p" | LC_ALL=C sort) | head -20
+    done
+    return 1
+}
+
 # macros HEADER [CFLAGS...]: every macro the header leaves defined, as
 # `gcc -E -dM` prints them, sorted; our own SDTKIT_ helpers left out.
 macros() {
@@ -29,50 +102,59 @@ macros() {
     gcc -E -dM "$@" -I"$SDT_INC" -x c "$h" | grep -v '^#define SDTKIT_' | LC_ALL=C sort
 }
 
-# same_macros NAME: SystemTap's stap-NAME.h and our ours-NAME.h define the
-# same macros, plain and with STAP_SDT_V1 / STAP_SDT_V2.
-same_macros() {
-    local v
-    for v in -DNONE -DSTAP_SDT_V1 -DSTAP_SDT_V2; do
-        if ! diff <(macros "stap/$1.h" "$v") <(macros "ours-$1.h" "$v") >"diff-$1"; then
-            echo "$1 ($v):"
-            head -20 "diff-$1"
-            return 1
-        fi
-    done
-}
-
 @test "for every corpus file, our macros are SystemTap's after gcc -E -dM" {
     need_corpus
     need_sdt_header
-    fails="" n=0
+    local path f i names=() compared=() status=() fails=""
     for path in "$CORPUS"/*; do
-        f="$(basename "$path")"
-        [ "$f" = SOURCES.md ] && continue
-        stap -h -s "$path" -o "../stap/$f.h" || { echo "SystemTap fails on $f"; continue; }
-        "$DTRACE" -h -s "$path" -o "ours-$f.h"
-        same_macros "$f" || fails+="$f "
-        # and on its own terms: one probe macro per declared probe
-        want="$(grep -cE '^[[:space:]]*probe[[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(' "$path" || true)"
-        got="$(macros "ours-$f.h" | grep -c '^#define [A-Za-z0-9_]*(arg1\|^#define [A-Za-z0-9_]*() DTRACE_PROBE ' || true)"
-        [ "$want" = "$got" ] || fails+="$f($want/$got) "
-        n=$((n + 1))
+        f=${path##*/}
+        [ "$f" = SOURCES.md ] || names+=("$f")
+    done
+    for f in "${names[@]}"; do printf -- '-h\t-s\t%s\t-o\t../stap/%s.h\n' "$CORPUS/$f" "$f"; done | stap_each
+    mapfile -t status <"$T/stap-status"
+    [ "${#status[@]}" -eq "${#names[@]}" ]
+    for i in "${!names[@]}"; do
+        f=${names[$i]}
+        [ "${status[$i]}" = 0 ] || { echo "SystemTap fails on $f"; continue; }
+        "$DTRACE" -h -s "$CORPUS/$f" -o "ours-$f.h"
+        compared+=("$f")
+    done
+    same_macros "${compared[@]}" || fails="differing macros "
+    # and on its own terms: one probe macro per declared probe (in the
+    # plain dump: NONE is no probe macro), counted for all files by one
+    # grep and one awk
+    local -A want=() got=()
+    local plain=()
+    for f in "${compared[@]}"; do plain+=("m/ours/$f-DNONE"); done
+    while IFS=: read -r path i; do want[${path##*/}]=$i; done < <(
+        cd "$CORPUS" && grep -cE '^[[:space:]]*probe[[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(' \
+            /dev/null "${compared[@]}")
+    while read -r f i; do got[$f]=$i; done < <(awk '
+        FNR == 1 { f = FILENAME; sub(/^m\/ours\//, "", f); sub(/-DNONE$/, "", f); n[f] = 0 }
+        !/^#define SDTKIT_/ && /^#define [A-Za-z0-9_]*\(arg1|^#define [A-Za-z0-9_]*\(\) DTRACE_PROBE / { n[f]++ }
+        END { for (f in n) print f, n[f] }' "${plain[@]}")
+    for f in "${compared[@]}"; do
+        [ "${want[$f]:-}" = "${got[$f]:-}" ] || fails+="$f(${want[$f]:-}/${got[$f]:-}) "
     done
     [ -z "$fails" ] || { echo "differences: $fails"; return 1; }
-    [ "$n" -ge 45 ]
+    [ "${#compared[@]}" -ge 45 ]
     [ -z "$(ls -A stap | grep dtrace-temp || true)" ]
 }
 
 @test "with -C, our macros are SystemTap's for the files builds preprocess" {
     need_corpus
     need_sdt_header
-    for f in postgresql-probes.d xorg-server-Xserver.d erlang-erlang_dtrace.d \
-        systemtap-systemtap.base_dtrace.d php-zend_dtrace.d; do
-        stap -C -h -s "$CORPUS/$f" -o "../stap/$f.h"
+    local files="postgresql-probes.d xorg-server-Xserver.d erlang-erlang_dtrace.d
+        systemtap-systemtap.base_dtrace.d php-zend_dtrace.d"
+    for f in $files; do printf -- '-C\t-h\t-s\t%s\t-o\t../stap/%s.h\n' "$CORPUS/$f" "$f"; done | stap_each
+    [ "$(sort -u "$T/stap-status")" = 0 ]
+    for f in $files; do
         "$DTRACE" -C -h -s "$CORPUS/$f" -o "ours-$f.h"
-        same_macros "$f"
         grep -q '^#define [A-Z]' "ours-$f.h"
     done
+    # shellcheck disable=SC2086
+    same_macros $files
+    [ "$(wc -l <"$T/stap-status")" -eq 5 ]
 }
 
 @test "small providers of every shape give SystemTap's macros" {
@@ -100,8 +182,10 @@ semaphores() {
 
 @test "-G defines the same semaphores as SystemTap's object: names, sizes, binding, visibility" {
     need_corpus
-    for f in postgresql-probes.d libdispatch-provider.d xorg-server-Xserver.d; do
-        stap -G -s "$CORPUS/$f" -o "../stap/$f.o"
+    local files="postgresql-probes.d libdispatch-provider.d xorg-server-Xserver.d"
+    for f in $files; do printf -- '-G\t-s\t%s\t-o\t../stap/%s.o\n' "$CORPUS/$f" "$f"; done | stap_each
+    [ "$(sort -u "$T/stap-status")" = 0 ]
+    for f in $files; do
         "$DTRACE" -G -s "$CORPUS/$f" -o "ours-$f.o"
         diff <(semaphores "stap/$f.o") <(semaphores "ours-$f.o")
         # on its own terms: all hidden two-byte objects
@@ -115,8 +199,10 @@ semaphores() {
 provider a { probe start(); probe stop(int); };
 provider b { probe begin(); };
 EOF
+    for v in -DSTAP_SDT_V1 -DSTAP_SDT_V2; do printf -- '-G\t%s\t-s\t%s\t-o\t../stap/v%s.o\n' "$v" "$T/v.d" "$v"; done |
+        stap_each
+    [ "$(sort -u "$T/stap-status")" = 0 ]
     for v in -DSTAP_SDT_V1 -DSTAP_SDT_V2; do
-        stap -G "$v" -s "$T/v.d" -o "../stap/v$v.o"
         "$DTRACE" -G "$v" -s v.d -o "ours-v$v.o"
         diff <(semaphores "stap/v$v.o") <(semaphores "ours-v$v.o")
         ! semaphores "ours-v$v.o" | grep -q HIDDEN || false
