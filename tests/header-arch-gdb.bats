@@ -10,86 +10,140 @@ load helpers
 
 setup() {
     need_cmd gdb-multiarch timeout
-    gdb-multiarch -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb-multiarch has no Python"
+    # asked once per run (RUN_DIR): a gdb start is some 80 ms of CPU
+    [ -e "$RUN_DIR/gdb-multiarch-python" ] ||
+        { gdb-multiarch -batch -nx -ex 'python print(1)' >/dev/null 2>&1 && : >"$RUN_DIR/gdb-multiarch-python"; } ||
+        missing "gdb-multiarch has no Python"
     cd "$BATS_TEST_TMPDIR"
 }
 
-# remote_decode ARCH COMPILER... : build gdbvals static with the COMPILER
-# command, run it under qemu, and leave gdb's lines in got.txt and the
-# program's in want.txt.
-remote_decode() {
-    local arch=$1 qemu py p
+# build DIR COMPILER... : gdbvals built static with the COMPILER command,
+# as DIR/prog.  -gno-record-gcc-switches: the command line (the -D flags
+# of the test below) would otherwise be in the debug information
+# (DW_AT_producer), and programs that are otherwise the same would differ.
+build() {
+    local d=$1
     shift
-    qemu=$(arch_field "$arch" 4)
-    need_cmd "$qemu"
-    need_arch "$arch"
-    "$@" -g -static -Wall -Wextra -Werror -I "$INCLUDE" "$ROOT/tests/header/gdbvals.c" -o prog
-    py=$PWD/probes.py
-    cp "$ROOT/tests/gdb-probe-args.py" "$py"
-    for p in t:params t:globals t:members t:constants t:pointers; do
-        echo "ProbeArgs('-probe-stap $p')" >> "$py"
-    done
-    qemu_gdb_start "$qemu" ./prog "$PWD/want.txt"
-    timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
-        -ex "target remote :$QEMU_PORT" -ex "source $py" -ex continue 2>&1 |
-        grep -E '^[a-z]+ (hit|arg(c|[0-9]+) )' > got.txt
-    wait "$QEMU_PID" || true
+    mkdir -p "$d"
+    "$@" -g -gno-record-gcc-switches -static -Wall -Wextra -Werror -I "$INCLUDE" \
+        "$ROOT/tests/header/gdbvals.c" -o "$d/prog"
 }
 
-# decoded: "right/total" argument values.
+# decode ARCH DIR... : run each DIR/prog under qemu and read its probes
+# with gdb, leaving gdb's lines in DIR/got.txt and the program's in
+# DIR/want.txt.  One gdb session reads them all, one program after the
+# other (gdb's start is most of its CPU here).  What qemu and gdb make of
+# a program depends only on its bytes: the outcome is kept per run
+# (RUN_DIR) under the program's sha1, and a program with the same bytes as
+# one run before (the O2 and O3 builds often are) is not run again: its
+# checks run on the same data.
+decode() {
+    local arch=$1 qemu cache=$RUN_DIR/gdbvals py=$BATS_TEST_TMPDIR/probes.py p sum d key
+    local keys=() new=() gdbargs=() pids=()
+    shift
+    qemu=$(arch_field "$arch" qemu)
+    need_cmd "$qemu"
+    if [ ! -f "$py" ]; then
+        cp "$ROOT/tests/gdb-probe-args.py" "$py"
+        for p in t:params t:globals t:members t:constants t:pointers; do
+            echo "ProbeArgs('-probe-stap $p')" >>"$py"
+        done
+    fi
+    mkdir -p "$cache"
+    while read -r sum p; do
+        key=$arch-$sum
+        keys+=("$key")
+        [ ! -d "$cache/$key" ] && [[ " ${new[*]} " != *" $key "* ]] || continue
+        new+=("$key")
+        rm -rf "$cache/$key.new"
+        mkdir "$cache/$key.new"
+        : >"$cache/$key.new/got.txt"
+        qemu_gdb_start "$qemu" "$PWD/$p" "$cache/$key.new/want.txt"
+        pids+=("$QEMU_PID")
+        gdbargs+=(-ex "echo @@ $key\\n" -ex "file $PWD/$p" -ex "target remote :$QEMU_PORT")
+        [ ${#new[@]} -gt 1 ] || gdbargs+=(-ex "source $py")
+        gdbargs+=(-ex continue)
+    done < <(sha1sum "${@/%//prog}")
+    if [ ${#new[@]} -gt 0 ]; then
+        timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' "${gdbargs[@]}" 2>&1 |
+            awk -v c="$cache" '/^@@ / { out = c "/" $2 ".new/got.txt"; next }
+                out != "" && /^[a-z]+ (hit|arg(c|[0-9]+) )/ { print > out }'
+        for p in "${pids[@]}"; do wait "$p" || true; done
+        for key in "${new[@]}"; do mv -T "$cache/$key.new" "$cache/$key"; done
+    fi
+    for d in "$@"; do
+        cp "$cache/${keys[0]}/want.txt" "$cache/${keys[0]}/got.txt" "$d/"
+        keys=("${keys[@]:1}")
+    done
+}
+
+# decoded: "right/total" argument values (of got.txt and want.txt here).
 decoded() {
     grep -v ' hit$' got.txt | sort > g; sort want.txt > w
     echo "$(comm -12 w g | wc -l)/$(wc -l < w)"
 }
 
-# all_decoded ARCH OPT: with the cross GCC and with clang, every one of the
-# 51 arguments reads back as passed.
+# all_decoded ARCH OPT... : with the cross GCC and with clang, at each
+# OPT, every one of the 51 arguments reads back as passed.
 all_decoded() {
-    local arch=$1 opt=$2 cc
-    for cc in "$(arch_gcc "$arch")" "clang --target=$(arch_triple "$arch")"; do
-        remote_decode "$arch" $cc $opt
-        [ "$(decoded)" = 51/51 ] || { echo "$arch $cc $opt: $(decoded)"; diff w g; false; }
+    local arch=$1 cc opt dirs=() whats=() i
+    shift
+    need_arch "$arch"
+    for opt in "$@"; do
+        for cc in "$(arch_gcc "$arch")" "clang --target=$(arch_triple "$arch")"; do
+            build ${#dirs[@]} $cc $opt
+            dirs+=(${#dirs[@]}) whats+=("$cc $opt")
+        done
     done
+    decode "$arch" "${dirs[@]}"
+    for i in "${dirs[@]}"; do
+        cd "$BATS_TEST_TMPDIR/$i"
+        [ "$(decoded)" = 51/51 ] || { echo "$arch ${whats[i]}: $(decoded)"; diff w g; false; }
+    done
+    cd "$BATS_TEST_TMPDIR"
 }
 
 @test "aarch64: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded aarch64 -O0; all_decoded aarch64 -O2
+    all_decoded aarch64 -O0 -O2
 }
 
 @test "armhf: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded armhf -O0; all_decoded armhf -O2
+    all_decoded armhf -O0 -O2
 }
 
 @test "ppc64el: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded ppc64el -O0; all_decoded ppc64el -O2
+    all_decoded ppc64el -O0 -O2
 }
 
 # gdb's ARM and PowerPC probe-argument parsers (arm-linux-tdep.c,
 # ppc-linux-tdep.c) serve armel, big-endian ppc64 (ELFv1) and 32-bit powerpc
 # too.
 @test "armel: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded armel -O0; all_decoded armel -O2
+    all_decoded armel -O0 -O2
 }
 
 @test "ppc64 (big-endian): gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded ppc64 -O0; all_decoded ppc64 -O2
+    all_decoded ppc64 -O0 -O2
 }
 
 @test "powerpc: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded powerpc -O0; all_decoded powerpc -O2
+    all_decoded powerpc -O0 -O2
 }
 
 @test "s390x: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded s390x -O0; all_decoded s390x -O2
+    all_decoded s390x -O0 -O2
 }
 
 @test "i686: gdb reads every argument as passed, except globals that optimised GCC addresses through the GOT" {
     all_decoded i686 -O0
-    remote_decode i686 clang --target=i686-linux-gnu -O2
+    build clang2 clang --target=i686-linux-gnu -O2
+    build gcc2 "$(arch_gcc i686)" -O2
+    decode i686 clang2 gcc2
+    cd clang2
     [ "$(decoded)" = 51/51 ]
     # GCC -O2 writes globals as g@GOTOFF(%ebx), which gdb cannot read (as
     # with SystemTap's header); every other probe must read back.
-    remote_decode i686 "$(arch_gcc i686)" -O2
+    cd ../gcc2
     result=$(decoded)
     unread=$(comm -23 w g | cut -d' ' -f1 | sort -u)
     [ -n "$unread" ] || [ "$result" = 51/51 ]
@@ -107,11 +161,21 @@ all_decoded() {
 # globals (as at -O2) and ARM's register-indexed `[r5, r7, lsl #2]' (GCC
 # ICEs on every constraint that would exclude it and keep immediates).
 @test "gdb reads every argument of -O0 code optimised by #pragma GCC optimize or __attribute__ ((optimize)), on every target where it reads arguments" {
-    local a how level unread probe
+    local a gcc how level unread probe dirs
     for a in aarch64 armhf armel ppc64el ppc64 powerpc s390x i686; do
+        gcc=$(arch_gcc $a)
+        need_arch $a
+        dirs=()
         for how in OPT_PRAGMA OPT_ATTR; do
             for level in O1 O2 O3 Os; do
-                remote_decode $a "$(arch_gcc $a)" -O0 -D$how=$level
+                build $how-$level $gcc -O0 -D$how=$level
+                dirs+=($how-$level)
+            done
+        done
+        decode $a "${dirs[@]}"
+        for how in OPT_PRAGMA OPT_ATTR; do
+            for level in O1 O2 O3 Os; do
+                cd "$BATS_TEST_TMPDIR/$how-$level"
                 unread=$(comm -23 <(sort want.txt) <(grep -v ' hit$' got.txt | sort) | cut -d' ' -f1 | sort -u)
                 for probe in $unread; do
                     args=$(note_args prog t:$probe)
@@ -122,13 +186,17 @@ all_decoded() {
                 done
             done
         done
+        cd "$BATS_TEST_TMPDIR"
     done
 }
 
 @test "riscv64: gdb stops at every probe (gdb 13 cannot read riscv probe arguments)" {
-    for cc in "$(arch_gcc riscv64)" "clang --target=riscv64-linux-gnu"; do
-        remote_decode riscv64 $cc -O2
-        [ "$(grep -c ' hit$' got.txt)" -eq 5 ]
+    need_arch riscv64
+    build gcc "$(arch_gcc riscv64)" -O2
+    build clang clang --target=riscv64-linux-gnu -O2
+    decode riscv64 gcc clang
+    for cc in gcc clang; do
+        [ "$(grep -c ' hit$' $cc/got.txt)" -eq 5 ]
     done
     echo "# riscv64: gdb 13 does not implement stap probe arguments for riscv; sizes and operands are checked in header-arch.bats" >&3
 }

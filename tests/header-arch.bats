@@ -40,6 +40,19 @@ sizes_of() {
     note_sizes "$1"
 }
 
+# sizes_each FILE...: FILE.sizes for each FILE, what sizes_of FILE gives,
+# from one readelf and one awk for all of them (readelf names each file
+# on a "File:" line when given several); an argument string ends at a tab,
+# as notes_sizes reads note_probes' lines.
+sizes_each() {
+    readelf -n "$@" | awk -v first="$1" "$SIZES_AWK"'
+        BEGIN { f = first ".sizes"; printf "" > f }
+        /^File: / { close(f); f = substr($0, 7) ".sizes"; printf "" > f; next }
+        /^ *Provider: / { sub(/^ *Provider: /, ""); p = $0 }
+        /^ *Name: /     { sub(/^ *Name: /, ""); n = $0 }
+        /^ *Arguments:/ { sub(/^ *Arguments: ?/, ""); sub(/\t.*/, ""); print p ":" n " " sizes($0) > f }'
+}
+
 # one_per_line ARGS: split "SIZE@OP SIZE@OP" (OP may itself contain ", ").
 one_per_line() {
     sed -E 's/ (-?[0-9]+f?@)/\n\1/g' <<< "$1"
@@ -105,12 +118,16 @@ check_arch() {
 }
 
 # check_operands WHAT RE NOTES: every operand of NOTES (note_probes' lines
-# of an object) matches RE.
+# of an object) matches RE.  One sed and one grep for all of them: a
+# shell loop over the operands paid bats' DEBUG trap for each (a test
+# file's own lines are traced), some 300 ms an architecture.  An operand
+# is a line as `read' gave it, blanks at its ends removed; grep -n shows an
+# empty one too.
 check_operands() {
-    local arg
-    while read -r arg; do
-        [[ "$arg" =~ $2 ]] || { echo "$1: unreadable operand '$arg'"; false; }
-    done < <(cut -f2 "$3" | sed -E 's/^[[:blank:]]+//; s/[[:blank:]]+$//; s/ (-?[0-9]+f?@)/\n\1/g')
+    local bad
+    bad=$(cut -f2 "$3" | sed -E 's/^[[:blank:]]+//; s/[[:blank:]]+$//; s/ (-?[0-9]+f?@)/\n\1/g
+        s/[[:blank:]]+\n/\n/g' | grep -nEv "$2") || true
+    [ -z "$bad" ] || { echo "$1: unreadable operands (line: operand):"; echo "$bad"; false; }
 }
 
 @test "x86-64: sizes and signs match the ABI and every operand is readable" { check_arch x86_64; }
@@ -141,13 +158,18 @@ check_operands() {
         need_arch "$a"
         gcc=$(arch_gcc "$a")
         for opt in -O0 -O2 -Os; do
-            once $gcc $opt -w -c -I "$inc" "$SRC" -o s.o
+            once $gcc $opt -w -c -I "$inc" "$SRC" -o s$opt.o
             # ours as check_arch builds it (warning-free), made once per run
-            once $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o o.o
-            clang_arch "$a" && once clang --target=$(arch_triple "$a") $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o c.o || cp o.o c.o
+            once $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o o$opt.o
+            clang_arch "$a" && once clang --target=$(arch_triple "$a") $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o c$opt.o || cp o$opt.o c$opt.o
+        done
+        # the notes of the nine objects read at once
+        sizes_each {s,o,c}-O{0,2,s}.o
+        for opt in -O0 -O2 -Os; do
             # SystemTap marks floats "4f"/"8f"; the sizes are what count
-            diff <(sizes_of s.o | sed -E 's/([0-9])f/\1/g') <(sizes_of o.o) || { echo "$a gcc $opt"; false; }
-            diff <(sizes_of s.o | sed -E 's/([0-9])f/\1/g') <(sizes_of c.o) || { echo "$a clang $opt"; false; }
+            sed -E 's/([0-9])f/\1/g' s$opt.o.sizes > s.sizes
+            diff s.sizes o$opt.o.sizes || { echo "$a gcc $opt"; false; }
+            diff s.sizes c$opt.o.sizes || { echo "$a clang $opt"; false; }
             compared=$((compared + 1))
         done
     done
@@ -187,26 +209,41 @@ without_enum_signs() {
         need_cmd "$gxx"
         cxxs=("$gxx")
         if clang_arch "$a"; then cxxs+=("clang++ --target=$(arch_triple "$a")"); fi
-        for cxx in "${cxxs[@]}"; do
+        expected_cxx "$a" c++17 > want.c++17
+        expected_cxx "$a" c++20 > want.c++20
+        objs=()
+        for i in "${!cxxs[@]}"; do
             for opt in -O0 -O2 -Os; do
                 for std in c++17 c++20; do
-                    once $cxx $opt -std=$std -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o o.o
-                    diff <(expected_cxx "$a" $std) <(sizes_of o.o | sort) || { echo "$a $cxx $opt -std=$std: not the ABI's"; false; }
+                    once ${cxxs[i]} $opt -std=$std -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o o$i$opt-$std.o
+                    objs+=(o$i$opt-$std.o)
                 done
             done
         done
         for opt in -O0 -O2 -Os; do
-            $gxx $opt -std=c++17 -w -c -I "$inc" nobits.cc -o s.o
-            # ours: types.cc as built above (once), less the probe that
-            # nobits.cc leaves out; its other probes are the same lines
-            once $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o o.o
-            sizes_of o.o > o.all
+            $gxx $opt -std=c++17 -w -c -I "$inc" nobits.cc -o s$opt.o
+            objs+=(s$opt.o)
+        done
+        # the notes of every object of the architecture read at once
+        sizes_each "${objs[@]}"
+        for i in "${!cxxs[@]}"; do
+            for opt in -O0 -O2 -Os; do
+                for std in c++17 c++20; do
+                    diff want.$std <(sort o$i$opt-$std.o.sizes) || { echo "$a ${cxxs[i]} $opt -std=$std: not the ABI's"; false; }
+                done
+            done
+        done
+        for opt in -O0 -O2 -Os; do
+            # ours: types.cc as g++ built it above (o0...-c++17.o, once),
+            # less the probe that nobits.cc leaves out; its other probes
+            # are the same lines
+            cp o0$opt-c++17.o.sizes o.all
             grep -v '^t:bits ' o.all > o.sizes
             [ "$(wc -l < o.sizes)" -lt "$(wc -l < o.all)" ] || { echo "$a $opt: no t:bits"; false; }
-            diff <(sizes_of s.o | sed -E 's/([0-9])f/\1/g' | sort | without_enum_signs) \
+            diff <(sed -E 's/([0-9])f/\1/g' s$opt.o.sizes | sort | without_enum_signs) \
                  <(sort o.sizes | without_enum_signs) || { echo "$a $opt: not SystemTap's"; false; }
             # where SystemTap differs, it is only in those signs
-            [ "$(sizes_of s.o | grep '^t:cxx' | cut -d' ' -f7,8)" = "8 4" ]
+            [ "$(grep '^t:cxx' s$opt.o.sizes | cut -d' ' -f7,8)" = "8 4" ]
             compared=$((compared + 1))
         done
     done
