@@ -9,11 +9,7 @@
 load helpers
 
 setup() {
-    need_cmd gdb-multiarch timeout
-    # asked once per run (RUN_DIR): a gdb start is some 80 ms of CPU
-    [ -e "$RUN_DIR/gdb-multiarch-python" ] ||
-        { gdb-multiarch -batch -nx -ex 'python print(1)' >/dev/null 2>&1 && : >"$RUN_DIR/gdb-multiarch-python"; } ||
-        missing "gdb-multiarch has no Python"
+    need_gdb_python gdb-multiarch
     cd "$BATS_TEST_TMPDIR"
 }
 

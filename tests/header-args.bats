@@ -187,8 +187,7 @@ read_gdb() {
 
 # bats test_tags=tracer
 @test "gdb reads every argument as passed on x86-64: gcc and clang, C and C++, -O0 and -O2, both headers" {
-    need_cmd gdb
-    gdb -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb has no Python"
+    need_gdb_python gdb
     each_x86_build read_gdb
 }
 
@@ -233,8 +232,7 @@ qemu_same_values() {
 
 # bats test_tags=cross
 @test "gdb reads every argument as passed under qemu-user on every target where it reads arguments, gcc and g++ -O2, both headers" {
-    need_cmd gdb-multiarch timeout
-    gdb-multiarch -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || missing "gdb-multiarch has no Python"
+    need_gdb_python gdb-multiarch
     for a in i686 aarch64 armhf armel ppc64el ppc64 powerpc s390x; do
         for h in sdt usdt; do
             qemu_args $a "$(arch_gcc $a)" c $h -O2
