@@ -46,11 +46,9 @@ sizes_of() {
 # as notes_sizes reads note_probes' lines.
 sizes_each() {
     readelf -n "$@" | awk -v first="$1" "$SIZES_AWK"'
+        function note(probe, args) { sub(/\t.*/, "", args); print probe " " sizes(args) > f }
         BEGIN { f = first ".sizes"; printf "" > f }
-        /^File: / { close(f); f = substr($0, 7) ".sizes"; printf "" > f; next }
-        /^ *Provider: / { sub(/^ *Provider: /, ""); p = $0 }
-        /^ *Name: /     { sub(/^ *Name: /, ""); n = $0 }
-        /^ *Arguments:/ { sub(/^ *Arguments: ?/, ""); sub(/\t.*/, ""); print p ":" n " " sizes($0) > f }'
+        /^File: / { close(f); f = substr($0, 7) ".sizes"; printf "" > f; next }'"$NOTE_AWK"
 }
 
 # one_per_line ARGS: split "SIZE@OP SIZE@OP" (OP may itself contain ", ").
@@ -237,9 +235,8 @@ without_enum_signs() {
             # ours: types.cc as g++ built it above (o0...-c++17.o, once),
             # less the probe that nobits.cc leaves out; its other probes
             # are the same lines
-            cp o0$opt-c++17.o.sizes o.all
-            grep -v '^t:bits ' o.all > o.sizes
-            [ "$(wc -l < o.sizes)" -lt "$(wc -l < o.all)" ] || { echo "$a $opt: no t:bits"; false; }
+            grep -v '^t:bits ' o0$opt-c++17.o.sizes > o.sizes
+            [ "$(wc -l < o.sizes)" -lt "$(wc -l < o0$opt-c++17.o.sizes)" ] || { echo "$a $opt: no t:bits"; false; }
             diff <(sed -E 's/([0-9])f/\1/g' s$opt.o.sizes | sort | without_enum_signs) \
                  <(sort o.sizes | without_enum_signs) || { echo "$a $opt: not SystemTap's"; false; }
             # where SystemTap differs, it is only in those signs

@@ -323,12 +323,16 @@ repeat() {
 
 # ---- Reading .note.stapsdt notes (with binutils' readelf) -------------
 
+# NOTE_AWK: the awk rules that read readelf -n's notes: each note's
+# "provider:name" and argument string go to the caller's note(PROBE, ARGS).
+NOTE_AWK='
+    /^ *Provider: / { sub(/^ *Provider: /, ""); p = $0 }
+    /^ *Name: /     { sub(/^ *Name: /, ""); n = $0 }
+    /^ *Arguments:/ { sub(/^ *Arguments: ?/, ""); note(p ":" n, $0) }'
+
 # note_probes FILE: one line per probe, "provider:name<TAB>arguments".
 note_probes() {
-    readelf -n "$1" | awk '
-        /^ *Provider: / { sub(/^ *Provider: /, ""); p = $0 }
-        /^ *Name: /     { sub(/^ *Name: /, ""); n = $0 }
-        /^ *Arguments:/ { sub(/^ *Arguments: ?/, ""); print p ":" n "\t" $0 }'
+    readelf -n "$1" | awk 'function note(probe, args) { print probe "\t" args }'"$NOTE_AWK"
 }
 
 # note_args FILE PROBE: the argument string of provider:name PROBE.
