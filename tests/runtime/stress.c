@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* stress THREADS CYCLES [SECONDS]: THREADS threads fire probes of a native
-   and a libstapsdt provider, test them and read their semaphores, while the
-   main thread unloads, adds a probe to and loads each provider CYCLES times
-   and for SECONDS at least; each cycle it also makes and loads a provider
-   whose probe the threads fire next, and destroys the one before (so the
-   threads fire probes whose provider is being destroyed, and objects pass
-   from one provider to another under them).
+/* stress THREADS CYCLES: THREADS threads fire probes of a native and a
+   libstapsdt provider, test them and read their semaphores, while the main
+   thread unloads, adds a probe to and loads each provider CYCLES times; each
+   cycle it also makes and loads a provider whose probe the threads fire
+   next, and destroys the one before (so the threads fire probes whose
+   provider is being destroyed, and objects pass from one provider to
+   another under them).  Before the next cycle, the main thread waits until
+   a thread has made a whole pass over the probes as that cycle left them:
+   the work is CYCLES cycles however loaded the machine is (no clock), and
+   every cycle's state is fired at.
    Prints "ok FIRES CYCLES" when every call returned as documented; any
    crash, hang or race (under ThreadSanitizer) fails the test. */
 #include <libstapsdt.h>
@@ -15,7 +18,6 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 static sdtkit_provider *pv;
 static sdtkit_probe *probe[3];
@@ -24,10 +26,12 @@ static SDTProbe_t *cprobe;
 static _Atomic(sdtkit_probe *) churn;
 static atomic_int stop;
 static atomic_long fires;
+/* passes[i]: the passes thread i has finished over every probe */
+static atomic_long passes[64];
 
 static void *firing(void *arg)
 {
-    (void)arg;
+    atomic_long *done = arg;
     sdtkit_value v[3] = {{.i = -1}, {.u = 2}, {.p = "three"}};
     long n = 0;
     while (!atomic_load(&stop)) {
@@ -42,9 +46,27 @@ static void *firing(void *arg)
         probeFire(cprobe, 1, (uint64_t)2);
         (void)probeIsEnabled(cprobe);
         n += 6;
+        atomic_fetch_add(done, 1);
     }
     atomic_fetch_add(&fires, n);
     return NULL;
+}
+
+/* await_pass N: until one of the N threads has finished a pass begun after
+   this call (a pass it was in the middle of does not count).  One, not
+   each, and spinning, not yielding: the threads outnumber the processors,
+   and a yield, or a wait for each of them to be scheduled again, hands the
+   others whole time slices in which they spin. */
+static void await_pass(int n)
+{
+    long from[64];
+    for (int i = 0; i < n; i++)
+        from[i] = atomic_load(&passes[i]);
+    for (;;) {
+        for (int i = 0; i < n; i++)
+            if (atomic_load(&passes[i]) >= from[i] + 2)
+                return;
+    }
 }
 
 static int check(int rc, const char *what)
@@ -60,11 +82,9 @@ static int check(int rc, const char *what)
 int main(int argc, char **argv)
 {
     int nthreads = argc > 1 ? atoi(argv[1]) : 4, cycles = argc > 2 ? atoi(argv[2]) : 100;
-    double seconds = argc > 3 ? atof(argv[3]) : 0;
-    struct timespec t0, now;
     static const int types[] = {SDTKIT_INT32, SDTKIT_UINT64, SDTKIT_STRING};
     pthread_t t[64];
-    if (nthreads < 1 || nthreads > 64)
+    if (nthreads < 1 || nthreads > 64 || cycles < 1)
         return 2;
     check(sdtkit_provider_create("stress", &pv), "create");
     check(sdtkit_provider_add_probe(pv, "a", types, 1, &probe[0]), "add a");
@@ -76,15 +96,9 @@ int main(int argc, char **argv)
     if (!cprobe || providerLoad(cpv) != 0)
         return 1;
     for (int i = 0; i < nthreads; i++)
-        pthread_create(&t[i], NULL, firing, NULL);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+        pthread_create(&t[i], NULL, firing, &passes[i]);
     sdtkit_provider *old = NULL;
-    for (int c = 0;; c++) {
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (c >= cycles && (double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 >= seconds) {
-            cycles = c;
-            break;
-        }
+    for (int c = 0; c < cycles; c++) {
         char name[32];
         sdtkit_probe *extra, *z;
         sdtkit_provider *next;
@@ -103,6 +117,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "stress: libstapsdt: %s\n", cpv->error ? cpv->error : "?");
             return 1;
         }
+        await_pass(nthreads);
     }
     atomic_store(&stop, 1);
     for (int i = 0; i < nthreads; i++)
