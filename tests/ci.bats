@@ -146,6 +146,38 @@ inner() {
     [ "$(grep -o '^== [a-z-]* pass' <<<"$output" | tr '\n' ' ')" = "== normal pass == sanitizer pass == musl pass == musl-static pass " ]
 }
 
+# where_run ENV...: tests/run's normal pass of a suite that records where
+# its files went, with ENV; prints TMPDIR and bats' run directory.
+where_run() {
+    printf '@test "where" { echo "$TMPDIR $BATS_RUN_TMPDIR" > %s/where; }\n' "$PWD" > where.bats
+    rm -f where
+    fresh env "$@" SDTKIT_PASSES=normal "$ROOT/tests/run" "$PWD/where.bats" > run.out ||
+        { cat run.out; return 1; }
+    cat where
+}
+
+@test "tests/run keeps the run's files on a tmpfs programs run from when TMPDIR names none, else in /tmp, and honours TMPDIR" {
+    mkdir mine disk
+    # TMPDIR given: there, whatever the candidates
+    [[ "$(where_run TMPDIR="$PWD/mine" SDTKIT_CHECK_TMPFS=/dev/shm)" == "$PWD/mine $PWD/mine/bats-run-"* ]]
+    # a candidate that is no tmpfs: /tmp
+    [[ "$(where_run -u TMPDIR SDTKIT_CHECK_TMPFS="$PWD/disk")" == "/tmp /tmp/bats-run-"* ]]
+    [ -z "$(ls -A disk)" ]
+    # a tmpfs: the first that takes programs
+    [ "$(stat -f -c %T /dev/shm)" = tmpfs ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" -ge 8388608 ] ||
+        skip "this machine's /dev/shm is no tmpfs with 8 GiB free"
+    [[ "$(where_run -u TMPDIR SDTKIT_CHECK_TMPFS="$PWD/disk /dev/shm")" == "/dev/shm /dev/shm/bats-run-"* ]]
+    [ -z "$(ls -d /dev/shm/sdtkit-exec.* 2>/dev/null)" ]
+    # one mounted noexec is passed over (a mount of this test's own)
+    [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null ||
+        skip "mounting a noexec tmpfs takes root and unshare"
+    mkdir noexec
+    run fresh unshare --mount sh -c "mount -t tmpfs -o noexec,size=16g tmpfs '$PWD/noexec' &&
+        env -u TMPDIR SDTKIT_CHECK_TMPFS='$PWD/noexec /dev/shm' SDTKIT_PASSES=normal '$ROOT/tests/run' '$PWD/where.bats'"
+    [ "$status" -eq 0 ]
+    [[ "$(cat where)" == "/dev/shm /dev/shm/bats-run-"* ]]
+}
+
 @test "a failing test is reported at its own line, and at the helper's too with SDTKIT_BATS_TRACE=all" {
     # helpers.bash has bats' DEBUG trap record the test file's lines alone
     mkdir t
