@@ -156,18 +156,23 @@ where_run() {
     cat where
 }
 
-@test "tests/run keeps the run's files on a tmpfs programs run from when TMPDIR names none, else in /tmp, and honours TMPDIR" {
+@test "tests/run keeps the run's files on a tmpfs programs run from when TMPDIR names none, else in /tmp, or in TMPDIR, and leaves none" {
     mkdir mine disk
-    # TMPDIR given: there, whatever the candidates
-    [[ "$(where_run TMPDIR="$PWD/mine" SDTKIT_CHECK_TMPFS=/dev/shm)" == "$PWD/mine $PWD/mine/bats-run-"* ]]
+    # TMPDIR given: there, whatever the candidates; what a test leaves in
+    # TMPDIR goes with the run
+    printf '@test "leaves" { touch "$TMPDIR/left"; }\n' > leaves.bats
+    run fresh env TMPDIR="$PWD/mine" SDTKIT_CHECK_TMPFS=/dev/shm SDTKIT_PASSES=normal \
+        "$ROOT/tests/run" "$PWD/leaves.bats"
+    [ "$status" -eq 0 ]
+    [ -z "$(ls -A mine)" ]
+    [[ "$(where_run TMPDIR="$PWD/mine" SDTKIT_CHECK_TMPFS=/dev/shm)" == "$PWD/mine/sdtkit-check."*/tmp" $PWD/mine/sdtkit-check."*/tmp/bats-run-* ]]
     # a candidate that is no tmpfs: /tmp
-    [[ "$(where_run -u TMPDIR SDTKIT_CHECK_TMPFS="$PWD/disk")" == "/tmp /tmp/bats-run-"* ]]
+    [[ "$(where_run -u TMPDIR SDTKIT_CHECK_TMPFS="$PWD/disk")" == "/tmp/sdtkit-check."* ]]
     [ -z "$(ls -A disk)" ]
     # a tmpfs: the first that takes programs
     [ "$(stat -f -c %T /dev/shm)" = tmpfs ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" -ge 8388608 ] ||
         skip "this machine's /dev/shm is no tmpfs with 8 GiB free"
-    [[ "$(where_run -u TMPDIR SDTKIT_CHECK_TMPFS="$PWD/disk /dev/shm")" == "/dev/shm /dev/shm/bats-run-"* ]]
-    [ -z "$(ls -d /dev/shm/sdtkit-exec.* 2>/dev/null)" ]
+    [[ "$(where_run -u TMPDIR SDTKIT_CHECK_TMPFS="$PWD/disk /dev/shm")" == "/dev/shm/sdtkit-check."* ]]
     # one mounted noexec is passed over (a mount of this test's own)
     [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null ||
         skip "mounting a noexec tmpfs takes root and unshare"
@@ -175,7 +180,7 @@ where_run() {
     run fresh unshare --mount sh -c "mount -t tmpfs -o noexec,size=16g tmpfs '$PWD/noexec' &&
         env -u TMPDIR SDTKIT_CHECK_TMPFS='$PWD/noexec /dev/shm' SDTKIT_PASSES=normal '$ROOT/tests/run' '$PWD/where.bats'"
     [ "$status" -eq 0 ]
-    [[ "$(cat where)" == "/dev/shm /dev/shm/bats-run-"* ]]
+    [[ "$(cat where)" == "/dev/shm/sdtkit-check."* ]]
 }
 
 @test "a failing test is reported at its own line, and at the helper's too with SDTKIT_BATS_TRACE=all" {
