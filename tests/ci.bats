@@ -157,7 +157,7 @@ where_run() {
 }
 
 @test "tests/run keeps the run's files on a tmpfs programs run from when TMPDIR names none, else in /tmp, or in TMPDIR, and leaves none" {
-    mkdir mine disk
+    mkdir mine
     # TMPDIR given: there, whatever the candidates; what a test leaves in
     # TMPDIR goes with the run
     printf '@test "leaves" { touch "$TMPDIR/left"; }\n' > leaves.bats
@@ -166,13 +166,18 @@ where_run() {
     [ "$status" -eq 0 ]
     [ -z "$(ls -A mine)" ]
     [[ "$(where_run TMPDIR="$PWD/mine" SDTKIT_CHECK_TMPFS=/dev/shm)" == "$PWD/mine/sdtkit-check."*/tmp" $PWD/mine/sdtkit-check."*/tmp/bats-run-* ]]
-    # a candidate that is no tmpfs: /tmp
-    [[ "$(where_run -u TMPDIR SDTKIT_CHECK_TMPFS="$PWD/disk")" == "/tmp/sdtkit-check."* ]]
-    [ -z "$(ls -A disk)" ]
+    # a candidate that is no tmpfs (this test's own directory may be one:
+    # the checkout, or /var/tmp): /tmp
+    local d disk=
+    for d in "$ROOT" /var/tmp; do
+        [ "$(stat -f -c %T "$d")" = tmpfs ] || { disk=$d; break; }
+    done
+    [ -n "$disk" ] || skip "the checkout and /var/tmp are both on a tmpfs"
+    [[ "$(where_run -u TMPDIR SDTKIT_CHECK_TMPFS="$disk")" == "/tmp/sdtkit-check."* ]]
     # a tmpfs: the first that takes programs
     [ "$(stat -f -c %T /dev/shm)" = tmpfs ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" -ge 8388608 ] ||
         skip "this machine's /dev/shm is no tmpfs with 8 GiB free"
-    [[ "$(where_run -u TMPDIR SDTKIT_CHECK_TMPFS="$PWD/disk /dev/shm")" == "/dev/shm/sdtkit-check."* ]]
+    [[ "$(where_run -u TMPDIR SDTKIT_CHECK_TMPFS="$disk /dev/shm")" == "/dev/shm/sdtkit-check."* ]]
     # one mounted noexec is passed over (a mount of this test's own)
     [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null ||
         skip "mounting a noexec tmpfs takes root and unshare"
