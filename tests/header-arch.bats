@@ -9,6 +9,7 @@
 # bats file_tags=cross
 
 load helpers
+load header-helpers
 
 setup() {
     cd "$BATS_TEST_TMPDIR"
@@ -34,46 +35,6 @@ expected() {
     echo "t:misc $word -4 -4 $c 2 -4 -$word"
     echo "t:consts -4 8 -4 $word -1"
     echo "t:fixed -1 1 -2 2 -8 8"
-}
-
-# built WORDS...: OBJ is the object of WORDS, a compiler's command but its
-# -o, made once per run of this file: the tests share an architecture's
-# builds (the C++ test reads check_arch's g++ objects, the SystemTap test
-# its C ones ...).  It is kept in BATS_FILE_TMPDIR under a name made of
-# WORDS and read in place, so that a build made before costs no process
-# (once, for builds that suites and passes share, costs several a call,
-# and this suite asks some 550 builds); this suite runs in one pass only.
-built() {
-    local w name
-    w=("${@#"$ROOT"/}")
-    w=("${w[@]#"$RUN_DIR"/}")
-    printf -v name '%s_' "${w[@]}"
-    name=${name//\//%}
-    [ ${#name} -le 200 ] || { name=$(sha1sum <<<"$name") && name=${name%% *}; }
-    OBJ=$BATS_FILE_TMPDIR/$name.o
-    [ -f "$OBJ" ] || { "$@" -o "$OBJ.$BASHPID" && mv -f "$OBJ.$BASHPID" "$OBJ"; }
-}
-
-# notes_of FILE...: FILE.notes, note_probes' lines of FILE, and FILE.sizes,
-# notes_sizes' lines of those, beside each FILE that has none yet; one
-# readelf and one awk for all of them (readelf names each file on a
-# "File:" line when given several).  An argument string ends at a tab for
-# its sizes, as notes_sizes reads note_probes' lines.
-notes_of() {
-    local f new=()
-    for f in "$@"; do [ -f "$f.sizes" ] || new+=("$f"); done
-    [ ${#new[@]} -gt 0 ] || return 0
-    readelf -n "${new[@]}" | awk -v first="${new[0]}" "$SIZES_AWK"'
-        function note(probe, args) {
-            print probe "\t" args > (f ".notes")
-            sub(/\t.*/, "", args); print probe " " sizes(args) > (f ".sizes")
-        }
-        function start(file) {
-            if (f != "") { close(f ".notes"); close(f ".sizes") }
-            f = file; printf "" > (f ".notes"); printf "" > (f ".sizes")
-        }
-        BEGIN { start(first) }
-        /^File: / { if (substr($0, 7) != f) start(substr($0, 7)); next }'"$NOTE_AWK"
 }
 
 # one_per_line ARGS: split "SIZE@OP SIZE@OP" (OP may itself contain ", ").

@@ -12,6 +12,7 @@
 # STAP_PROBE_ASM_OPERANDS) agree on every type on every target.
 
 load helpers
+load header-helpers
 load tracers-helpers
 
 PROBES="chars ints longs sizes enums floats int128 structs unions odd arrays pointers bits globals tls consts volatiles cxx cxxrefs"
@@ -41,36 +42,50 @@ expected_sizes() {
     ' "$SRC/args.sizes" | sort
 }
 
-# note_sizes FILE PROVIDER: "probe<TAB>sizes" of each probe of PROVIDER
-# (a probe the compiler cloned appears once per distinct note).
-note_sizes() {
-    note_probes "$1" | awk -F '\t' -v p="$2:" '
-        index($1, p) == 1 {
+# args_sizes FILE...: FILE.args for each FILE, "probe<TAB>sizes" of each
+# of its args probes (a probe the compiler cloned appears once per distinct
+# note): one readelf and one awk for all (notes_of's FILE.notes), a sort
+# each.
+args_sizes() {
+    local f
+    notes_of "$@"
+    for f in "$@"; do : > "$f.args"; done
+    awk -F '\t' 'index($1, "args:") == 1 {
             # (operands may hold tabs: alpha writes "g($13)\t\t!gprellow")
             n = split(substr($0, length($1) + 2), w, /[ \t]+/); s = ""
             for (i = 1; i <= n; i++)
                 if (match(w[i], /^-?[0-9]+f?@/)) s = s (s == "" ? "" : " ") substr(w[i], 1, RLENGTH - 1)
-            print substr($1, length(p) + 1) "\t" s
-        }' | sort -u
+            out = FILENAME; sub(/\.notes$/, ".args", out)
+            print substr($1, 6) "\t" s > out
+        }' "${@/%/.notes}"
+    for f in "$@"; do sort -u -o "$f.args" "$f.args"; done
 }
 
-# build_args CC LANG HEADER OUT FLAGS...: args.c as LANG (c or c++) with
-# HEADER (sdt or usdt); the wide arguments' warnings are expected.  Each
-# build is made once per run (once): the three readers share them; ONCE=
-# (empty) builds anew, for a test that reads the compiler's messages.
+# build_args CC LANG HEADER FLAGS...: args.c as LANG (c or c++) with
+# HEADER (sdt or usdt), in OBJ; the wide arguments' warnings are expected.
+# Each build is made once per run of this file (built): the tests share
+# them (the three readers, the qemu test the first test's objects).
+# BUILT= (empty) runs the compiler itself, -o among FLAGS, for a test that
+# reads its messages.
 build_args() {
-    local cc=$1 lang=$2 hdr=$3 out=$4 def=
-    shift 4
+    local cc=$1 lang=$2 hdr=$3 def=
+    shift 3
     [ "$hdr" = usdt ] && def=-DUSE_USDT_H
-    ${ONCE-once} $cc -x $lang $def -g -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
-        "$@" "$SRC/args.c" -o "$out"
+    ${BUILT-built} $cc -x $lang $def -g -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
+        "$@" "$SRC/args.c"
 }
 
-# sizes_match ARCH BUILD FILE: FILE's notes are those of args.sizes.
+# sizes_match ARCH BUILD WHAT...: for each WHAT, an object ("OBJ|words"),
+# OBJ's notes are those of args.sizes for ARCH and BUILD.
 sizes_match() {
-    expected_sizes "$1" "$2" > want.sizes
-    note_sizes "$3" args > got.sizes
-    diff want.sizes got.sizes || { echo "$1 $2: notes differ from args.sizes (< expected, > got)"; false; }
+    local a=$1 build=$2 w
+    shift 2
+    args_sizes "${@%|*}"
+    expected_sizes $a $build > want.sizes
+    for w in "$@"; do
+        diff want.sizes "${w%|*}.args" ||
+            { echo "$a ${w##*|}: notes differ from args.sizes (< expected, > got)"; false; }
+    done
 }
 
 # same_values WANT GOT: every expected "probe argN value" line was read.
@@ -84,14 +99,17 @@ same_values() {
 @test "every kind of argument gets the note sizes of args.sizes on all 18 targets, gcc and g++, both headers" {
     for a in $ALL_ARCHES; do
         need_arch $a
-        build_args "$(arch_gcc $a)" c sdt a.o -c -O2
-        sizes_match $a gcc a.o
-        build_args "$(arch_gcc $a)" c usdt a.o -c -O0
-        sizes_match $a gcc a.o
-        build_args "$(arch_gxx $a)" c++ sdt a.o -c -O0
-        sizes_match $a g++ a.o
-        build_args "$(arch_gxx $a)" c++ usdt a.o -c -O2
-        sizes_match $a g++ a.o
+        gcc=$(arch_gcc $a) gxx=$(arch_gxx $a)
+        build_args $gcc c sdt -c -O2
+        c=("$OBJ|$gcc sdt -O2")
+        build_args $gcc c usdt -c -O0
+        c+=("$OBJ|$gcc usdt -O0")
+        build_args $gxx c++ sdt -c -O0
+        cxx=("$OBJ|$gxx sdt -O0")
+        build_args $gxx c++ usdt -c -O2
+        cxx+=("$OBJ|$gxx usdt -O2")
+        sizes_match $a gcc "${c[@]}"
+        sizes_match $a g++ "${cxx[@]}"
     done
 }
 
@@ -100,18 +118,21 @@ same_values() {
     need_cmd clang
     for a in $ARCHES; do
         need_arch $a
+        c=() cxx=()
         for h in sdt usdt; do
-            build_args "clang --target=$(arch_triple $a)" c $h a.o -c -O2
-            sizes_match $a clang a.o
-            build_args "clang++ --target=$(arch_triple $a)" c++ $h a.o -c -O0
-            sizes_match $a clang++ a.o
+            build_args "clang --target=$(arch_triple $a)" c $h -c -O2
+            c+=("$OBJ|clang $h -O2")
+            build_args "clang++ --target=$(arch_triple $a)" c++ $h -c -O0
+            cxx+=("$OBJ|clang++ $h -O0")
         done
+        sizes_match $a clang "${c[@]}"
+        sizes_match $a clang++ "${cxx[@]}"
     done
 }
 
 @test "values wider than 8 bytes or of odd size are the only arguments that warn, once each" {
     # x86-64: long double, two __int128, three odd-sized structs
-    ONCE= run build_args gcc c sdt a.o -c -Wno-error=deprecated-declarations -Wdeprecated-declarations
+    BUILT= run build_args gcc c sdt -c -Wno-error=deprecated-declarations -Wdeprecated-declarations -o a.o
     [ "$status" -eq 0 ]
     [ "$(echo "$output" | grep -c 'warning: .*sdt probe argument [0-9]* is wider than 8 bytes')" = 6 ]
     for n in 1 2 3; do
@@ -145,7 +166,8 @@ each_x86_build() {
             for h in sdt usdt; do
                 d=${cc//+/x}$opt-$h
                 mkdir $d
-                build_args $cc $lang $h $d/args $opt || return 1
+                build_args $cc $lang $h $opt || return 1
+                ln "$OBJ" $d/args
                 dirs+=($d)
             done
         done
@@ -248,8 +270,8 @@ qemu_build() {
     need_cmd "$(arch_field "$1" 4)"
     need_arch "$1"
     mkdir $d
-    build_args "$2" $3 $4 $d/args.o -c -O2
-    once $2 -static $d/args.o -o $d/args
+    build_args "$2" $3 $4 -c -O2
+    $2 -static "$OBJ" -o $d/args
 }
 
 # qemu_read DIR...: each DIR/args (DIR: ARCH-...) run under its qemu-user,
@@ -303,11 +325,17 @@ qemu_same_values() {
     done
 }
 
-# classify_sizes CC LANG: classify.c's notes as "PROVIDER NAME<TAB>sizes".
+# classify_sizes CC LANG: classify.c's notes as "PROVIDER NAME<TAB>sizes",
+# a probe the compiler cloned once per distinct note.
 classify_sizes() {
     $1 -x $2 -O2 -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
         -c "$SRC/classify.c" -o c.o
-    { note_sizes c.o d | sed 's/^/d /'; note_sizes c.o i | sed 's/^/i /'; }
+    note_probes c.o | awk -F '\t' '$1 ~ /^[di]:/ {
+            n = split(substr($0, length($1) + 2), w, /[ \t]+/); s = ""
+            for (i = 1; i <= n; i++)
+                if (match(w[i], /^-?[0-9]+f?@/)) s = s (s == "" ? "" : " ") substr(w[i], 1, RLENGTH - 1)
+            print substr($1, 1, 1) " " substr($1, 3) "\t" s
+        }' | sort -u
 }
 
 # bats test_tags=cross
