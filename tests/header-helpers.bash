@@ -18,7 +18,9 @@ built() {
     name=${name//\//%}
     [ ${#name} -le 200 ] || { name=$(sha1sum <<<"$name") && name=${name%% *}; }
     OBJ=$BATS_FILE_TMPDIR/$name.o
-    [ -f "$OBJ" ] || { "$@" -o "$OBJ.$BASHPID" && mv -f "$OBJ.$BASHPID" "$OBJ"; }
+    # (a compiler that fails leaves no output; a run of the file that is
+    # cut short takes its cache with it)
+    [ -f "$OBJ" ] || "$@" -o "$OBJ" || { rm -f "$OBJ"; return 1; }
 }
 
 # notes_of FILE...: FILE.notes, note_probes' lines of FILE, and FILE.sizes,
