@@ -5,10 +5,11 @@
 # (and SystemTap's header), every operand has a form the tracers parse,
 # and 8-byte values on 32-bit targets are never half a register pair.
 # Tests that build the same file with the same flags share the build
-# (once: one compiler run per command line and inputs per make check).
+# (built: one compiler run per command line in a run of this file).
 # bats file_tags=cross
 
 load helpers
+load header-helpers
 
 setup() {
     cd "$BATS_TEST_TMPDIR"
@@ -34,21 +35,6 @@ expected() {
     echo "t:misc $word -4 -4 $c 2 -4 -$word"
     echo "t:consts -4 8 -4 $word -1"
     echo "t:fixed -1 1 -2 2 -8 8"
-}
-
-sizes_of() {
-    note_sizes "$1"
-}
-
-# sizes_each FILE...: FILE.sizes for each FILE, what sizes_of FILE gives,
-# from one readelf and one awk for all of them (readelf names each file
-# on a "File:" line when given several); an argument string ends at a tab,
-# as notes_sizes reads note_probes' lines.
-sizes_each() {
-    readelf -n "$@" | awk -v first="$1" "$SIZES_AWK"'
-        function note(probe, args) { sub(/\t.*/, "", args); print probe " " sizes(args) > f }
-        BEGIN { f = first ".sizes"; printf "" > f }
-        /^File: / { close(f); f = substr($0, 7) ".sizes"; printf "" > f; next }'"$NOTE_AWK"
 }
 
 # one_per_line ARGS: split "SIZE@OP SIZE@OP" (OP may itself contain ", ").
@@ -91,41 +77,55 @@ clang_arch() {
 # check_arch ARCH: build types.c with both compilers at -O0, -O2 and -Os,
 # and types.cc with g++: sizes as the ABI says, every operand readable.
 check_arch() {
-    local a=$1 gcc re cc opt arg ccs
+    local a=$1 gcc cc opt ccs i objs=() whats=() cxx=()
     gcc=$(arch_gcc "$a")
     need_arch "$a"
-    re="^-?[1248]@$(operand_re "$a")\$"
     ccs=("$gcc")
     if clang_arch "$a"; then ccs+=("clang --target=$(arch_triple "$a")"); fi
     for cc in "${ccs[@]}"; do
         for opt in -O0 -O2 -Os; do
-            once $cc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o t.o
-            note_probes t.o > t.notes
-            diff <(expected "$a") <(notes_sizes < t.notes) || { echo "$a $cc $opt: sizes differ"; false; }
-            check_operands "$a $cc $opt" "$re" t.notes
+            built $cc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC"
+            objs+=("$OBJ") whats+=("$cc $opt")
         done
     done
     gxx=$(arch_gxx "$a")
     need_cmd "$gxx"
     for opt in -O0 -O2 -Os; do
-        once $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o x.o
-        note_probes x.o > x.notes
-        [ -s x.notes ]
-        check_operands "$a $gxx $opt" "$re" x.notes
+        built $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc"
+        cxx+=("$OBJ")
     done
+    notes_of "${objs[@]}" "${cxx[@]}"
+    expected "$a" > want.sizes
+    for i in "${!objs[@]}"; do
+        diff want.sizes "${objs[i]}.sizes" || { echo "$a ${whats[i]}: sizes differ"; false; }
+    done
+    for i in "${!cxx[@]}"; do
+        [ -s "${cxx[i]}.notes" ]
+    done
+    check_operands "$a" "${objs[@]}" "${cxx[@]}"
 }
 
-# check_operands WHAT RE NOTES: every operand of NOTES (note_probes' lines
-# of an object) matches RE.  One sed and one grep for all of them: a
-# shell loop over the operands paid bats' DEBUG trap for each (a test
-# file's own lines are traced), some 300 ms an architecture.  An operand
-# is a line as `read' gave it, blanks at its ends removed; grep -n shows an
-# empty one too.
+# check_operands ARCH OBJ...: every operand of every OBJ's notes (OBJ.notes,
+# note_probes' lines) has a form the consumers parse on ARCH (operand_re).
+# One awk splits them, one per line after its build's words (the object's
+# name), and one grep checks them all: a shell loop over the operands paid
+# bats' DEBUG trap for each (a test file's own lines are traced), some
+# 300 ms an architecture.  An operand is a line as `read' gave it, blanks
+# at its ends removed, an empty one included.
 check_operands() {
-    local bad
-    bad=$(cut -f2 "$3" | sed -E 's/^[[:blank:]]+//; s/[[:blank:]]+$//; s/ (-?[0-9]+f?@)/\n\1/g
-        s/[[:blank:]]+\n/\n/g' | grep -nEv "$2") || true
-    [ -z "$bad" ] || { echo "$1: unreadable operands (line: operand):"; echo "$bad"; false; }
+    local a=$1 tab=$'\t' re bad
+    shift
+    re="^[^$tab]*$tab-?[1248]@$(operand_re "$a")\$"
+    bad=$(awk -F '\t' '{
+        n = FILENAME; sub(/.*\//, "", n); sub(/_\.o\.notes$/, "", n); gsub(/_/, " ", n); gsub(/%/, "/", n)
+        a = $2; sub(/^[[:blank:]]+/, "", a); sub(/[[:blank:]]+$/, "", a)
+        while (match(a, / -?[0-9]+f?@/)) {
+            p = substr(a, 1, RSTART - 1); sub(/[[:blank:]]+$/, "", p); print n "\t" p
+            a = substr(a, RSTART + 1)
+        }
+        print n "\t" a
+    }' "${@/%/.notes}" | grep -Ev "$re") || true
+    [ -z "$bad" ] || { echo "$a: unreadable operands (build<TAB>operand):"; echo "$bad"; false; }
 }
 
 @test "x86-64: sizes and signs match the ABI and every operand is readable" { check_arch x86_64; }
@@ -155,19 +155,28 @@ check_operands() {
     for a in $ALL_ARCHES; do
         need_arch "$a"
         gcc=$(arch_gcc "$a")
+        s=() o=() c=()
         for opt in -O0 -O2 -Os; do
-            once $gcc $opt -w -c -I "$inc" "$SRC" -o s$opt.o
+            built $gcc $opt -w -c -I "$inc" "$SRC"
+            s+=("$OBJ")
             # ours as check_arch builds it (warning-free), made once per run
-            once $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o o$opt.o
-            clang_arch "$a" && once clang --target=$(arch_triple "$a") $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o c$opt.o || cp o$opt.o c$opt.o
+            built $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC"
+            o+=("$OBJ")
+            if clang_arch "$a"; then
+                built clang --target=$(arch_triple "$a") $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC"
+            fi
+            # (gcc's again where clang does not build for ARCH)
+            c+=("$OBJ")
         done
         # the notes of the nine objects read at once
-        sizes_each {s,o,c}-O{0,2,s}.o
-        for opt in -O0 -O2 -Os; do
+        notes_of "${s[@]}" "${o[@]}" "${c[@]}"
+        opts=(-O0 -O2 -Os)
+        for i in 0 1 2; do
+            opt=${opts[i]}
             # SystemTap marks floats "4f"/"8f"; the sizes are what count
-            sed -E 's/([0-9])f/\1/g' s$opt.o.sizes > s.sizes
-            diff s.sizes o$opt.o.sizes || { echo "$a gcc $opt"; false; }
-            diff s.sizes c$opt.o.sizes || { echo "$a clang $opt"; false; }
+            sed -E 's/([0-9])f/\1/g' "${s[i]}.sizes" > s.sizes
+            diff s.sizes "${o[i]}.sizes" || { echo "$a gcc $opt"; false; }
+            diff s.sizes "${c[i]}.sizes" || { echo "$a clang $opt"; false; }
             compared=$((compared + 1))
         done
     done
@@ -209,38 +218,37 @@ without_enum_signs() {
         if clang_arch "$a"; then cxxs+=("clang++ --target=$(arch_triple "$a")"); fi
         expected_cxx "$a" c++17 > want.c++17
         expected_cxx "$a" c++20 > want.c++20
-        objs=()
+        objs=() whats=() stds=() ours=()
         for i in "${!cxxs[@]}"; do
             for opt in -O0 -O2 -Os; do
                 for std in c++17 c++20; do
-                    once ${cxxs[i]} $opt -std=$std -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o o$i$opt-$std.o
-                    objs+=(o$i$opt-$std.o)
+                    built ${cxxs[i]} $opt -std=$std -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc"
+                    objs+=("$OBJ") whats+=("${cxxs[i]} $opt -std=$std") stds+=($std)
+                    # ours to compare with SystemTap's: g++'s -std=c++17
+                    # builds, check_arch's
+                    [ "$i$std" != 0c++17 ] || ours+=("$OBJ")
                 done
             done
         done
         for opt in -O0 -O2 -Os; do
-            $gxx $opt -std=c++17 -w -c -I "$inc" nobits.cc -o s$opt.o
-            objs+=(s$opt.o)
+            $gxx $opt -std=c++17 -w -c -I "$inc" nobits.cc -o s$opt-$a.o
         done
         # the notes of every object of the architecture read at once
-        sizes_each "${objs[@]}"
-        for i in "${!cxxs[@]}"; do
-            for opt in -O0 -O2 -Os; do
-                for std in c++17 c++20; do
-                    diff want.$std <(sort o$i$opt-$std.o.sizes) || { echo "$a ${cxxs[i]} $opt -std=$std: not the ABI's"; false; }
-                done
-            done
+        notes_of "${objs[@]}" s-O{0,2,s}-$a.o
+        for i in "${!objs[@]}"; do
+            sort "${objs[i]}.sizes" | diff want.${stds[i]} - || { echo "$a ${whats[i]}: not the ABI's"; false; }
         done
-        for opt in -O0 -O2 -Os; do
-            # ours: types.cc as g++ built it above (o0...-c++17.o, once),
-            # less the probe that nobits.cc leaves out; its other probes
-            # are the same lines
-            grep -v '^t:bits ' o0$opt-c++17.o.sizes > o.sizes
-            [ "$(wc -l < o.sizes)" -lt "$(wc -l < o0$opt-c++17.o.sizes)" ] || { echo "$a $opt: no t:bits"; false; }
-            diff <(sed -E 's/([0-9])f/\1/g' s$opt.o.sizes | sort | without_enum_signs) \
+        opts=(-O0 -O2 -Os)
+        for i in 0 1 2; do
+            opt=${opts[i]}
+            # ours: types.cc as g++ built it above, less the probe that
+            # nobits.cc leaves out; its other probes are the same lines
+            grep -v '^t:bits ' "${ours[i]}.sizes" > o.sizes
+            [ "$(wc -l < o.sizes)" -lt "$(wc -l < "${ours[i]}.sizes")" ] || { echo "$a $opt: no t:bits"; false; }
+            diff <(sed -E 's/([0-9])f/\1/g' s$opt-$a.o.sizes | sort | without_enum_signs) \
                  <(sort o.sizes | without_enum_signs) || { echo "$a $opt: not SystemTap's"; false; }
             # where SystemTap differs, it is only in those signs
-            [ "$(grep '^t:cxx' s$opt.o.sizes | cut -d' ' -f7,8)" = "8 4" ]
+            [ "$(grep '^t:cxx' s$opt-$a.o.sizes | cut -d' ' -f7,8)" = "8 4" ]
             compared=$((compared + 1))
         done
     done
@@ -282,9 +290,9 @@ EOF
     for a in $ALL_ARCHES; do
         need_arch "$a"
         gcc=$(arch_gcc "$a")
-        once $gcc -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
+        built $gcc -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c"
         clang_arch "$a" || continue
-        once clang --target=$(arch_triple "$a") -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
+        built clang --target=$(arch_triple "$a") -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c"
     done
 }
 
@@ -307,14 +315,17 @@ EOC
         gxx=$(arch_gxx "$a")
         need_cmd "$gxx"
         for opt in -O0 -O2 -Os; do
-            once $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC" -o o.o
-            once $gcc $opt -w -c -I "$inc" "$SRC" -o s.o
-            diff <(sizes_of s.o | sed -E 's/([0-9])f/\1/g') <(sizes_of o.o) || { echo "$a $opt: sizes differ from SystemTap's"; false; }
+            built $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC"
+            o=$OBJ
+            built $gcc $opt -w -c -I "$inc" "$SRC"
+            notes_of "$OBJ" "$o"
+            diff <(sed -E 's/([0-9])f/\1/g' "$OBJ.sizes") "$o.sizes" || { echo "$a $opt: sizes differ from SystemTap's"; false; }
             $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" w8.c -o w.o
             [ "$(arg_sizes "$(note_args w.o t:w8)")" = "-8 8 -8 -8 8 8" ]
-            once $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc" -o x.o
-            [ -n "$(note_probes x.o)" ]
-            once $gcc -std=c99 $opt -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c" -o /dev/null
+            built $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc"
+            notes_of "$OBJ"
+            [ -s "$OBJ.notes" ]
+            built $gcc -std=c99 $opt -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c"
         done
     done
 }

@@ -12,6 +12,7 @@
 # STAP_PROBE_ASM_OPERANDS) agree on every type on every target.
 
 load helpers
+load header-helpers
 load tracers-helpers
 
 PROBES="chars ints longs sizes enums floats int128 structs unions odd arrays pointers bits globals tls consts volatiles cxx cxxrefs"
@@ -41,36 +42,50 @@ expected_sizes() {
     ' "$SRC/args.sizes" | sort
 }
 
-# note_sizes FILE PROVIDER: "probe<TAB>sizes" of each probe of PROVIDER
-# (a probe the compiler cloned appears once per distinct note).
-note_sizes() {
-    note_probes "$1" | awk -F '\t' -v p="$2:" '
-        index($1, p) == 1 {
+# args_sizes FILE...: FILE.args for each FILE, "probe<TAB>sizes" of each
+# of its args probes (a probe the compiler cloned appears once per distinct
+# note): one readelf and one awk for all (notes_of's FILE.notes), a sort
+# each.
+args_sizes() {
+    local f
+    notes_of "$@"
+    for f in "$@"; do : > "$f.args"; done
+    awk -F '\t' 'index($1, "args:") == 1 {
             # (operands may hold tabs: alpha writes "g($13)\t\t!gprellow")
             n = split(substr($0, length($1) + 2), w, /[ \t]+/); s = ""
             for (i = 1; i <= n; i++)
                 if (match(w[i], /^-?[0-9]+f?@/)) s = s (s == "" ? "" : " ") substr(w[i], 1, RLENGTH - 1)
-            print substr($1, length(p) + 1) "\t" s
-        }' | sort -u
+            out = FILENAME; sub(/\.notes$/, ".args", out)
+            print substr($1, 6) "\t" s > out
+        }' "${@/%/.notes}"
+    for f in "$@"; do sort -u -o "$f.args" "$f.args"; done
 }
 
-# build_args CC LANG HEADER OUT FLAGS...: args.c as LANG (c or c++) with
-# HEADER (sdt or usdt); the wide arguments' warnings are expected.  Each
-# build is made once per run (once): the three readers share them; ONCE=
-# (empty) builds anew, for a test that reads the compiler's messages.
+# build_args CC LANG HEADER FLAGS...: args.c as LANG (c or c++) with
+# HEADER (sdt or usdt), in OBJ; the wide arguments' warnings are expected.
+# Each build is made once per run of this file (built): the tests share
+# them (the three readers, the qemu test the first test's objects).
+# BUILT= (empty) runs the compiler itself, -o among FLAGS, for a test that
+# reads its messages.
 build_args() {
-    local cc=$1 lang=$2 hdr=$3 out=$4 def=
-    shift 4
+    local cc=$1 lang=$2 hdr=$3 def=
+    shift 3
     [ "$hdr" = usdt ] && def=-DUSE_USDT_H
-    ${ONCE-once} $cc -x $lang $def -g -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
-        "$@" "$SRC/args.c" -o "$out"
+    ${BUILT-built} $cc -x $lang $def -g -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
+        "$@" "$SRC/args.c"
 }
 
-# sizes_match ARCH BUILD FILE: FILE's notes are those of args.sizes.
+# sizes_match ARCH BUILD WHAT...: for each WHAT, an object ("OBJ|words"),
+# OBJ's notes are those of args.sizes for ARCH and BUILD.
 sizes_match() {
-    expected_sizes "$1" "$2" > want.sizes
-    note_sizes "$3" args > got.sizes
-    diff want.sizes got.sizes || { echo "$1 $2: notes differ from args.sizes (< expected, > got)"; false; }
+    local a=$1 build=$2 w
+    shift 2
+    args_sizes "${@%|*}"
+    expected_sizes $a $build > want.sizes
+    for w in "$@"; do
+        diff want.sizes "${w%|*}.args" ||
+            { echo "$a ${w##*|}: notes differ from args.sizes (< expected, > got)"; false; }
+    done
 }
 
 # same_values WANT GOT: every expected "probe argN value" line was read.
@@ -84,14 +99,17 @@ same_values() {
 @test "every kind of argument gets the note sizes of args.sizes on all 18 targets, gcc and g++, both headers" {
     for a in $ALL_ARCHES; do
         need_arch $a
-        build_args "$(arch_gcc $a)" c sdt a.o -c -O2
-        sizes_match $a gcc a.o
-        build_args "$(arch_gcc $a)" c usdt a.o -c -O0
-        sizes_match $a gcc a.o
-        build_args "$(arch_gxx $a)" c++ sdt a.o -c -O0
-        sizes_match $a g++ a.o
-        build_args "$(arch_gxx $a)" c++ usdt a.o -c -O2
-        sizes_match $a g++ a.o
+        gcc=$(arch_gcc $a) gxx=$(arch_gxx $a)
+        build_args $gcc c sdt -c -O2
+        c=("$OBJ|$gcc sdt -O2")
+        build_args $gcc c usdt -c -O0
+        c+=("$OBJ|$gcc usdt -O0")
+        build_args $gxx c++ sdt -c -O0
+        cxx=("$OBJ|$gxx sdt -O0")
+        build_args $gxx c++ usdt -c -O2
+        cxx+=("$OBJ|$gxx usdt -O2")
+        sizes_match $a gcc "${c[@]}"
+        sizes_match $a g++ "${cxx[@]}"
     done
 }
 
@@ -100,18 +118,21 @@ same_values() {
     need_cmd clang
     for a in $ARCHES; do
         need_arch $a
+        c=() cxx=()
         for h in sdt usdt; do
-            build_args "clang --target=$(arch_triple $a)" c $h a.o -c -O2
-            sizes_match $a clang a.o
-            build_args "clang++ --target=$(arch_triple $a)" c++ $h a.o -c -O0
-            sizes_match $a clang++ a.o
+            build_args "clang --target=$(arch_triple $a)" c $h -c -O2
+            c+=("$OBJ|clang $h -O2")
+            build_args "clang++ --target=$(arch_triple $a)" c++ $h -c -O0
+            cxx+=("$OBJ|clang++ $h -O0")
         done
+        sizes_match $a clang "${c[@]}"
+        sizes_match $a clang++ "${cxx[@]}"
     done
 }
 
 @test "values wider than 8 bytes or of odd size are the only arguments that warn, once each" {
     # x86-64: long double, two __int128, three odd-sized structs
-    ONCE= run build_args gcc c sdt a.o -c -Wno-error=deprecated-declarations -Wdeprecated-declarations
+    BUILT= run build_args gcc c sdt -c -Wno-error=deprecated-declarations -Wdeprecated-declarations -o a.o
     [ "$status" -eq 0 ]
     [ "$(echo "$output" | grep -c 'warning: .*sdt probe argument [0-9]* is wider than 8 bytes')" = 6 ]
     for n in 1 2 3; do
@@ -131,41 +152,90 @@ bpftrace_script() {
 }
 
 # each_x86_build READER: args.c built by gcc, clang, g++ and clang++, at
-# -O0 and -O2, with each header; after each build READER (a function)
-# writes what its tracer read to got.txt, which must hold the values of
-# want.txt.  Fails naming the build.
+# -O0 and -O2, with each header, as DIR/args, DIR named by the build
+# (gcc-O0-sdt ...); then READER (a function) is given every DIR and
+# writes what its tracer read of DIR/args, run as DIR/args DIR/want.txt,
+# to DIR/got.txt, which must hold the values of DIR/want.txt.  Fails
+# naming the build.
 each_x86_build() {
-    local cc lang opt h
+    local cc lang opt h d dirs=()
     for cc in gcc clang g++ clang++; do
         lang=c
         [[ $cc == *++ ]] && lang=c++
         for opt in -O0 -O2; do
             for h in sdt usdt; do
-                build_args $cc $lang $h args $opt || return 1
-                "$1" || { echo "$cc $opt $h: $1 failed"; return 1; }
-                same_values want.txt got.txt || { echo "$cc $opt $h"; return 1; }
+                d=${cc//+/x}$opt-$h
+                mkdir $d
+                build_args $cc $lang $h $opt || return 1
+                ln "$OBJ" $d/args
+                dirs+=($d)
             done
         done
     done
+    "$1" "${dirs[@]}" || { echo "$1 failed"; return 1; }
+    for d in "${dirs[@]}"; do
+        same_values $d/want.txt $d/got.txt || { echo "$d"; return 1; }
+    done
 }
 
-# The probes of ./args, for the loaders that take them by name.
-args_probes() { note_probes args | cut -f1 | grep '^args:' | sort -u; }
+# args_probes BIN: the args probes of BIN, for the loaders that take them
+# by name.
+args_probes() { note_probes "$1" | cut -f1 | grep '^args:' | sort -u; }
 
+# read_bpftrace DIR...: one bpftrace a program.
 read_bpftrace() {
-    timeout "$HANG_SECONDS" bpftrace -e "$(bpftrace_script "$PWD/args")" -c "$PWD/args $PWD/want.txt" \
-        > bt.out 2> bt.err || { cat bt.err; return 1; }
-    grep -E '^[a-z0-9]+ arg[0-9]+ ' bt.out > got.txt || true
+    local d
+    for d in "$@"; do
+        timeout "$HANG_SECONDS" bpftrace -e "$(bpftrace_script "$PWD/$d/args")" -c "$PWD/$d/args $PWD/$d/want.txt" \
+            > bt.out 2> bt.err || { cat bt.err; echo "$d: bpftrace failed"; return 1; }
+        grep -E '^[a-z0-9]+ arg[0-9]+ ' bt.out > $d/got.txt || true
+    done
 }
 
+# read_libbpf DIR...: one run of the loader a program.
 read_libbpf() {
-    run libbpf "$PWD/args" $(args_probes) -- "$PWD/args" "$PWD/want.txt"
-    [ "$status" -eq 0 ] || { cat err; return 1; }
-    echo "$output" | awk '$1 ~ /^args:/ { sub(/^args:/, "", $1); for (i = 2; i <= NF; i++) print $1 " arg" i - 2 " " $i }' > got.txt
+    local d
+    for d in "$@"; do
+        run libbpf "$PWD/$d/args" $(args_probes $d/args) -- "$PWD/$d/args" "$PWD/$d/want.txt"
+        [ "$status" -eq 0 ] || { cat err; echo "$d: the loader failed"; return 1; }
+        echo "$output" | awk '$1 ~ /^args:/ { sub(/^args:/, "", $1); for (i = 2; i <= NF; i++) print $1 " arg" i - 2 " " $i }' > $d/got.txt
+    done
 }
 
+# gdb_args_py: the Python gdb sources to read args probes: ProbeArgs64
+# and probes(NAMES), which replaces every breakpoint by one for each probe
+# of NAMES (the program's own), for a session that reads several.
+gdb_args_py() {
+    cp "$ROOT/tests/gdb-probe-args.py" args.py
+    printf '%s\n' '' 'def probes(names):' '    for b in gdb.breakpoints():' '        b.delete()' \
+        '    for n in names:' "        ProbeArgs64('-probe-stap ' + n)" >> args.py
+}
+
+# gdb_probes_ex DIR: the -ex words that set the breakpoints on the
+# probes of DIR/args.
+gdb_probes_ex() {
+    GDB_EX+=(-ex "python probes([$(args_probes $1/args | sed "s/.*/'&'/" | paste -sd,)])")
+}
+
+# gdb_split: gdb's lines on stdin to DIR/got.txt, DIR named by the line
+# "@@ DIR" before them (one session reads several programs).
+gdb_split() {
+    awk '/^@@ / { out = $2 "/got.txt"; printf "" > out; next }
+        out != "" && /^[a-z0-9]+ arg[0-9]+ / { print > out }'
+}
+
+# read_gdb DIR...: every program run under one gdb session, one after the
+# other (gdb's start was most of what it cost a program).
 read_gdb() {
-    GDB_PROBE_CLASS=ProbeArgs64 gdb_probe_args ./args "$PWD/want.txt" -- $(args_probes) > got.txt
+    local d GDB_EX=()
+    gdb_args_py
+    for d in "$@"; do
+        GDB_EX+=(-ex "echo @@ $d\\n" -ex "file $PWD/$d/args")
+        gdb_probes_ex $d
+        GDB_EX+=(-ex "run $PWD/$d/want.txt")
+    done
+    timeout "$HANG_SECONDS" gdb -batch -nx "${GDB_LEAN[@]}" -ex 'set pagination off' -ex "source $PWD/args.py" \
+        "${GDB_EX[@]}" 2>&1 | gdb_split
 }
 
 # bats test_tags=tracer
@@ -191,63 +261,81 @@ read_gdb() {
     each_x86_build read_gdb
 }
 
-# qemu_args ARCH CC LANG HEADER FLAGS...: args.c built static for ARCH
-# (build_args), run under qemu-user, every probe read by gdb-multiarch; the
-# values passed in want.txt, gdb's in got.txt.
-qemu_args() {
-    local arch=$1 cc=$2 lang=$3 hdr=$4 qemu py p
-    shift 4
-    qemu=$(arch_field "$arch" 4)
-    need_cmd "$qemu"
-    need_arch "$arch"
-    build_args "$cc" $lang $hdr args -static "$@"
-    py=$PWD/probes.py
-    cp "$ROOT/tests/gdb-probe-args.py" "$py"
-    for p in $(note_probes args | cut -f1 | grep '^args:' | sort -u); do
-        echo "ProbeArgs64('-probe-stap $p')" >> "$py"
-    done
-    qemu_gdb_start "$qemu" ./args "$PWD/want.txt"
-    timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/args" \
-        -ex "target remote :$QEMU_PORT" -ex "source $py" -ex continue 2>&1 |
-        grep -E '^[a-z0-9]+ arg[0-9]+ ' > got.txt || true
-    wait "$QEMU_PID" || true
+# qemu_build ARCH CC LANG HEADER: args.c for ARCH built static, as
+# DIR/args (DIR: ARCH-LANG-HEADER): compiled at -O2 as the first test
+# compiles it (build_args ... -c -O2: its object, when it built the same),
+# then linked.
+qemu_build() {
+    local d=$1-$3-$4
+    need_cmd "$(arch_field "$1" 4)"
+    need_arch "$1"
+    mkdir $d
+    build_args "$2" $3 $4 -c -O2
+    $2 -static "$OBJ" -o $d/args
 }
 
-# qemu_same_values ARCH WHAT: as same_values, except that on i686 a probe
-# whose note holds a GOT-relative global or a TLS variable (g@GOTOFF(%ebx),
-# %gs:t@ntpoff: GCC's "o" alternative, which gdb cannot read) may go
-# unread: README's measured exception.
+# qemu_read DIR...: each DIR/args (DIR: ARCH-...) run under its qemu-user,
+# stopped in its gdb stub, every probe read by one gdb-multiarch session,
+# one program after the other; the values passed in DIR/want.txt, gdb's in
+# DIR/got.txt.
+qemu_read() {
+    local d pids=() GDB_EX=()
+    gdb_args_py
+    for d in "$@"; do
+        qemu_gdb_start "$(arch_field "${d%%-*}" 4)" ./$d/args "$PWD/$d/want.txt" || return 1
+        pids+=("$QEMU_PID")
+        GDB_EX+=(-ex "echo @@ $d\\n" -ex file -ex "target remote :$QEMU_PORT" -ex "file $PWD/$d/args")
+        gdb_probes_ex $d
+        GDB_EX+=(-ex continue)
+    done
+    timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "source $PWD/args.py" \
+        "${GDB_EX[@]}" 2>&1 | gdb_split
+    for d in "${pids[@]}"; do wait "$d" || true; done
+}
+
+# qemu_same_values DIR WHAT: as same_values of DIR's want.txt and got.txt,
+# except that on i686 a probe whose note holds a GOT-relative global or a
+# TLS variable (g@GOTOFF(%ebx), %gs:t@ntpoff: GCC's "o" alternative,
+# which gdb cannot read) may go unread: README's measured exception.
 qemu_same_values() {
     local probe
-    if [ "$1" = i686 ]; then
-        for probe in $(comm -23 <(sort -u want.txt) <(sort -u got.txt) | cut -d' ' -f1 | sort -u); do
-            [[ "$(note_args args args:$probe)" =~ @GOTOFF|@ntpoff ]] ||
-                { echo "$2: args:$probe unread: $(note_args args args:$probe)"; false; }
-            grep -v "^$probe " want.txt > want.i686; mv want.i686 want.txt
+    if [[ $1 == i686-* ]]; then
+        for probe in $(comm -23 <(sort -u $1/want.txt) <(sort -u $1/got.txt) | cut -d' ' -f1 | sort -u); do
+            [[ "$(note_args $1/args args:$probe)" =~ @GOTOFF|@ntpoff ]] ||
+                { echo "$2: args:$probe unread: $(note_args $1/args args:$probe)"; false; }
+            grep -v "^$probe " $1/want.txt > want.i686; mv want.i686 $1/want.txt
             echo "# $2: args:$probe unread (GOT/TLS operand)" >&3
         done
     fi
-    same_values want.txt got.txt || { echo "$2"; false; }
+    same_values $1/want.txt $1/got.txt || { echo "$2"; false; }
 }
 
 # bats test_tags=cross
 @test "gdb reads every argument as passed under qemu-user on every target where it reads arguments, gcc and g++ -O2, both headers" {
     need_gdb_python gdb-multiarch
-    for a in i686 aarch64 armhf armel ppc64el ppc64 powerpc s390x; do
-        for h in sdt usdt; do
-            qemu_args $a "$(arch_gcc $a)" c $h -O2
-            qemu_same_values $a "$a gcc $h"
-        done
-        qemu_args $a "$(arch_gxx $a)" c++ sdt -O2
-        qemu_same_values $a "$a g++"
+    arches="i686 aarch64 armhf armel ppc64el ppc64 powerpc s390x"
+    for a in $arches; do
+        for h in sdt usdt; do qemu_build $a "$(arch_gcc $a)" c $h; done
+        qemu_build $a "$(arch_gxx $a)" c++ sdt
+    done
+    qemu_read $(for a in $arches; do echo $a-c-sdt $a-c-usdt $a-c++-sdt; done)
+    for a in $arches; do
+        for h in sdt usdt; do qemu_same_values $a-c-$h "$a gcc $h"; done
+        qemu_same_values $a-c++-sdt "$a g++"
     done
 }
 
-# classify_sizes CC LANG: classify.c's notes as "PROVIDER NAME<TAB>sizes".
+# classify_sizes CC LANG: classify.c's notes as "PROVIDER NAME<TAB>sizes",
+# a probe the compiler cloned once per distinct note.
 classify_sizes() {
     $1 -x $2 -O2 -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
         -c "$SRC/classify.c" -o c.o
-    { note_sizes c.o d | sed 's/^/d /'; note_sizes c.o i | sed 's/^/i /'; }
+    note_probes c.o | awk -F '\t' '$1 ~ /^[di]:/ {
+            n = split(substr($0, length($1) + 2), w, /[ \t]+/); s = ""
+            for (i = 1; i <= n; i++)
+                if (match(w[i], /^-?[0-9]+f?@/)) s = s (s == "" ? "" : " ") substr(w[i], 1, RLENGTH - 1)
+            print substr($1, 1, 1) " " substr($1, 3) "\t" s
+        }' | sort -u
 }
 
 # bats test_tags=cross

@@ -14,62 +14,106 @@ setup() {
     cd "$BATS_TEST_TMPDIR"
 }
 
-# decode CC FLAGS...: build gdbvals with CC and FLAGS, run it under gdb,
-# print "decoded/total", and leave the differences in diff.txt.
-decode() {
+# build CC FLAGS...: gdbvals built with CC and FLAGS (as C++ for a CC
+# ending in ++) as N/prog, N the number of builds before it in the test
+# (LAST), its words WHAT[N]; decode runs it.
+build() {
     local cc=$1 lang=c
     shift
     case $cc in *++) lang=c++ ;; esac
-    $cc -x $lang -g -I "${HDR:-$INCLUDE}" "$@" "$ROOT/tests/header/gdbvals.c" -o prog
-    gdb_probe_args ./prog "$PWD/want.txt" -- $PROBES > got.txt
-    sort want.txt > w; sort got.txt > g
-    diff w g > diff.txt || true
-    echo "$(comm -12 w g | wc -l)/$(wc -l < w)"
+    LAST=${#WHAT[@]}
+    WHAT+=("$cc $*")
+    PENDING+=("$LAST")
+    mkdir $LAST
+    $cc -x $lang -g -I "${HDR:-$INCLUDE}" "$@" "$ROOT/tests/header/gdbvals.c" -o $LAST/prog
 }
 
-# all_decoded CC FLAGS...: every one of the 51 arguments decodes right.
+# decode: run every program built since the last decode under gdb, one
+# after the other in one gdb session (its start is most of what gdb costs
+# a program), each writing the values it passes to N/want.txt; gdb's
+# lines go to N/got.txt.
+decode() {
+    local py=$PWD/probes.py p n gdbargs=()
+    [ ${#PENDING[@]} -gt 0 ] || return 0
+    cp "$ROOT/tests/gdb-probe-args.py" "$py"
+    for p in $PROBES; do echo "ProbeArgs('-probe-stap $p')" >> "$py"; done
+    for n in "${PENDING[@]}"; do
+        : > $n/got.txt
+        gdbargs+=(-ex "echo @@ $n\\n" -ex "file $PWD/$n/prog")
+        [ ${#gdbargs[@]} -gt 4 ] || gdbargs+=(-ex "source $py")
+        gdbargs+=(-ex "run $PWD/$n/want.txt")
+    done
+    PENDING=()
+    timeout "$HANG_SECONDS" gdb -batch -nx "${GDB_LEAN[@]}" -ex 'set pagination off' "${gdbargs[@]}" 2>&1 |
+        awk '/^@@ / { out = $2 "/got.txt"; next }
+            out != "" && /^[A-Za-z_0-9]+ arg(c|[0-9]+) / { print > out }'
+}
+
+# decoded N: "decoded/total" of build N, the differences in N/diff.txt.
+decoded() {
+    sort $1/want.txt > $1/w; sort $1/got.txt > $1/g
+    diff $1/w $1/g > $1/diff.txt || true
+    echo "$(comm -12 $1/w $1/g | wc -l)/$(wc -l < $1/w)"
+}
+
+# all_decoded [N...]: decode, then every one of the 51 arguments of build
+# N (of every build of the test, without N) decodes right.
 all_decoded() {
-    result=$(decode "$@")
-    [ "$result" = "51/51" ] || { echo "$* -> $result"; cat diff.txt; false; }
+    local n result
+    decode
+    for n in "${@:-${!WHAT[@]}}"; do
+        result=$(decoded $n)
+        [ "$result" = "51/51" ] || { echo "${WHAT[n]} -> $result"; cat $n/diff.txt; false; }
+    done
 }
 
 @test "gdb decodes every integer argument: gcc -O0, -O1, -O2, -O3, -Os" {
-    for opt in -O0 -O1 -O2 -O3 -Os; do all_decoded gcc $opt; done
+    for opt in -O0 -O1 -O2 -O3 -Os; do build gcc $opt; done
+    all_decoded
 }
 
 @test "gdb decodes every integer argument: clang -O0, -O1, -O2, -O3, -Os" {
-    for opt in -O0 -O1 -O2 -O3 -Os; do all_decoded clang $opt; done
+    for opt in -O0 -O1 -O2 -O3 -Os; do build clang $opt; done
+    all_decoded
 }
 
 @test "gdb decodes every integer argument with -flto, gcc and clang" {
-    all_decoded gcc -O2 -flto
+    build gcc -O2 -flto
+    all_decoded
     need_cmd ld.lld
-    all_decoded clang -O2 -flto -fuse-ld=lld
+    build clang -O2 -flto -fuse-ld=lld
+    all_decoded $LAST
 }
 
 @test "gdb decodes every integer argument in non-PIE and static programs" {
-    all_decoded gcc -O2 -fno-pie -no-pie
-    all_decoded clang -O2 -fno-pie -no-pie
-    all_decoded gcc -O2 -static
+    build gcc -O2 -fno-pie -no-pie
+    build clang -O2 -fno-pie -no-pie
+    build gcc -O2 -static
+    all_decoded
 }
 
 @test "gdb decodes every integer argument of the same program compiled as C++" {
-    all_decoded g++ -O0
-    all_decoded g++ -O2
-    all_decoded clang++ -O2
+    build g++ -O0
+    build g++ -O2
+    build clang++ -O2
+    all_decoded
 }
 
 @test "side by side: how many arguments gdb decodes with SystemTap's header" {
     need_stap_header
     HDR=$(stap_include)
     for cc in gcc clang; do
-        for opt in -O0 -O2 -Os; do
-            echo "# SystemTap's header, $cc $opt: $(decode $cc $opt -DBITFIELD_AS_INT) arguments decoded" >&3
-        done
+        for opt in -O0 -O2 -Os; do build $cc $opt -DBITFIELD_AS_INT; done
     done
+    stap=$LAST
     # ours, on the very same program and flags
     HDR=$INCLUDE
-    for opt in -O0 -O2 -Os; do all_decoded gcc $opt -DBITFIELD_AS_INT; done
+    for opt in -O0 -O2 -Os; do build gcc $opt -DBITFIELD_AS_INT; done
+    decode
+    for n in $(seq 0 $stap); do
+        echo "# SystemTap's header, ${WHAT[n]% -DBITFIELD_AS_INT}: $(decoded $n) arguments decoded" >&3
+    done
+    all_decoded $(seq $((stap + 1)) $LAST)
 }
 
 # Optimisation asked for inside the file (tests/header/gdbvals.c's
@@ -78,10 +122,11 @@ all_decoded() {
 @test "gdb decodes every argument of -O0 code optimised by #pragma GCC optimize or __attribute__ ((optimize)) at every level" {
     for how in OPT_PRAGMA OPT_ATTR; do
         for level in O1 O2 O3 Os; do
-            all_decoded gcc -O0 -D$how=$level
+            build gcc -O0 -D$how=$level
             # never rip-relative or indexed, the forms gdb cannot read
-            ! readelf -n prog | grep Arguments | grep -E '%rip|\(%[a-z0-9]+,' || false
-            all_decoded g++ -O0 -D$how=$level
+            ! readelf -n $LAST/prog | grep Arguments | grep -E '%rip|\(%[a-z0-9]+,' || false
+            build g++ -O0 -D$how=$level
         done
     done
+    all_decoded
 }
