@@ -74,7 +74,10 @@ need_bindings() {
 # bind_build DIR: install both libraries into DIR/prefix, as a user would
 # (make install PREFIX=...), and build every binding against that install
 # into DIR.  A variant that does not build leaves DIR/VARIANT.log and no
-# DIR/VARIANT.ok; the tests then report it.  The builds run side by side.
+# DIR/VARIANT.ok; the tests then report it.  The builds run side by side,
+# but for Go's two, one after the other: the second takes from the first's
+# build cache what they share (runtime/cgo, built for their CGO_CFLAGS),
+# which side by side both built.
 bind_build() {
     local d=$1 p=$1/prefix
     mkdir -p "$d/ruby/compat" "$d/ruby/native" "$d/node"
@@ -84,8 +87,10 @@ bind_build() {
     }
     : > "$d/python-compat.ok"
     : > "$d/python-native.ok"
-    bind_build_one "$d" go-compat bind_go "$p" "$d" compat stapsdt.go &
-    bind_build_one "$d" go-native bind_go "$p" "$d" native sdtkit.go &
+    {
+        bind_build_one "$d" go-compat bind_go "$p" "$d" compat stapsdt.go
+        bind_build_one "$d" go-native bind_go "$p" "$d" native sdtkit.go
+    } &
     bind_build_one "$d" ruby-compat sh -c "cd '$d/ruby/compat' &&
         ruby '$BIND_SRC/ruby/stapsdt/extconf.rb' --with-stapsdt-dir='$p' && make V=1" &
     bind_build_one "$d" ruby-native sh -c "cd '$d/ruby/native' &&
