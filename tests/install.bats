@@ -6,13 +6,32 @@
 
 load helpers
 
+# The two installs most tests read are made once, into the suite's
+# directory: PREFIX=/opt/sdt (opt_install), and the run-time libraries' as
+# Debian's, with a multiarch LIBDIR (install_runtime).  No test writes
+# there; those that install elsewhere or uninstall make their own.
+setup_file() {
+    export OPT_STAGE=$BATS_FILE_TMPDIR/opt RT_STAGE=$BATS_FILE_TMPDIR/rt
+    {
+        make -s -C "$ROOT" install PREFIX=/opt/sdt DESTDIR="$OPT_STAGE" &&
+            make -s -C "$ROOT" install PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu DESTDIR="$RT_STAGE"
+    } > "$BATS_FILE_TMPDIR/install.log" 2>&1 || true
+}
+
 setup() {
     cd "$BATS_TEST_TMPDIR"
     STAGE=$BATS_TEST_TMPDIR/stage
 }
 
+# opt_install: make install PREFIX=/opt/sdt DESTDIR=STAGE, made by
+# setup_file; sets STAGE.
+opt_install() {
+    STAGE=$OPT_STAGE
+    [ -x "$STAGE/opt/sdt/bin/dtrace" ] || { cat "$BATS_FILE_TMPDIR/install.log"; false; }
+}
+
 @test "make install PREFIX=... DESTDIR=... installs dtrace, the header and the man page" {
-    make -s -C "$ROOT" install PREFIX=/opt/sdt DESTDIR="$STAGE" > /dev/null
+    opt_install
     [ -x "$STAGE/opt/sdt/bin/dtrace" ]
     [ -f "$STAGE/opt/sdt/include/sys/sdt.h" ]
     [ -f "$STAGE/opt/sdt/include/sys/sdt-config.h" ]
@@ -62,7 +81,7 @@ probed_build() {
 
 @test "make install puts sdtkit.pc in share/pkgconfig: Cflags, the dtrace path, the version" {
     need_cmd pkg-config
-    make -s -C "$ROOT" install PREFIX=/opt/sdt DESTDIR="$STAGE" > /dev/null
+    opt_install
     local pc="$STAGE/opt/sdt/share/pkgconfig/sdtkit.pc"
     [ -f "$pc" ]
     [ "$(stat -c %a "$pc")" = 644 ]
@@ -77,7 +96,7 @@ probed_build() {
 
 @test "a DESTDIR install is found through pkg-config with PKG_CONFIG_SYSROOT_DIR" {
     need_cmd pkg-config gcc
-    make -s -C "$ROOT" install PREFIX=/opt/sdt DESTDIR="$STAGE" > /dev/null
+    opt_install
     probed_build PKG_CONFIG_PATH="$STAGE/opt/sdt/share/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$STAGE"
 }
 
@@ -93,7 +112,7 @@ probed_build() {
 
 @test "--define-variable=prefix moves both paths of sdtkit.pc" {
     need_cmd pkg-config
-    make -s -C "$ROOT" install PREFIX=/opt/sdt DESTDIR="$STAGE" > /dev/null
+    opt_install
     export PKG_CONFIG_PATH="$STAGE/opt/sdt/share/pkgconfig"
     [ "$(pkg-config --define-variable=prefix=/elsewhere --variable=dtrace sdtkit)" = "/elsewhere/bin/dtrace" ]
     [ "$(pkg-config --define-variable=prefix=/elsewhere --cflags sdtkit | xargs)" = "-I/elsewhere/include" ]
@@ -101,10 +120,12 @@ probed_build() {
 
 # ---- the run-time libraries ----------------------------------------------
 
-# install_runtime: make install with a multiarch LIBDIR, as Debian's; sets LIB.
+# install_runtime: make install with a multiarch LIBDIR, as Debian's, made
+# by setup_file; sets STAGE and LIB.
 install_runtime() {
-    make -s -C "$ROOT" install PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu DESTDIR="$STAGE" > /dev/null
+    STAGE=$RT_STAGE
     LIB=$STAGE/usr/lib/x86_64-linux-gnu
+    [ -f "$LIB/libsdtkit.so.1.0.0" ] || { cat "$BATS_FILE_TMPDIR/install.log"; false; }
 }
 
 # soname FILE: the DT_SONAME of a shared library.
@@ -129,7 +150,7 @@ soname() {
     [ "$(stat -c %a "$LIB/libsdtkit.a")" = 644 ]
     [ "$(stat -c %a "$LIB/libstapsdt.a")" = 644 ]
     # the default LIBDIR is PREFIX/lib
-    make -s -C "$ROOT" install PREFIX=/opt/sdt DESTDIR="$STAGE" > /dev/null
+    opt_install
     [ -L "$STAGE/opt/sdt/lib/libsdtkit.so" ]
     [ -f "$STAGE/opt/sdt/lib/libstapsdt.a" ]
     [ -f "$STAGE/opt/sdt/lib/pkgconfig/sdtkit-runtime.pc" ]
