@@ -100,18 +100,25 @@ report_missing() {
     runs=0
     : >jobs
     for cxx in g++ clang++; do
+        # the objects and dtrace -G's, which no linker changes: made once
+        # for each --gc-sections setting, linked by each linker
+        for gc in nogc gc; do
+            o="$PWD/ring-$cxx-$gc"
+            mkdir -p "$o"
+            for f in main producer consumer; do
+                $cxx -O2 -g $(gc_flags $gc) -I "$INCLUDE" -I "$EX/cxx-templates" \
+                    -c "$EX/cxx-templates/$f.cc" -o "$o/$f.o"
+            done
+            "$DTRACE" -G -s "$EX/cxx-templates/ring.d" -o "$o/probes.o" "$o"/main.o "$o"/producer.o "$o"/consumer.o
+        done
         for ld in $LINKERS; do
             linker_ok $cxx $ld || { missing="$missing $cxx/$ld"; continue; }
             for gc in nogc gc; do
+                o="$PWD/ring-$cxx-$gc"
                 d="$PWD/ring-$cxx-$ld-$gc"
                 mkdir -p "$d"
-                for f in main producer consumer; do
-                    $cxx -O2 -g $(gc_flags $gc) -I "$INCLUDE" -I "$EX/cxx-templates" \
-                        -c "$EX/cxx-templates/$f.cc" -o "$d/$f.o"
-                done
-                "$DTRACE" -G -s "$EX/cxx-templates/ring.d" -o "$d/probes.o" "$d"/main.o "$d"/producer.o "$d"/consumer.o
-                $cxx -O2 -g -fuse-ld=$ld $(gc_flags $gc) "$d"/main.o "$d"/producer.o "$d"/consumer.o \
-                    "$d/probes.o" -o "$d/cxx-ring"
+                $cxx -O2 -g -fuse-ld=$ld $(gc_flags $gc) "$o"/main.o "$o"/producer.o "$o"/consumer.o \
+                    "$o/probes.o" -o "$d/cxx-ring"
                 echo "$cxx $ld $gc"
                 has_stapsdt_base "$d/cxx-ring"
                 echo "ring-$cxx-$ld-$gc $d/cxx-ring $d/cxx-ring 3 >$d/out" >>jobs
@@ -139,15 +146,22 @@ report_missing() {
     missing=""
     runs=0
     : >jobs
+    # the object and dtrace -G's, which no linker changes: made once for
+    # each --gc-sections setting, linked by each linker
+    for gc in nogc gc; do
+        o="$PWD/greet-$gc"
+        mkdir -p "$o"
+        gcc -O2 -g -fPIC $(gc_flags $gc) -I "$INCLUDE" -I "$EX/shared-lib" \
+            -c "$EX/shared-lib/libgreet.c" -o "$o/libgreet.o"
+        "$DTRACE" -G -s "$EX/shared-lib/greet.d" -o "$o/probes.o" "$o/libgreet.o"
+    done
     for ld in $LINKERS; do
         linker_ok gcc $ld || { missing="$missing gcc/$ld"; continue; }
         for gc in nogc gc; do
+            o="$PWD/greet-$gc"
             d="$PWD/greet-$ld-$gc"
             mkdir -p "$d"
-            gcc -O2 -g -fPIC $(gc_flags $gc) -I "$INCLUDE" -I "$EX/shared-lib" \
-                -c "$EX/shared-lib/libgreet.c" -o "$d/libgreet.o"
-            "$DTRACE" -G -s "$EX/shared-lib/greet.d" -o "$d/probes.o" "$d/libgreet.o"
-            gcc -shared -fuse-ld=$ld $(gc_flags $gc) "$d/libgreet.o" "$d/probes.o" -o "$d/libgreet.so"
+            gcc -shared -fuse-ld=$ld $(gc_flags $gc) "$o/libgreet.o" "$o/probes.o" -o "$d/libgreet.so"
             gcc -O2 -g -fuse-ld=$ld -I "$EX/shared-lib" "$EX/shared-lib/greet-linked.c" \
                 -L "$d" -lgreet -Wl,-rpath,"$d" -o "$d/greet-linked"
             echo "$ld $gc"
