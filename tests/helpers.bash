@@ -494,7 +494,9 @@ stap_include() {
 
 # listen_inodes PORT: inodes of the TCP sockets listening on PORT.
 listen_inodes() {
-    awk -v p="$(printf ':%04X' "$1")" 'substr($2, length($2) - 4) == p && $4 == "0A" { print $10 }' \
+    local p
+    printf -v p ':%04X' "$1"
+    awk -v p="$p" 'substr($2, length($2) - 4) == p && $4 == "0A" { print $10 }' \
         /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
@@ -516,7 +518,7 @@ qemu_gdb_start() {
     tier_needs cross "$qemu" || return
     log=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/qemu-gdb.XXXXXX")
     read -r -a tries <<<"${QEMU_GDB_PORTS:-}"
-    for try in $(seq 1 20); do
+    for ((try = 0; try < 20; try++)); do
         tries+=($((10000 + (RANDOM * 32768 + RANDOM) % 22000)))
     done
     for port in "${tries[@]}"; do
