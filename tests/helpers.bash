@@ -527,13 +527,15 @@ qemu_gdb_start() {
         QEMU_PID=$!
         end=$((SECONDS + HANG_SECONDS))
         while [ "$SECONDS" -lt "$end" ]; do
+            # qemu loads the program before it listens: a pause first
+            # (each look at the sockets is some 8 ms of the kernel's CPU)
+            sleep 0.025
             if pid_listens "$QEMU_PID" "$port"; then
                 QEMU_PORT=$port
                 rm -f "$log"
                 return 0
             fi
             kill -0 "$QEMU_PID" 2>/dev/null || break
-            sleep 0.025
         done
         kill "$QEMU_PID" 2>/dev/null || true
         wait "$QEMU_PID" 2>/dev/null || true
