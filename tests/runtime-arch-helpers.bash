@@ -40,10 +40,10 @@ runner() {
 # prepare ARCH: in $W/ARCH, everything the tests read.  Steps that fail
 # leave their output missing; prepare.log says why.
 prepare() {
-    local a=$1 cc triple flags far pro stub
+    local a=$1 cc triple flags far pro stub objdump nm via
     cd "$W/$a" || return 1
     cc=$(arch_gcc "$a")
-    triple=$(arch_triple "$a")
+    triple=${ARCH_TABLE["$a 2"]}
     command -v "$cc" >/dev/null || { echo "$cc is not installed"; return 0; }
     printf '#include <stdio.h>\nint main(void) { return puts("hello") < 0; }\n' >hello.c
     # need_arch's own test: the compiler links a static program (of the
@@ -64,7 +64,7 @@ prepare() {
 
     # what GCC prints for the memory of each slot: a word at p+8*i (at
     # q+8*i-far past a second register's start)
-    flags=$(target "$a" 7) far=$(target "$a" 8)
+    flags=${TARGET[$a 7]} far=${TARGET[$a 8]}
     [ "$flags" != - ] || flags=
     awk -v far="$far" 'BEGIN {
         print "void f(char *p, char *q) {"
@@ -79,7 +79,7 @@ prepare() {
 
     # the stub as the target's assembler writes it, with labels at the
     # probe instruction and the end
-    pro=$(target "$a" 9) stub=$(target "$a" 10)
+    pro=${TARGET[$a 9]} stub=${TARGET[$a 10]}
     {
         echo 'start:'
         [ "$pro" = - ] || echo "$pro" | tr ';' '\n'
@@ -88,9 +88,9 @@ prepare() {
         echo 'end:'
     } | sed 's/^ */\t/; s/^\t\([a-z]*:\)$/\1/' >stub.s
     "$cc" -c stub.s -o stub.o || return 1
-    if command -v "$(arch_tool "$a" objdump)" >/dev/null && command -v "$(arch_tool "$a" nm)" >/dev/null; then
-        "$(arch_tool "$a" objdump)" -d stub.o >stub.dis && "$(arch_tool "$a" nm)" stub.o >stub.nm &&
-            "$(arch_tool "$a" objdump)" -d rt.so >rt.dis || return 1
+    objdump=$(arch_tool "$a" objdump) nm=$(arch_tool "$a" nm)
+    if command -v "$objdump" >/dev/null && command -v "$nm" >/dev/null; then
+        "$objdump" -d stub.o >stub.dis && "$nm" stub.o >stub.nm && "$objdump" -d rt.so >rt.dis || return 1
     fi
 
     # a program of the target linked against the object (which exports no
@@ -115,13 +115,15 @@ prepare() {
 
     # What the machine runs: a dynamic hello-world of the target.
     local q
-    q=$(arch_field "$a" 4)
+    q=${ARCH_TABLE["$a 4"]}
+    # how its programs run here (runner, without its processes)
+    case $q in -) via=() ;; *) via=("$q" -L "/usr/$triple") ;; esac
     if [ "$q" != - ] && ! command -v "$q" >/dev/null; then
         echo "$q is not installed"
         return 0
     fi
     local status=0
-    timeout "$HANG_SECONDS" $(runner "$a") ./hello >hello.out 2>&1 || status=$?
+    timeout "$HANG_SECONDS" "${via[@]}" ./hello >hello.out 2>&1 || status=$?
     if [ "$status" != 0 ] || [ "$(cat hello.out)" != hello ]; then
         [ "$q" != - ] || q="this kernel"
         echo "$q does not run a dynamic hello-world of $a (status $status: $(head -c 120 hello.out | tr '\n' ' '))" >refused
@@ -129,7 +131,7 @@ prepare() {
     fi
     touch runs
     # alone: no tracer, every probe reads disabled
-    timeout "$HANG_SECONDS" $(runner "$a") ./prog want.txt >alone.txt 2>&1 || echo "prog exited $?" >>alone.txt
+    timeout "$HANG_SECONDS" "${via[@]}" ./prog want.txt >alone.txt 2>&1 || echo "prog exited $?" >>alone.txt
     # gdb's file system: qemu's (the target's /usr/TRIPLET over the host's),
     # where the loader's /proc/QEMUPID/fd/N is the host's
     mkdir root
