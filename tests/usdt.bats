@@ -21,11 +21,12 @@ teardown() {
     cleanup_tracers
 }
 
-# build CC OUT FLAGS...: the test program (probes.c + other.c).
+# build CC OUT FLAGS...: the test program (probes.c + other.c), built once
+# a run (once): ten tests build it with gcc -O2.
 build() {
     local cc=$1 out=$2
     shift 2
-    "$cc" -Wall -Wextra -Wpedantic -Werror "$@" -I "$INCLUDE" \
+    once "$cc" -Wall -Wextra -Wpedantic -Werror "$@" -I "$INCLUDE" \
         "$SRC/probes.c" "$SRC/other.c" -o "$out"
 }
 
