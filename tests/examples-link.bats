@@ -60,9 +60,14 @@ report_missing() {
     echo "# not installed here:$missing" >&3
 }
 
+# Each test builds every variant and checks its file, then one gdb session
+# (gdb_batch) lists each one's probes and runs it; the checks of what gdb
+# said follow, a variant at a time.
+
 @test "tick linked by bfd, gold, lld and mold, with and without --gc-sections: gdb stops at both probes with the counter, loop2 enabled" {
     missing=""
     runs=0
+    : >jobs
     for cc in gcc clang; do
         for ld in $LINKERS; do
             linker_ok $cc $ld || { missing="$missing $cc/$ld"; continue; }
@@ -71,16 +76,21 @@ report_missing() {
                 build_tick "$b" pie $cc -fuse-ld=$ld $(gc_flags $gc)
                 echo "$cc $ld $gc"
                 has_stapsdt_base "$b"
-                [ "$(gdb_sites "$b")" = "$(note_sites "$b")" ]
-                run gdb_probe_hits "$b" 3 0 ">$PWD/out" -- tick:loop1 tick:loop2
-                [ "$(echo "$output" | grep -v hit | tr '\n' ,)" = \
-                  "loop1 arg0 1,loop2 arg0 1,loop1 arg0 2,loop2 arg0 2,loop1 arg0 3,loop2 arg0 3," ] ||
-                    { echo "$output"; false; }
-                [ "$(grep -c 'loop2 enabled (semaphore 1)' out)" -eq 3 ]
-                runs=$((runs + 1))
+                echo "tick-$cc-$ld-$gc $b $b 3 0 >$b.out" >>jobs
             done
         done
     done
+    gdb_batch "$PWD" tick:loop1 tick:loop2 <jobs
+    while read -r name b _; do
+        echo "$name"
+        [ "$(sort "$name.sites")" = "$(note_sites "$b")" ]
+        output=$(<"$name.hits")
+        [ "$(echo "$output" | grep -v hit | tr '\n' ,)" = \
+          "loop1 arg0 1,loop2 arg0 1,loop1 arg0 2,loop2 arg0 2,loop1 arg0 3,loop2 arg0 3," ] ||
+            { echo "$output"; false; }
+        [ "$(grep -c 'loop2 enabled (semaphore 1)' "$b.out")" -eq 3 ]
+        runs=$((runs + 1))
+    done <jobs
     report_missing
     [ "$runs" -ge 4 ]
 }
@@ -88,32 +98,46 @@ report_missing() {
 @test "cxx-ring linked by bfd, gold, lld and mold, with and without --gc-sections: gdb stops in every template instance with the values passed" {
     missing=""
     runs=0
+    : >jobs
     for cxx in g++ clang++; do
+        # the objects and dtrace -G's, which no linker changes: made once
+        # for each --gc-sections setting, linked by each linker
+        for gc in nogc gc; do
+            o="$PWD/ring-$cxx-$gc"
+            mkdir -p "$o"
+            for f in main producer consumer; do
+                $cxx -O2 -g $(gc_flags $gc) -I "$INCLUDE" -I "$EX/cxx-templates" \
+                    -c "$EX/cxx-templates/$f.cc" -o "$o/$f.o"
+            done
+            "$DTRACE" -G -s "$EX/cxx-templates/ring.d" -o "$o/probes.o" "$o"/main.o "$o"/producer.o "$o"/consumer.o
+        done
         for ld in $LINKERS; do
             linker_ok $cxx $ld || { missing="$missing $cxx/$ld"; continue; }
             for gc in nogc gc; do
+                o="$PWD/ring-$cxx-$gc"
                 d="$PWD/ring-$cxx-$ld-$gc"
                 mkdir -p "$d"
-                for f in main producer consumer; do
-                    $cxx -O2 -g $(gc_flags $gc) -I "$INCLUDE" -I "$EX/cxx-templates" \
-                        -c "$EX/cxx-templates/$f.cc" -o "$d/$f.o"
-                done
-                "$DTRACE" -G -s "$EX/cxx-templates/ring.d" -o "$d/probes.o" "$d"/main.o "$d"/producer.o "$d"/consumer.o
-                $cxx -O2 -g -fuse-ld=$ld $(gc_flags $gc) "$d"/main.o "$d"/producer.o "$d"/consumer.o \
-                    "$d/probes.o" -o "$d/cxx-ring"
+                $cxx -O2 -g -fuse-ld=$ld $(gc_flags $gc) "$o"/main.o "$o"/producer.o "$o"/consumer.o \
+                    "$o/probes.o" -o "$d/cxx-ring"
                 echo "$cxx $ld $gc"
                 has_stapsdt_base "$d/cxx-ring"
-                [ "$(gdb_sites "$d/cxx-ring")" = "$(note_sites "$d/cxx-ring")" ]
-                run gdb_probe_hits "$d/cxx-ring" 3 ">$d/out" -- ring:push ring:pop ring:mix
-                got=$(echo "$output" | grep -E '^(push|pop) arg' | paste -d' ' - - | awk '{ print $1, $3, $6 }')
-                want=$(sed -n 's/^\(push\|pop\) \([0-9]*\) (size \([0-9]*\))$/\1 \2 \3/p' "$d/out")
-                [ "$(echo "$want" | wc -l)" -eq 12 ]
-                [ "$got" = "$want" ] || { echo "$output"; false; }
-                [ "$(echo "$output" | grep -c '^mix hit')" -eq 9 ]
-                runs=$((runs + 1))
+                echo "ring-$cxx-$ld-$gc $d/cxx-ring $d/cxx-ring 3 >$d/out" >>jobs
             done
         done
     done
+    gdb_batch "$PWD" ring:push ring:pop ring:mix <jobs
+    while read -r name b _; do
+        echo "$name"
+        d=${b%/cxx-ring}
+        [ "$(sort "$name.sites")" = "$(note_sites "$b")" ]
+        output=$(<"$name.hits")
+        got=$(echo "$output" | grep -E '^(push|pop) arg' | paste -d' ' - - | awk '{ print $1, $3, $6 }')
+        want=$(sed -n 's/^\(push\|pop\) \([0-9]*\) (size \([0-9]*\))$/\1 \2 \3/p' "$d/out")
+        [ "$(echo "$want" | wc -l)" -eq 12 ]
+        [ "$got" = "$want" ] || { echo "$output"; false; }
+        [ "$(echo "$output" | grep -c '^mix hit')" -eq 9 ]
+        runs=$((runs + 1))
+    done <jobs
     report_missing
     [ "$runs" -ge 4 ]
 }
@@ -121,29 +145,43 @@ report_missing() {
 @test "libgreet.so linked by bfd, gold, lld and mold, with and without --gc-sections: gdb stops in it with the values passed" {
     missing=""
     runs=0
+    : >jobs
+    # the object and dtrace -G's, which no linker changes: made once for
+    # each --gc-sections setting, linked by each linker
+    for gc in nogc gc; do
+        o="$PWD/greet-$gc"
+        mkdir -p "$o"
+        gcc -O2 -g -fPIC $(gc_flags $gc) -I "$INCLUDE" -I "$EX/shared-lib" \
+            -c "$EX/shared-lib/libgreet.c" -o "$o/libgreet.o"
+        "$DTRACE" -G -s "$EX/shared-lib/greet.d" -o "$o/probes.o" "$o/libgreet.o"
+    done
     for ld in $LINKERS; do
         linker_ok gcc $ld || { missing="$missing gcc/$ld"; continue; }
         for gc in nogc gc; do
+            o="$PWD/greet-$gc"
             d="$PWD/greet-$ld-$gc"
             mkdir -p "$d"
-            gcc -O2 -g -fPIC $(gc_flags $gc) -I "$INCLUDE" -I "$EX/shared-lib" \
-                -c "$EX/shared-lib/libgreet.c" -o "$d/libgreet.o"
-            "$DTRACE" -G -s "$EX/shared-lib/greet.d" -o "$d/probes.o" "$d/libgreet.o"
-            gcc -shared -fuse-ld=$ld $(gc_flags $gc) "$d/libgreet.o" "$d/probes.o" -o "$d/libgreet.so"
+            gcc -shared -fuse-ld=$ld $(gc_flags $gc) "$o/libgreet.o" "$o/probes.o" -o "$d/libgreet.so"
             gcc -O2 -g -fuse-ld=$ld -I "$EX/shared-lib" "$EX/shared-lib/greet-linked.c" \
                 -L "$d" -lgreet -Wl,-rpath,"$d" -o "$d/greet-linked"
             echo "$ld $gc"
             has_stapsdt_base "$d/libgreet.so"
-            [ "$(gdb_sites "$d/libgreet.so")" = "$(note_sites "$d/libgreet.so")" ]
-            run gdb_probe_hits "$d/greet-linked" 2 0 ">$d/out" -- greet:hello greet:done
-            who=$(hex2dec "$(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' "$d/out")")
-            [ "$(echo "$output" | grep -v hit | tr '\n' ,)" = \
-              "hello arg0 $who,hello arg1 1,done arg0 1,hello arg0 $who,hello arg1 2,done arg0 3," ] ||
-                { echo "$output"; false; }
-            [ "$(grep -c '(semaphore 1)' "$d/out")" -eq 2 ]
-            runs=$((runs + 1))
+            echo "greet-$ld-$gc $d/libgreet.so $d/greet-linked 2 0 >$d/out" >>jobs
         done
     done
+    gdb_batch "$PWD" greet:hello greet:done <jobs
+    while read -r name b _; do
+        echo "$name"
+        d=${b%/libgreet.so}
+        [ "$(sort "$name.sites")" = "$(note_sites "$b")" ]
+        output=$(<"$name.hits")
+        who=$(hex2dec "$(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' "$d/out")")
+        [ "$(echo "$output" | grep -v hit | tr '\n' ,)" = \
+          "hello arg0 $who,hello arg1 1,done arg0 1,hello arg0 $who,hello arg1 2,done arg0 3," ] ||
+            { echo "$output"; false; }
+        [ "$(grep -c '(semaphore 1)' "$d/out")" -eq 2 ]
+        runs=$((runs + 1))
+    done <jobs
     report_missing
     [ "$runs" -ge 2 ]
 }

@@ -73,10 +73,25 @@ decode() {
     done
 }
 
-# decoded: "right/total" argument values (of got.txt and want.txt here).
+# decoded: "right/total" argument values (of got.txt and want.txt here:
+# how many of want.txt's lines got.txt has, each line once).
 decoded() {
-    grep -v ' hit$' got.txt | sort > g; sort want.txt > w
-    echo "$(comm -12 w g | wc -l)/$(wc -l < w)"
+    awk 'NR == FNR { if ($0 !~ / hit$/) g[$0]++; next }
+        { n++; if (g[$0] > 0) { g[$0]--; r++ } } END { print r + 0 "/" n + 0 }' got.txt want.txt
+}
+
+# unread: the probes (sorted, once each) with an argument that got.txt
+# does not have as want.txt has it.
+unread() {
+    awk 'NR == FNR { if ($0 !~ / hit$/) g[$0]++; next }
+        g[$0] > 0 { g[$0]--; next } { print $1 }' got.txt want.txt | sort -u
+}
+
+# sorted_pair: w and g, want.txt's values and got.txt's, sorted (for a
+# failure's diff w g).
+sorted_pair() {
+    sort want.txt >w
+    grep -v ' hit$' got.txt | sort >g
 }
 
 # all_decoded ARCH OPT... : with the cross GCC and with clang, at each
@@ -94,7 +109,7 @@ all_decoded() {
     decode "$arch" "${dirs[@]}"
     for i in "${dirs[@]}"; do
         cd "$BATS_TEST_TMPDIR/$i"
-        [ "$(decoded)" = 51/51 ] || { echo "$arch ${whats[i]}: $(decoded)"; diff w g; false; }
+        [ "$(decoded)" = 51/51 ] || { echo "$arch ${whats[i]}: $(decoded)"; sorted_pair; diff w g; false; }
     done
     cd "$BATS_TEST_TMPDIR"
 }
@@ -141,7 +156,7 @@ all_decoded() {
     # with SystemTap's header); every other probe must read back.
     cd ../gcc2
     result=$(decoded)
-    unread=$(comm -23 w g | cut -d' ' -f1 | sort -u)
+    unread=$(unread)
     [ -n "$unread" ] || [ "$result" = 51/51 ]
     for probe in $unread; do
         [[ "$(note_args prog t:$probe)" == *@GOTOFF* ]] || { echo "t:$probe unreadable without a GOT operand"; false; }
@@ -172,12 +187,12 @@ all_decoded() {
         for how in OPT_PRAGMA OPT_ATTR; do
             for level in O1 O2 O3 Os; do
                 cd "$BATS_TEST_TMPDIR/$how-$level"
-                unread=$(comm -23 <(sort want.txt) <(grep -v ' hit$' got.txt | sort) | cut -d' ' -f1 | sort -u)
+                unread=$(unread)
                 for probe in $unread; do
                     args=$(note_args prog t:$probe)
                     { [ $a = i686 ] && [[ "$args" == *@GOTOFF* ]]; } ||
                         { [[ $a == arm* ]] && [[ "$args" == *", lsl #"* ]]; } ||
-                        { echo "$a gcc -O0 -D$how=$level: $(decoded)"; diff w g; false; }
+                        { echo "$a gcc -O0 -D$how=$level: $(decoded)"; sorted_pair; diff w g; false; }
                     echo "# $a gcc -O0 -D$how=$level: t:$probe unread: $args" >&3
                 done
             done

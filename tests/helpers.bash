@@ -498,7 +498,9 @@ stap_include() {
 
 # listen_inodes PORT: inodes of the TCP sockets listening on PORT.
 listen_inodes() {
-    awk -v p="$(printf ':%04X' "$1")" 'substr($2, length($2) - 4) == p && $4 == "0A" { print $10 }' \
+    local p
+    printf -v p ':%04X' "$1"
+    awk -v p="$p" 'substr($2, length($2) - 4) == p && $4 == "0A" { print $10 }' \
         /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
@@ -520,7 +522,7 @@ qemu_gdb_start() {
     tier_needs cross "$qemu" || return
     log=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/qemu-gdb.XXXXXX")
     read -r -a tries <<<"${QEMU_GDB_PORTS:-}"
-    for try in $(seq 1 20); do
+    for ((try = 0; try < 20; try++)); do
         tries+=($((10000 + (RANDOM * 32768 + RANDOM) % 22000)))
     done
     for port in "${tries[@]}"; do
@@ -529,13 +531,15 @@ qemu_gdb_start() {
         QEMU_PID=$!
         end=$((SECONDS + HANG_SECONDS))
         while [ "$SECONDS" -lt "$end" ]; do
+            # qemu loads the program before it listens: a pause first
+            # (each look at the sockets is some 8 ms of the kernel's CPU)
+            sleep 0.025
             if pid_listens "$QEMU_PID" "$port"; then
                 QEMU_PORT=$port
                 rm -f "$log"
                 return 0
             fi
             kill -0 "$QEMU_PID" 2>/dev/null || break
-            sleep 0.025
         done
         kill "$QEMU_PID" 2>/dev/null || true
         wait "$QEMU_PID" 2>/dev/null || true

@@ -20,130 +20,7 @@
 # bats file_tags=cross
 
 load helpers
-
-TARGETS="$ROOT/tests/runtime/targets"
-# archprobes' probes, in the order it fires them
-PROBES="u8 i8 u16 i16 u32 i32 u64 i64 ptr str flt dbl all none"
-
-# target ARCH FIELD: a field of ARCH's row of tests/runtime/targets (FIELD 1
-# the arch, 2 class, 3 data, 4 machine, 5 gdb, 6 tdesc, 7 gccflags, 8 far,
-# 9 prologue, 10 stub).
-target() {
-    awk -F '|' -v a="$1" -v n="$2" '
-        /^#/ || !NF { next }
-        { k = $1; gsub(/ /, "", k) }
-        k == a { v = $n; sub(/^ +/, "", v); sub(/ +$/, "", v); print v }' "$TARGETS"
-}
-
-# tool ARCH NAME: the target's binutils program NAME (objdump ...).
-tool() {
-    if [ "$1" = x86_64 ]; then echo "$2"; else echo "$(arch_triple "$1")-$2"; fi
-}
-
-# runner ARCH: how a program of ARCH runs here (empty: natively).
-runner() {
-    local q
-    q=$(arch_field "$1" 4)
-    [ "$q" = - ] || echo "$q -L /usr/$(arch_triple "$1")"
-}
-
-# ---- Building, once -----------------------------------------------------
-
-# prepare ARCH: in $W/ARCH, everything the tests read.  Steps that fail
-# leave their output missing; prepare.log says why.
-prepare() {
-    local a=$1 cc triple flags far pro stub
-    cd "$W/$a" || return 1
-    cc=$(arch_gcc "$a")
-    triple=$(arch_triple "$a")
-    command -v "$cc" >/dev/null || { echo "$cc is not installed"; return 0; }
-    printf '#include <stdio.h>\nint main(void) { return puts("hello") < 0; }\n' >hello.c
-    # need_arch's own test: the compiler links a static program
-    "$cc" -static hello.c -o hello-static && touch cc-ok || return 0
-
-    # the object, for a shared library's identity
-    echo 'int f(void) { return 0; }' >ref.c
-    "$cc" -shared -fPIC ref.c -o ref.so || return 1
-    "$W/mkdso" ref.so rt.so || return 1
-    # what the tests read of it
-    readelf -hW ref.so >ref.h
-    for f in h l S n d; do readelf -"$f"W rt.so >rt."$f"; done
-    readelf --syms -W rt.so >rt.syms
-
-    # what GCC prints for the memory of each slot: a word at p+8*i (at
-    # q+8*i-far past a second register's start)
-    flags=$(target "$a" 7) far=$(target "$a" 8)
-    [ "$flags" != - ] || flags=
-    awk -v far="$far" 'BEGIN {
-        print "void f(char *p, char *q) {"
-        for (i = 0; i < 12; i++) {
-            b = "p"; d = 8 * i
-            if (far != "-" && d >= far) { b = "q"; d -= far }
-            printf "    __asm__ volatile(\"@OP %d %%0\" :: \"m\"(*(int *)(%s + %d)));\n", i, b, d
-        }
-        print "}" }' >ops.c
-    "$cc" -O2 $flags -S ops.c -o ops.s || return 1
-    sed -n 's/.*@OP \([0-9]*\) \(.*\)$/\1 \2/p' ops.s | sed 's/[[:space:]]*$//' >gcc-operands
-
-    # the stub as the target's assembler writes it, with labels at the
-    # probe instruction and the end
-    pro=$(target "$a" 9) stub=$(target "$a" 10)
-    {
-        echo 'start:'
-        [ "$pro" = - ] || echo "$pro" | tr ';' '\n'
-        echo 'probe:'
-        echo "$stub" | tr ';' '\n'
-        echo 'end:'
-    } | sed 's/^ */\t/; s/^\t\([a-z]*:\)$/\1/' >stub.s
-    "$cc" -c stub.s -o stub.o || return 1
-    if command -v "$(tool "$a" objdump)" >/dev/null && command -v "$(tool "$a" nm)" >/dev/null; then
-        "$(tool "$a" objdump)" -d stub.o >stub.dis && "$(tool "$a" nm)" stub.o >stub.nm &&
-            "$(tool "$a" objdump)" -d rt.so >rt.dis || return 1
-    fi
-
-    # a program of the target linked against the object (which exports no
-    # symbol: the stubs are named in .symtab)
-    echo 'int main(void) { return 0; }' >call.c
-    "$cc" call.c -Wl,--no-as-needed rt.so -Wl,--fatal-warnings -o call >link.log 2>&1 &&
-        readelf -dW call >call.d
-
-    # the run-time library for the target, and a program using it
-    local rt=(-std=c11 -O2 -g -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L
-        "-DSDTKIT_VERSION=\"$(cat "$ROOT/VERSION")\"" -I "$ROOT/include")
-    "$cc" "${rt[@]}" -fPIC -shared -Wl,-soname,libsdtkit.so.1 -Wl,-z,defs \
-        -Wl,--version-script="$ROOT/runtime/sdtkit.map" -o libsdtkit.so.1 \
-        "$ROOT"/runtime/provider.c "$ROOT"/runtime/place.c "$ROOT"/lib/arch.c \
-        "$ROOT"/lib/elfwrite.c "$ROOT"/lib/sha1.c "$ROOT"/lib/dso.c -ldl -lpthread || return 1
-    # not PIE: qemu's gdb stub reports section offsets that gdb applies to
-    # .text and .data alone, and a PIE's other sections (.dynamic) are then
-    # where gdb does not look
-    "$cc" "${rt[@]}" -no-pie "$ROOT/tests/runtime/archprobes.c" ./libsdtkit.so.1 \
-        -Wl,-rpath,"$PWD" -o prog || return 1
-    "$cc" hello.c -o hello || return 1
-
-    # What the machine runs: a dynamic hello-world of the target.
-    local q
-    q=$(arch_field "$a" 4)
-    if [ "$q" != - ] && ! command -v "$q" >/dev/null; then
-        echo "$q is not installed"
-        return 0
-    fi
-    local status=0
-    timeout "$HANG_SECONDS" $(runner "$a") ./hello >hello.out 2>&1 || status=$?
-    if [ "$status" != 0 ] || [ "$(cat hello.out)" != hello ]; then
-        [ "$q" != - ] || q="this kernel"
-        echo "$q does not run a dynamic hello-world of $a (status $status: $(head -c 120 hello.out | tr '\n' ' '))" >refused
-        return 0
-    fi
-    touch runs
-    # alone: no tracer, every probe reads disabled
-    timeout "$HANG_SECONDS" $(runner "$a") ./prog want.txt >alone.txt 2>&1 || echo "prog exited $?" >>alone.txt
-    # gdb's file system: qemu's (the target's /usr/TRIPLET over the host's),
-    # where the loader's /proc/QEMUPID/fd/N is the host's
-    mkdir root
-    ln -s /* root/
-    ln -sfn /usr/"$triple"/* root/
-}
+load runtime-arch-helpers
 
 setup_file() {
     export W="$BATS_FILE_TMPDIR"
@@ -174,25 +51,6 @@ built() {
     done
 }
 
-# notes ARCH: the object's probes, one a line: "name<TAB>pc<TAB>base<TAB>
-# semaphore<TAB>arguments" (read once, then kept in notes.tsv).
-notes() {
-    [ -e "$W/$1/notes.tsv" ] ||
-        awk '/^ *Name: / { n = $2 } /Location: / { gsub(/,/, ""); pc = $2; base = $4; sem = $6 }
-            /^ *Arguments:/ { sub(/^ *Arguments: ?/, ""); printf "%s\t%s\t%s\t%s\t%s\n", n, pc, base, sem, $0 }' \
-            "$W/$1/rt.n" >"$W/$1/notes.tsv"
-    cat "$W/$1/notes.tsv"
-}
-
-# args_of ARCH PROBE: a probe's arguments, one a line (an operand may hold
-# a space: "[x0, 8]").
-args_of() {
-    notes "$1" | awk -F '\t' -v p="$2" '$1 == p { n = split($5, w, " ")
-        for (i = 1; i <= n; i++)
-            if (w[i] ~ /^-?[0-9]+@/) { if (a != "") print a; a = w[i] } else a = a " " w[i]
-        if (a != "") print a }'
-}
-
 # ---- The object, offline, on all 18 targets ---------------------------
 
 @test "the targets table has one row per architecture of ARCH_TABLE" {
@@ -204,90 +62,11 @@ args_of() {
 }
 
 @test "the object has each target's ELF class, byte order and machine, and the flags and OS ABI of a shared library its compiler links" {
-    local a f got
+    local a
     for a in $ALL_ARCHES; do
         built "$a" rt.h ref.h || return 1
-        for f in Class:2 Data:3 Machine:4; do
-            got=$(sed -n "s/^ *${f%:*}: *//p" "$a/rt.h" | sed 's/^2.s complement, //')
-            [ "$got" = "$(target "$a" "${f#*:}")" ] || { echo "$a: ${f%:*} $got"; return 1; }
-        done
-        for f in Flags OS/ABI 'ABI Version' Version; do
-            [ "$(grep "^ *$f:" "$a/rt.h")" = "$(grep "^ *$f:" "$a/ref.h")" ] ||
-                { echo "$a: $f differs from the library's"; cat "$a/rt.h" "$a/ref.h"; return 1; }
-        done
-        grep -qx ' *Type: *DYN (Shared object file)' "$a/rt.h"
+        check_header "$a" || return 1
     done
-}
-
-# sections ARCH: the object's sections, as "name addr size" (hex).
-sections() {
-    sed 's/^ *\[ *[0-9]*\] //' "$W/$1/rt.S" | awk '$1 ~ /^\./ { print $1, $3, $5 }'
-}
-
-# segments ARCH: the object's program headers, as "type offset vaddr
-# filesz flags align" (flags without blanks: "RE", "RW").
-segments() {
-    awk '$1 ~ /^[A-Z_]+$/ && $2 ~ /^0x/ {
-        f = ""; for (i = 7; i < NF; i++) f = f $i
-        print $1, $2, $3, $5, f, $NF }' "$W/$1/rt.l"
-}
-
-# check_layout ARCH: what the loader and the tracers rely on (see lib/dso.c).
-check_layout() {
-    local a=$1 type off vaddr size flags align n=0 rx_end=0 rw_lo=0 rw_hi=0 names want
-    local name addr base text_lo text_hi probes_lo probes_hi pc sem notes=0
-    while read -r type off vaddr size flags align; do
-        n=$((n + 1))
-        case $n:$type in
-        1:LOAD) [ $((off)) -eq 0 ] && [ $((vaddr)) -eq 0 ] && [ "$flags" = RE ] && [ "$align" = 0x10000 ] ||
-            { echo "$a: the first load is not code at 0, 64 KiB aligned"; return 1; }
-            rx_end=$((size)) ;;
-        2:LOAD) [ $((vaddr - off)) -eq 65536 ] && [ "$flags" = RW ] && [ "$align" = 0x10000 ] ||
-            { echo "$a: the second load is not data 64 KiB past its offset"; return 1; }
-            rw_lo=$((vaddr)) rw_hi=$((vaddr + size)) ;;
-        3:DYNAMIC | 4:NOTE) ;;
-        5:GNU_STACK) [ "$flags" = RW ] || { echo "$a: an executable stack"; return 1; } ;;
-        *) echo "$a: segment $n is $type"; return 1 ;;
-        esac
-    done < <(segments "$a")
-    [ "$n" -eq 5 ] || { echo "$a: $n segments"; return 1; }
-    names=$(sections "$a" | awk '{ print $1 }' | tr '\n' ' ')
-    want=".note.gnu.build-id .hash .dynsym .dynstr .text .stapsdt.base .dynamic "
-    [ "$(target "$a" 4)" != "MIPS R3000" ] || want+=".got "
-    want+=".probes .note.stapsdt .symtab .strtab .shstrtab "
-    [ "$names" = "$want" ] || { echo "$a: sections $names"; return 1; }
-    while read -r name addr size; do
-        case $name in
-        .stapsdt.base) base=$((0x$addr)); [ $((base + 0x$size)) -le "$rx_end" ] ||
-            { echo "$a: .stapsdt.base is not loaded"; return 1; } ;;
-        .text) text_lo=$((0x$addr)) text_hi=$((0x$addr + 0x$size)) ;;
-        .probes) probes_lo=$((0x$addr)) probes_hi=$((0x$addr + 0x$size))
-            [ "$probes_lo" -ge "$rw_lo" ] && [ "$probes_hi" -le "$rw_hi" ] ||
-                { echo "$a: .probes is not loaded"; return 1; } ;;
-        esac
-    done < <(sections "$a")
-    # every note: its base is .stapsdt.base, its pc in .text, its
-    # semaphore (2 bytes) in .probes
-    while IFS=$'\t' read -r name pc addr sem _; do
-        notes=$((notes + 1))
-        [ $((addr)) -eq "$base" ] && [ $((pc)) -ge "$text_lo" ] && [ $((pc)) -lt "$text_hi" ] &&
-            [ $((sem)) -ge "$probes_lo" ] && [ $((sem + 2)) -le "$probes_hi" ] ||
-            { echo "$a: note $notes: pc $pc base $addr semaphore $sem"; return 1; }
-    done < <(notes "$a")
-    [ "$notes" -eq 14 ] || { echo "$a: $notes notes"; return 1; }
-    grep -q 'Build ID: [0-9a-f]\{40\}$' "$a/rt.n" || { echo "$a: no build-id"; return 1; }
-    grep -q 'Library soname: \[sdtkit-probes\]' "$a/rt.d" || { echo "$a: no soname"; return 1; }
-    # MIPS: ld.so reads DT_MIPS_* and relocates the GOT they describe
-    if [ "$(target "$a" 4)" = "MIPS R3000" ]; then
-        local got local_gotno symtabno gotsym rld pltgot
-        got=$(sections "$a" | awk '$1 == ".got" { print $2 }')
-        read -r local_gotno symtabno gotsym rld pltgot < <(awk '
-            /MIPS_LOCAL_GOTNO/ { l = $3 } /MIPS_SYMTABNO/ { s = $3 } /MIPS_GOTSYM/ { g = $3 }
-            /MIPS_RLD_VERSION/ { r = $3 } /PLTGOT/ { p = $3 } END { print l, s, g, r, p }' "$a/rt.d")
-        [ $((local_gotno)) -eq 2 ] && [ $((symtabno)) -eq 1 ] && [ $((gotsym)) -eq 1 ] &&
-            [ $((rld)) -eq 1 ] && [ $((pltgot)) -eq $((0x$got)) ] ||
-            { echo "$a: MIPS dynamic entries"; cat "$a/rt.d"; return 1; }
-    fi
 }
 
 @test "the object's segments, sections, notes and dynamic entries are where the loader and the tracers look, on every target" {
@@ -309,69 +88,19 @@ check_layout() {
 }
 
 @test "every argument's operand is the memory of its slot as the target's GCC prints it, and its size is its type's" {
-    local a i ptr sizes ops
+    local a
     for a in $ALL_ARCHES; do
         built "$a" rt.n gcc-operands || return 1
-        [ "$(wc -l <"$a/gcc-operands")" -eq 12 ] || { echo "$a: GCC printed"; cat "$a/gcc-operands"; return 1; }
-        ops=$(args_of "$a" all | sed 's/^-\{0,1\}[0-9]*@//' | awk '{ print NR - 1, $0 }')
-        [ "$ops" = "$(cat "$a/gcc-operands")" ] ||
-            { echo "$a: the note's operands, then GCC's:"; echo "$ops"; cat "$a/gcc-operands"; return 1; }
-        ptr=8
-        [ "$(target "$a" 2)" = ELF64 ] || ptr=4
-        sizes=$(args_of "$a" all | sed 's/@.*//' | tr '\n' ' ')
-        [ "$sizes" = "1 -1 2 -2 4 -4 8 -8 $ptr $ptr 4 8 " ] || { echo "$a: sizes $sizes"; return 1; }
-        # a one-argument probe reads slot 0
-        for i in u8 str dbl; do
-            [ "$(args_of "$a" "$i" | sed 's/^-\{0,1\}[0-9]*@//')" = "$(sed -n 's/^0 //p' "$a/gcc-operands")" ]
-        done
-        [ -z "$(args_of "$a" none)" ]
+        check_operands "$a" || return 1
     done
 }
 
-# HEX: an awk function, hex digits to a number (mawk has no strtonum).
-HEX='function hex(s,  i, n) { n = 0; for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return n }'
-
-# insns FILE: the instructions objdump -d shows in FILE, as "address<TAB>
-# bytes<TAB>instruction" (a decimal address; blanks squeezed).
-insns() {
-    awk -F '\t' "$HEX"'
-        /^ *[0-9a-f]+:\t/ { a = $1; sub(/:$/, "", a); sub(/^ +/, "", a); i = $3
-            for (k = 4; k <= NF; k++) i = i " " $k
-            b = $2; gsub(/[ ]+/, " ", b); sub(/ $/, "", b); gsub(/[ ]+/, " ", i); sub(/ $/, "", i)
-            print hex(a) "\t" b "\t" i }' "$1"
-}
-
-# stubs ARCH: each probe of the object as "name<TAB>size<TAB>the note's pc
-# minus the symbol<TAB>its instructions, ' | ' between them".
-stubs() {
-    { sed 's/^/S /' "$W/$1/rt.syms"; notes "$1" | sed 's/^/N /'; insns "$W/$1/rt.dis" | sed 's/^/I /'; } |
-        awk -F '\t' "$HEX"'
-            /^S / { split($0, f, " "); if (f[5] == "FUNC") { n[++k] = f[9]; sym[f[9]] = hex(f[3]); size[f[9]] = f[4] } }
-            /^N / { pc[substr($1, 3)] = hex(substr($2, 3)) }
-            /^I / { a = substr($1, 3) + 0
-                for (i = 1; i <= k; i++) if (a >= sym[n[i]] && a < sym[n[i]] + size[n[i]])
-                    code[n[i]] = code[n[i]] (code[n[i]] == "" ? "" : " | ") $2 " " $3 }
-            END { for (i = 1; i <= k; i++) print n[i] "\t" size[n[i]] "\t" pc[n[i]] - sym[n[i]] "\t" code[n[i]] }'
-}
-
 @test "every stub is the target's nop then its return, after its prologue, as the target's assembler writes them" {
-    local a probe end want name size at code count
+    local a
     for a in $ALL_ARCHES; do
-        [ ! -e "$W/$a/cc-ok" ] || need_cmd "$(tool "$a" objdump)" "$(tool "$a" nm)"
+        [ ! -e "$W/$a/cc-ok" ] || need_cmd "$(arch_tool "$a" objdump)" "$(arch_tool "$a" nm)"
         built "$a" rt.dis rt.syms rt.n stub.dis stub.nm || return 1
-        probe=$((0x$(awk '$3 == "probe" { print $1 }' "$a/stub.nm")))
-        end=$((0x$(awk '$3 == "end" { print $1 }' "$a/stub.nm")))
-        want=$(insns "$a/stub.dis" | awk -F '\t' -v end="$end" '$1 < end { printf "%s%s", (NR > 1 ? " | " : ""), $2 " " $3 }')
-        [ -n "$want" ]
-        count=0
-        while IFS=$'\t' read -r name size at code; do
-            count=$((count + 1))
-            [ "$size" -eq "$end" ] || { echo "$a: $name is $size bytes, the assembler's $end"; return 1; }
-            [ "$code" = "$want" ] || { echo "$a: $name: $code"; echo "the assembler's: $want"; return 1; }
-            [ "$at" -eq "$probe" ] || { echo "$a: $name's note is $at bytes in, its probe instruction $probe"; return 1; }
-        done < <(stubs "$a")
-        [ "$count" -eq 14 ] || { echo "$a: $count stubs"; return 1; }
-        echo "# $a: $(insns "$a/stub.dis" | awk -F '\t' -v end="$end" '$1 < end { printf "%s%s", (NR > 1 ? "; " : ""), $3 }')" >&3
+        check_stubs "$a" || return 1
     done
 }
 
@@ -386,27 +115,6 @@ stubs() {
 
 # ---- Running: qemu-user, and gdb on its gdb stub ------------------------
 
-# runnable: the architectures whose programs run here (built, and the
-# machine runs a hello-world of theirs); says which it refuses, and why.
-runnable() {
-    local a q
-    RUNS=() REFUSED=()
-    for a in $ALL_ARCHES; do
-        built "$a" || return 1
-        q=$(arch_field "$a" 4)
-        [ "$q" = - ] || need_cmd "$q"
-        if [ -e "$a/refused" ]; then
-            REFUSED+=("$a: $(cat "$a/refused")")
-        else
-            built "$a" runs prog || return 1
-            RUNS+=("$a")
-        fi
-    done
-    [ "${#RUNS[@]}" -gt 0 ] || refused "no target runs here: ${REFUSED[*]}"
-    local r
-    for r in "${REFUSED[@]}"; do echo "# refused: $r" >&3; done
-}
-
 @test "under qemu-user the provider loads, every probe fires and reads as disabled, on every target that runs here" {
     runnable || return 1
     local a
@@ -418,48 +126,6 @@ runnable() {
         [ "$(tail -1 "$a/alone.txt")" = done ]
     done
     echo "# runs: ${RUNS[*]}" >&3
-}
-
-# gdb_session ARCH: run ARCH's program under gdb once (natively, or on
-# qemu's gdb stub) with a breakpoint on every probe, set when the provider
-# is loaded; gdb.txt is gdb's output, got.txt its "NAME hit" and
-# "NAME argN VALUE" lines, out.txt the program's.
-gdb_session() {
-    local a=$1 qemu p
-    cd "$W/$a" || return 1
-    [ ! -e got.txt ] || return 0
-    qemu=$(arch_field "$a" 4)
-    cp "$ROOT/tests/gdb-probe-args.py" probes.py
-    for p in $PROBES; do echo "ProbeArgs('-probe-stap rt:$p')" >>probes.py; done
-    if [ "$qemu" = - ]; then
-        need_cmd gdb
-        timeout "$HANG_SECONDS" gdb -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
-            -ex 'break provider_loaded' -ex "run gdb-want.txt >$PWD/out.txt" \
-            -ex "source probes.py" -ex continue >gdb.txt 2>&1
-    else
-        need_cmd gdb-multiarch
-        set -- -ex "set sysroot $PWD/root"
-        if [ "$(target "$a" 6)" = linux ]; then
-            # the stub's own description, with the GNU/Linux feature added
-            qemu_gdb_start $(runner "$a") ./prog tdesc-want.txt >/dev/null || return 1
-            timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" \
-                -ex 'maint print xml-tdesc' -ex kill 2>/dev/null |
-                awk '/^<\?xml/ { on = 1 } on && /regnum="[0-9]+"/ { match($0, /regnum="[0-9]+"/); n = substr($0, RSTART + 8, RLENGTH - 9) + 1 }
-                    on && /^<\/target>/ { print "  <feature name=\"org.gnu.gdb.i386.linux\">"
-                        print "    <reg name=\"orig_eax\" bitsize=\"32\" type=\"int\" regnum=\"" n "\"/>"
-                        print "  </feature>" }
-                    on { print } /^<\/target>/ { on = 0 }' >linux.xml
-            wait "$QEMU_PID" || true
-            set -- "$@" -ex "set tdesc filename $PWD/linux.xml"
-        fi
-        qemu_gdb_start $(runner "$a") ./prog gdb-want.txt >out.txt || return 1
-        # gdb takes m68k programs for SVR4 ones (and loads no shared library)
-        timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
-            -ex 'set osabi GNU/Linux' "$@" -ex "target remote :$QEMU_PORT" \
-            -ex 'break provider_loaded' -ex continue -ex "source probes.py" -ex continue >gdb.txt 2>&1
-        wait "$QEMU_PID" || true
-    fi
-    grep -E '^[a-z0-9]+ (hit|arg(c|[0-9]+) )' gdb.txt >got.txt || true
 }
 
 @test "gdb stops at every probe once the provider is loaded, and the program sees each probe's semaphore raised, on every target that runs here" {

@@ -332,6 +332,36 @@ gdb_sites() {
         awk '$1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") }' | sort
 }
 
+# gdb_batch DIR PROBE... <JOBS: what gdb_sites and gdb_probe_hits give, for
+# several programs in one gdb session (its start, Python's, is most of a
+# short session's CPU).  Each line of JOBS is "NAME FILE PROGRAM ARGS...":
+# DIR/NAME.sites is gdb_sites FILE (unsorted; no file when FILE is "-"),
+# listed before any program runs; DIR/NAME.hits is gdb_probe_hits PROGRAM
+# ARGS -- PROBE..., the programs run one after the other.
+gdb_batch() {
+    local dir=$1 py name file prog args sites=() runs=() n=0
+    shift
+    py=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/gdbprobe.XXXXXX.py")
+    cp "$ROOT/tests/gdb-probe-args.py" "$py"
+    for name in "$@"; do echo "ProbeArgs('-probe-stap $name')" >>"$py"; done
+    while read -r name file prog args; do
+        n=$((n + 1))
+        case $file in
+            -) ;;
+            *) sites+=(-ex "echo @@ $name.sites\\n" -ex "file $file" -ex 'info probes') ;;
+        esac
+        runs+=(-ex "echo @@ $name.hits\\n" -ex "file $prog")
+        # the breakpoints, made once the first program is loaded
+        case $n in 1) runs+=(-ex "source $py") ;; esac
+        runs+=(-ex "run $args")
+    done
+    timeout "$HANG_SECONDS" gdb -batch -nx -ex 'set pagination off' "${sites[@]}" "${runs[@]}" 2>&1 |
+        awk -v d="$dir" '/^@@ / { if (out != "") close(out); out = d "/" $2; printf "" >out; next }
+            out ~ /\.sites$/ && $1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") >out }
+            out ~ /\.hits$/ && /^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )/ { print >out }'
+    rm -f "$py"
+}
+
 # need_gdb: skip unless gdb with Python is installed.
 need_gdb() {
     need_gdb_python gdb

@@ -21,20 +21,22 @@ teardown() {
     cleanup_tracers
 }
 
-# build CC OUT FLAGS...: the test program (probes.c + other.c).
+# build CC OUT FLAGS...: the test program (probes.c + other.c), built once
+# a run (once): ten tests build it with gcc -O2.
 build() {
     local cc=$1 out=$2
     shift 2
-    "$cc" -Wall -Wextra -Wpedantic -Werror "$@" -I "$INCLUDE" \
+    once "$cc" -Wall -Wextra -Wpedantic -Werror "$@" -I "$INCLUDE" \
         "$SRC/probes.c" "$SRC/other.c" -o "$out"
 }
 
-# sym_row BIN SYMBOL: "TYPE BIND VIS SIZE SECTION-NAME" of SYMBOL.
+# sym_row BIN SYMBOL: "TYPE BIND VIS SIZE SECTION-NAME" of SYMBOL (its
+# first row; one readelf of the sections, then the symbols).
 sym_row() {
-    local type bind vis size ndx
-    read -r size type bind vis ndx < <(readelf -sW "$1" |
-        awk -v s="$2" '$8 == s { print $3, $4, $5, $6, $7; exit }')
-    echo "$type $bind $vis $size $(readelf -SW "$1" | sed -n "s/^ *\[ *$ndx\] \([^ ]*\).*/\1/p")"
+    readelf -SsW "$1" | awk -v s="$2" '
+        /^ *\[ *[0-9]+\] / { l = $0; sub(/^ *\[ */, "", l); i = l + 0; sub(/^[0-9]+\] */, "", l)
+            split(l, f, " "); sec[i] = f[1]; next }
+        $8 == s { print $4, $5, $6, $3, ($7 ~ /^[0-9]+$/ ? sec[$7 + 0] : ""); exit }'
 }
 
 @test "USDT, USDT_WITH_SEMA and USDT_WITH_EXPLICIT_SEMA write one note each, with 0 to 12 arguments" {
@@ -192,6 +194,7 @@ sym_row() {
 # bats test_tags=cross
 @test "<usdt.h> compiles warning-free at -O0, -O2 and -Os with its semaphores and an 8-byte constant, and links, for all 18 architectures" {
     n=0
+    local probe args a_args a_twelve sizes
     for a in $ALL_ARCHES; do
         need_arch $a
         cc=$(arch_gcc $a)
@@ -200,10 +203,16 @@ sym_row() {
             $cc $o -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" -c "$SRC/probes.c" -o probes.$a.o
             [ "$(sym_row other.$a.o __usdt_sema_app__imp)" = "OBJECT WEAK HIDDEN 2 .probes" ] || { echo "$a $o"; false; }
             [ "$(sym_row probes.$a.o __usdt_sema_shared)" = "OBJECT GLOBAL HIDDEN 2 .probes" ] || { echo "$a $o"; false; }
-            [ "$(note_probes other.$a.o | cut -f1 | tr '\n' ' ')" = "app:imp app:exp2 " ] || { echo "$a $o"; false; }
+            [ "$(note_probes other.$a.o | awk -F '\t' '{ printf "%s ", $1 }')" = "app:imp app:exp2 " ] || { echo "$a $o"; false; }
+            # probes.$a.o's notes, read once: app:args and app:twelve's words
+            a_args= a_twelve=()
+            while IFS=$'\t' read -r probe args; do
+                case $probe in app:args) a_args=$args ;; app:twelve) read -ra a_twelve <<<"$args" ;; esac
+            done < <(note_probes probes.$a.o)
             # 0xfffffffffffULL: 8 bytes, unsigned, on 32-bit targets too
-            [ "$(arg_sizes "$(note_args probes.$a.o app:args)" | awk '{ print $NF }')" = 8 ] || { echo "$a $o"; false; }
-            [ "$(note_args probes.$a.o app:twelve | wc -w)" = 12 ] || { echo "$a $o"; false; }
+            sizes=$(arg_sizes "$a_args")
+            [ "${sizes##* }" = 8 ] || { echo "$a $o"; false; }
+            [ "${#a_twelve[@]}" = 12 ] || { echo "$a $o"; false; }
             $cc probes.$a.o other.$a.o -o p.$a
             [ "$(readelf -sW p.$a | grep -c '__usdt_sema_app__imp$')" = 1 ] || { echo "$a $o: one implicit semaphore"; false; }
         done
@@ -215,23 +224,30 @@ sym_row() {
 # bats test_tags=tracer
 @test "gdb reads every argument of every type as passed with both headers: gcc and clang, -O0 and -O2" {
     need_cmd gdb
+    # every build first, then one gdb session runs them all (gdb_batch)
+    : >jobs
     for def in "" -DUSE_USDT_H; do
         for cc in gcc clang; do
             for o in -O0 -O2; do
+                at=at${def:+-usdt}-$cc$o
                 $cc $o $def -std=gnu11 -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" \
-                    "$ROOT/tests/libbpf/alltypes.c" -o at
-                run gdb_probe_args ./at ">$PWD/out" -- types:small types:wide types:misc types:consts
-                p=$(sed -n 's/^p=\([0-9]*\) .*/\1/p' out)
-                str=$(sed -n 's/.* str=\([0-9]*\)$/\1/p' out)
-                got=$(echo "$output" | awk '{ l[$1] = l[$1] " " $3 } END { print "small" l["small"]; print "wide" l["wide"]; print "misc" l["misc"]; print "consts" l["consts"] }')
-                want="small 65 -100 250 -30000 65000 -2000000000
-wide 4000000000 -9000000000000000000 18000000000000000000 -5 18446744073709551600 1
-misc -2 31 -8 $p $str 0
-consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854775807 -9223372036854775808 0"
-                [ "$got" = "$want" ] || { echo "${def:-sys/sdt.h} $cc $o:"; echo "$output"; echo "$got"; false; }
+                    "$ROOT/tests/libbpf/alltypes.c" -o $at
+                echo "$at - $PWD/$at >$PWD/$at.out" >>jobs
             done
         done
     done
+    gdb_batch "$PWD" types:small types:wide types:misc types:consts <jobs
+    while read -r at _; do
+        output=$(grep -vE '^[A-Za-z_0-9]+ hit$' $at.hits)
+        p=$(sed -n 's/^p=\([0-9]*\) .*/\1/p' $at.out)
+        str=$(sed -n 's/.* str=\([0-9]*\)$/\1/p' $at.out)
+        got=$(echo "$output" | awk '{ l[$1] = l[$1] " " $3 } END { print "small" l["small"]; print "wide" l["wide"]; print "misc" l["misc"]; print "consts" l["consts"] }')
+        want="small 65 -100 250 -30000 65000 -2000000000
+wide 4000000000 -9000000000000000000 18000000000000000000 -5 18446744073709551600 1
+misc -2 31 -8 $p $str 0
+consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854775807 -9223372036854775808 0"
+        [ "$got" = "$want" ] || { echo "$at:"; echo "$output"; echo "$got"; false; }
+    done <jobs
 }
 
 # ---- Real tracers ---------------------------------------------------------
@@ -239,17 +255,24 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "gdb stops at every <usdt.h> probe and decodes its arguments: gcc and clang, -O0 and -O2" {
     need_cmd gdb
+    # every build first, then one gdb session runs them all (gdb_batch)
+    : >jobs
     for cc in gcc clang; do
         for o in -O0 -O2; do
-            build $cc p $o
-            run gdb_probe_args ./p 1 ">$PWD/out" -- app:args app:twelve app:imp app:exp1
-            [ "$(echo "$output" | grep '^args ' | tr '\n' ' ')" = \
-                "args arg0 0 args arg1 -5 args arg2 200 args arg3 -3 args arg4 $(echo "$output" | sed -n 's/^args arg4 //p') args arg5 17592186044415 " ]
-            [ "$(echo "$output" | sed -n 's/^twelve arg11 //p')" = 12 ]
-            [ "$(echo "$output" | sed -n 's/^imp arg0 //p' | tr '\n' ' ')" = "0 100 " ]
-            [ "$(echo "$output" | sed -n 's/^exp1 arg0 //p')" = 0 ]
+            build $cc p-$cc$o $o
+            echo "p-$cc$o - $PWD/p-$cc$o 1 >$PWD/p-$cc$o.out" >>jobs
         done
     done
+    gdb_batch "$PWD" app:args app:twelve app:imp app:exp1 <jobs
+    while read -r p _; do
+        echo "$p"
+        output=$(grep -vE '^[A-Za-z_0-9]+ hit$' $p.hits)
+        [ "$(echo "$output" | grep '^args ' | tr '\n' ' ')" = \
+            "args arg0 0 args arg1 -5 args arg2 200 args arg3 -3 args arg4 $(echo "$output" | sed -n 's/^args arg4 //p') args arg5 17592186044415 " ]
+        [ "$(echo "$output" | sed -n 's/^twelve arg11 //p')" = 12 ]
+        [ "$(echo "$output" | sed -n 's/^imp arg0 //p' | tr '\n' ' ')" = "0 100 " ]
+        [ "$(echo "$output" | sed -n 's/^exp1 arg0 //p')" = 0 ]
+    done <jobs
 }
 
 # bats test_tags=tracer
