@@ -422,3 +422,28 @@ C
     [[ "$output" == *"exited with code 07"* ]]
     wait "$QEMU_PID" || [ $? = 7 ]
 }
+
+# qemu_reap: the suites wait for the qemus they started under gdb through
+# it, so that a gdb that failed to connect cannot hang the run.
+# bats test_tags=cross
+@test "a qemu whose gdb never connects is killed after HANG_SECONDS, not waited on for ever" {
+    need_cmd qemu-x86_64 gcc
+    echo 'int main(void) { return 7; }' | gcc -static -x c - -o prog
+    qemu_gdb_start qemu-x86_64 ./prog
+    stuck=$QEMU_PID
+    qemu_gdb_start qemu-x86_64 ./prog
+    timeout "$HANG_SECONDS" gdb -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" -ex continue
+    # (not through run: qemu_reap waits for children of this shell)
+    st=0
+    HANG_SECONDS=1 qemu_reap "$stuck" "$QEMU_PID" 2>reap.err || st=$?
+    cat reap.err
+    [ "$st" -eq 1 ]
+    grep -qx "qemu_reap: qemu still running after 1 s, killed: $stuck" reap.err
+    ! kill -0 "$stuck" 2>/dev/null
+    # and one that ends: its status
+    qemu_gdb_start qemu-x86_64 ./prog
+    timeout "$HANG_SECONDS" gdb -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" -ex continue
+    st=0
+    qemu_reap "$QEMU_PID" || st=$?
+    [ "$st" -eq 7 ]
+}

@@ -423,7 +423,7 @@ arch_fire() {
     # takes a probe's breakpoint out
     timeout "$HANG_SECONDS" "$gdb" "$@" -ex 'printf "semaphore %d\n", *(unsigned short *)&p_x_semaphore' \
         -ex 'printf "arg0 %d\n", $_probe_arg0' -ex continue >gdb.txt 2>&1
-    [ "$qemu" = - ] || wait "$QEMU_PID"
+    [ "$qemu" = - ] || qemu_reap "$QEMU_PID"
     grep -q '^semaphore 1$' gdb.txt || { echo "$a: semaphore not raised at the probe"; cat gdb.txt; return 1; }
     [ "$(cat out.txt)" = "fired 1" ] || { echo "$a: under gdb: $(cat out.txt)"; cat gdb.txt; return 1; }
     if [ "$(arch_field "$a" gdb)" = yes ]; then

@@ -64,7 +64,7 @@ decode() {
         timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' "${gdbargs[@]}" 2>&1 |
             awk -v c="$cache" '/^@@ / { out = c "/" $2 ".new/got.txt"; next }
                 out != "" && /^[a-z]+ (hit|arg(c|[0-9]+) )/ { print > out }'
-        for p in "${pids[@]}"; do wait "$p" || true; done
+        qemu_reap "${pids[@]}" || true
         for key in "${new[@]}"; do mv -T "$cache/$key.new" "$cache/$key"; done
     fi
     for d in "$@"; do

@@ -290,7 +290,7 @@ qemu_read() {
     done
     timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "source $PWD/args.py" \
         "${GDB_EX[@]}" 2>&1 | gdb_split
-    for d in "${pids[@]}"; do wait "$d" || true; done
+    qemu_reap "${pids[@]}" || true
 }
 
 # qemu_same_values DIR WHAT: as same_values of DIR's want.txt and got.txt,

@@ -504,6 +504,34 @@ listen_inodes() {
         /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
+# qemu_reap PID...: wait for each qemu that qemu_gdb_start started (a
+# child of this shell); those still there HANG_SECONDS later are killed,
+# with SIGKILL: a qemu whose gdb never connected waits in its stub for
+# ever and ignores SIGTERM.  Fails, naming them, when one was killed;
+# else the status of the last.
+qemu_reap() {
+    local p st=0 dog killed=()
+    (
+        exec >/dev/null 2>&1 3>&-
+        sleep "$HANG_SECONDS" & s=$!
+        trap 'kill $s; exit 0' TERM
+        wait $s
+        kill -KILL "$@"
+        exit 0
+    ) &
+    dog=$!
+    for p in "$@"; do
+        wait "$p"
+        st=$?
+        [ "$st" -ne 137 ] || killed+=("$p")
+    done
+    kill "$dog" 2>/dev/null
+    wait "$dog"
+    [ ${#killed[@]} -eq 0 ] ||
+        { echo "qemu_reap: qemu still running after $HANG_SECONDS s, killed: ${killed[*]}" >&2; return 1; }
+    return "$st"
+}
+
 # pid_listens PID PORT: process PID holds a socket listening on PORT.
 pid_listens() {
     local ino

@@ -425,7 +425,7 @@ gdb_session() {
                         print "    <reg name=\"orig_eax\" bitsize=\"32\" type=\"int\" regnum=\"" n "\"/>"
                         print "  </feature>" }
                     on { print } /^<\/target>/ { on = 0 }' >linux.xml
-            wait "$QEMU_PID" || true
+            qemu_reap "$QEMU_PID" || true
             set -- "$@" -ex "set tdesc filename $PWD/linux.xml"
         fi
         qemu_gdb_start $(runner "$a") ./prog gdb-want.txt >out.txt || return 1
@@ -433,7 +433,7 @@ gdb_session() {
         timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
             -ex 'set osabi GNU/Linux' "$@" -ex "target remote :$QEMU_PORT" \
             -ex 'break provider_loaded' -ex continue -ex "source probes.py" -ex continue >gdb.txt 2>&1
-        wait "$QEMU_PID" || true
+        qemu_reap "$QEMU_PID" || true
     fi
     grep -E '^[a-z0-9]+ (hit|arg(c|[0-9]+) )' gdb.txt >got.txt || true
 }
