@@ -511,22 +511,25 @@ listen_inodes() {
 # else the status of the last.
 qemu_reap() {
     local p st=0 dog killed=()
+    # the watchdog: its trap is set before its sleep starts, so that the
+    # kill below (qemu ended at once) never leaves a sleep behind
     (
+        s=
+        trap '[ -z "$s" ] || kill "$s"; exit 0' TERM
         exec >/dev/null 2>&1 3>&-
         sleep "$HANG_SECONDS" & s=$!
-        trap 'kill $s; exit 0' TERM
-        wait $s
+        wait "$s"
         kill -KILL "$@"
         exit 0
     ) &
     dog=$!
     for p in "$@"; do
-        wait "$p"
-        st=$?
+        st=0
+        wait "$p" || st=$?
         [ "$st" -ne 137 ] || killed+=("$p")
     done
     kill "$dog" 2>/dev/null
-    wait "$dog"
+    wait "$dog" || true
     [ ${#killed[@]} -eq 0 ] ||
         { echo "qemu_reap: qemu still running after $HANG_SECONDS s, killed: ${killed[*]}" >&2; return 1; }
     return "$st"
