@@ -6,6 +6,7 @@
 # tests/run: both passes always run, and one line sums them up.
 
 load helpers
+load tracers-helpers
 
 setup() {
     cd "$BATS_TEST_TMPDIR"
@@ -186,6 +187,21 @@ where_run() {
         env -u TMPDIR SDTKIT_CHECK_TMPFS='$PWD/noexec /dev/shm' SDTKIT_PASSES=normal '$ROOT/tests/run' '$PWD/where.bats'"
     [ "$status" -eq 0 ]
     [[ "$(cat where)" == "/dev/shm/sdtkit-check."* ]]
+}
+
+@test "a process that ignores the signal stop sends is named, with what its threads are doing" {
+    bash -c 'trap "" TERM; echo up; exec sleep 1000' > up.txt 3>&- &
+    pid=$!
+    wait_for up.txt '^up$'
+    st=0
+    HANG_SECONDS=1 stop "$pid" > stop.txt || st=$?
+    kill -KILL "$pid"
+    cat stop.txt
+    [ "$st" -eq 1 ]
+    grep -qx "pid $pid did not stop on SIGTERM" stop.txt
+    grep -q "^== $pid: sleep 1000" stop.txt
+    grep -q "^State:" stop.txt
+    grep -q "^-- thread $pid: sleep " stop.txt
 }
 
 @test "a failing test is reported at its own line, and at the helper's too with SDTKIT_BATS_TRACE=all" {

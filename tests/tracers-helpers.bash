@@ -71,7 +71,9 @@ bg() {
 wait_for() {
     local file=$1 re=$2 count=${3:-1} end=$((SECONDS + HANG_SECONDS))
     [ $# -le 3 ] || { echo "wait_for: no time window (a fourth argument) any more"; return 1; }
-    until [ "$(grep -cE -- "$re" "$file" 2>/dev/null)" -ge "$count" ]; do
+    local n
+    # (the file may not be there yet: a background job's redirection)
+    until n=$(grep -cE -- "$re" "$file" 2>/dev/null); [ "${n:-0}" -ge "$count" ]; do
         if [ "$SECONDS" -ge "$end" ]; then
             echo "no $count lines matching /$re/ in $file after $HANG_SECONDS s (a hang?):"
             cat "$file"
@@ -81,13 +83,30 @@ wait_for() {
     done
 }
 
+# proc_state PID: what PID and its children are doing (for a failure's
+# report): their states, threads' wait channels and kernel stacks, and
+# gdb's backtraces.
+proc_state() {
+    local p t
+    for p in "$1" $(pgrep -P "$1"); do
+        echo "== $p: $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"
+        grep -E '^(State|SigBlk|SigIgn|SigCgt):' "/proc/$p/status" 2>/dev/null
+        for t in /proc/"$p"/task/*; do
+            echo "-- thread ${t##*/}: $(cat "$t/comm" "$t/wchan" 2>/dev/null | tr '\n' ' ')"
+            cat "$t/stack" 2>/dev/null | head -12
+        done
+        ! command -v gdb >/dev/null ||
+            timeout 60 gdb -p "$p" -batch -nx -ex 'thread apply all bt 12' 2>/dev/null | grep -E '^(Thread|#)'
+    done
+}
+
 # stop PID [SIGNAL]: send SIGNAL (default TERM) and wait for PID to end;
 # fail when it has not after HANG_SECONDS.
 stop() {
     local pid=$1 sig=${2:-TERM} end=$((SECONDS + HANG_SECONDS))
     kill -"$sig" "$pid" 2>/dev/null || return 0
     while kill -0 "$pid" 2>/dev/null; do
-        [ "$SECONDS" -lt "$end" ] || { echo "pid $pid did not stop on SIG$sig"; return 1; }
+        [ "$SECONDS" -lt "$end" ] || { echo "pid $pid did not stop on SIG$sig"; proc_state "$pid"; return 1; }
         sleep 0.05
     done
     wait "$pid" 2>/dev/null || true
