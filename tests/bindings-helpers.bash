@@ -312,7 +312,8 @@ bind_case() {
 # the driver's FIFOs.
 bind_bpftrace() {
     local end=$((SECONDS + HANG_SECONDS))
-    bg "$1" timeout "$HANG_SECONDS" bpftrace -p "$2" -e "BEGIN { printf(\"BT ready\\n\"); } $3" \
+    # (no timeout(1) around bpftrace: see bg)
+    bg "$1" bpftrace -p "$2" -e "BEGIN { printf(\"BT ready\\n\"); } $3" \
         {DRV_IN}>&- {DRV_OUT}<&-
     BT_PID=$BG_PID
     while [ "$SECONDS" -lt "$end" ]; do

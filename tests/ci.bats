@@ -204,6 +204,13 @@ where_run() {
     grep -q "^-- thread $pid: sleep " stop.txt
 }
 
+@test "no background program the suites signal runs under timeout(1), which can miss its child's end" {
+    # tracers-helpers.bash's bg says why; a full run met it twice
+    run grep -nE '(^|[;&|(]|then|do)[[:space:]]*bg[[:space:]]+[^[:space:]]+[[:space:]]+(env[[:space:]]+([A-Za-z_]+=[^[:space:]]*[[:space:]]+)*)?timeout[[:space:]]' \
+        "$ROOT"/tests/*.bats "$ROOT"/tests/*.bash
+    [ "$status" -eq 1 ] || { echo "$output"; false; }
+}
+
 @test "a failing test is reported at its own line, and at the helper's too with SDTKIT_BATS_TRACE=all" {
     # helpers.bash has bats' DEBUG trap record the test file's lines alone
     mkdir t

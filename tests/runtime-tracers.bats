@@ -124,7 +124,7 @@ script_say() {
     rt_start out -i 20
     # bcc 0.26's trace prints %s arguments of USDT probes empty, compiled-in
     # ones too: strings are checked with bpftrace, libbpf and gdb
-    bg bcc env BCC_KERNEL_SOURCE="$BCC_KERNEL_SOURCE" timeout "$HANG_SECONDS" trace-bpfcc -p "$RT_PID" \
+    bg bcc env BCC_KERNEL_SOURCE="$BCC_KERNEL_SOURCE" trace-bpfcc -p "$RT_PID" \
         'u::rt:u8 "u8 %u", arg1' 'u::rt:i16 "i16 %d", arg1' 'u::rt:u32 "u32 %u", arg1' \
         'u::rt:i64 "i64 %lld", arg1' 'u::rt:all "all %d %u %d", arg2, arg5, arg6'
     wait_for bcc 'all -100 4000000000 -2000000000$'
@@ -305,7 +305,7 @@ script_say() {
     rt_build names "$ROOT/tests/runtime/names.c"
     bg out ./names my-app req
     wait_for out '^ready$'
-    bg bcc env BCC_KERNEL_SOURCE="$BCC_KERNEL_SOURCE" timeout "$HANG_SECONDS" trace-bpfcc -p "$BG_PID" \
+    bg bcc env BCC_KERNEL_SOURCE="$BCC_KERNEL_SOURCE" trace-bpfcc -p "$BG_PID" \
         'u::my-app:req "req %d", arg1'
     wait_for bcc 'req 42$'
     need_cmd perf

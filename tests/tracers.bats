@@ -64,7 +64,7 @@ usdt-jobs/usdt-jobs 4"
     bg tick.out "$EX/tick/tick" 0 0.05
     tick=$BG_PID
     wait_for tick.out 'loop2 disabled \(semaphore 0\)' 3
-    bg bt.out timeout "$HANG_SECONDS" bpftrace -p "$tick" \
+    bg bt.out bpftrace -p "$tick" \
         -e "usdt:$EX/tick/tick:tick:loop2 { printf(\"BT loop2 %d\\n\", arg0); }"
     bt=$BG_PID
     wait_for bt.out '^BT loop2 ' 5
@@ -183,7 +183,7 @@ usdt-jobs/usdt-jobs 4"
     bg greet.out "$EX/shared-lib/greet-linked" 0 0.05
     pid=$BG_PID
     wait_for greet.out '\(semaphore 0\)' 2
-    bg bt.out timeout "$HANG_SECONDS" bpftrace -p "$pid" \
+    bg bt.out bpftrace -p "$pid" \
         -e "usdt:$EX/shared-lib/libgreet.so:greet:hello { printf(\"BT hello %p %d\\n\", arg0, arg1); }"
     bt=$BG_PID
     wait_for bt.out '^BT hello' 3
