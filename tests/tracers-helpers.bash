@@ -106,12 +106,20 @@ proc_state() {
 }
 
 # stop PID [SIGNAL]: send SIGNAL (default TERM) and wait for PID to end;
-# fail when it has not after HANG_SECONDS.
+# fail when it has not after HANG_SECONDS.  The signal is sent again each
+# second meanwhile: bpftrace 0.17 notes a SIGTERM in a flag that its event
+# loop reads only when the signal broke its epoll_wait, and one that comes
+# while it is elsewhere is lost (seen in full runs: bpftrace in epoll_wait,
+# SIGTERM caught, never ending).
 stop() {
-    local pid=$1 sig=${2:-TERM} end=$((SECONDS + HANG_SECONDS))
+    local pid=$1 sig=${2:-TERM} end=$((SECONDS + HANG_SECONDS)) again=$((SECONDS + 1))
     kill -"$sig" "$pid" 2>/dev/null || return 0
     while kill -0 "$pid" 2>/dev/null; do
         [ "$SECONDS" -lt "$end" ] || { echo "pid $pid did not stop on SIG$sig"; proc_state "$pid"; return 1; }
+        if [ "$SECONDS" -ge "$again" ]; then
+            kill -"$sig" "$pid" 2>/dev/null || true
+            again=$((SECONDS + 1))
+        fi
         sleep 0.05
     done
     wait "$pid" 2>/dev/null || true
