@@ -326,9 +326,12 @@ bind_bpftrace() {
 }
 
 # bind_bpftrace_end OUT: wait for that bpftrace to exit (it exits on the
-# event it waits for; its timeout guards against a hang); BT_LINES is what
-# it printed.
+# event it waits for; after HANG_SECONDS it is stopped, a hang: no
+# timeout(1) runs it, see bg); BT_LINES is what it printed.
 bind_bpftrace_end() {
+    local end=$((SECONDS + HANG_SECONDS))
+    while kill -0 "$BT_PID" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do sleep 0.05; done
+    stop "$BT_PID" || true
     wait "$BT_PID" 2>/dev/null || true
     BT_LINES=$(grep -av -e '^BT ready' -e '^Attaching' -e RLIMIT_MEMLOCK -e '^$' "$1" || true)
 }
