@@ -70,18 +70,33 @@ inner() {
     [[ "$output" == *"installs systemtap-sdt-dev"* ]]
 }
 
-@test "tests/run sums all passes in one last line, lists skips and failures, and runs the sanitizer pass after a failure" {
+# variants [UNBUILT...]: SDTKIT_VARIANTS, a table of four passes, each with
+# programs of its own in v/NAME (that do nothing), but the UNBUILT ones.
+variants() {
+    local v
+    rm -rf v
+    echo 'name  dir  bin  check  package' >variants.table
+    for v in normal:all asan:sanitized musl:tools musl-static:tools; do
+        mkdir -p "v/${v%:*}"
+        [[ " $* " == *" ${v%:*} "* ]] || printf '#!/bin/sh\n' | tee "v/${v%:*}/dtrace" "v/${v%:*}/sdt-list" >/dev/null
+        chmod -f +x "v/${v%:*}"/* || true
+        echo "${v%:*}  $PWD/v/${v%:*}  $PWD/v/${v%:*}  ${v#*:}  pkg-${v%:*}" >>variants.table
+    done
+    export SDTKIT_VARIANTS=$PWD/variants.table
+}
+
+@test "tests/run sums all passes in one last line, lists skips and failures, and runs the asan pass after a failure" {
     printf '@test "a" { true; }\n@test "b" { skip "why not"; }\n@test "c" { false; }\n' > plain.bats
-    printf '@test "d" { true; }\n@test "e" { [ -n "$SDTKIT_DTRACE" ]; }\n' > dtrace-x.bats
+    printf '@test "d" { true; }\n@test "e" { [[ $SDTKIT_DTRACE == */v/asan/dtrace ]]; }\n' > dtrace-x.bats
     # no musl build: each musl pass is one skipped test
-    export SDTKIT_MUSL=$PWD/nomusl
+    variants musl musl-static
     run fresh env -u CI SANITIZED_SUITES=dtrace-x.bats "$ROOT/tests/run" "$PWD/plain.bats" "$PWD/dtrace-x.bats"
     [ "$status" -eq 1 ]
-    # d passes twice, e once (only the sanitizer pass sets SDTKIT_DTRACE)
+    # d passes twice, e once (in the asan pass, with its programs)
     [ "${lines[${#lines[@]}-1]}" = "4 passed, 2 failed, 3 skipped" ]
-    [[ "$output" == *"== sanitizer pass:"* ]]
+    [[ "$output" == *"== asan pass:"* ]]
     [[ "$output" == *"normal: b -- why not"* ]]
-    [[ "$output" == *"musl: the musl pass -- musl-gcc is not installed (.ci/run installs musl-tools)"* ]]
+    [[ "$output" == *"musl: the musl pass -- no $PWD/v/musl/dtrace: make check builds it when its compiler is installed (.ci/run installs pkg-musl)"* ]]
     [[ "$output" == *"normal: c"* ]]
     [[ "$output" == *"normal: e"* ]]
     # a clean run exits 0
@@ -94,11 +109,9 @@ inner() {
 }
 
 @test "tests/run runs the programs' suites again with the musl builds, and under CI a missing one fails" {
-    mkdir -p musl/static
-    printf '#!/bin/sh\n' | tee musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list > /dev/null
-    chmod +x musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list
-    printf '@test "d" { true; }\n@test "e" { [ "$SDTKIT_DTRACE" = "%s" ]; }\n' "$PWD/musl/static/dtrace" > dtrace-x.bats
-    run fresh env SANITIZED_SUITES=dtrace-x.bats SDTKIT_MUSL="$PWD/musl" "$ROOT/tests/run" "$PWD/dtrace-x.bats"
+    variants
+    printf '@test "d" { true; }\n@test "e" { [ "$SDTKIT_DTRACE" = "%s" ]; }\n' "$PWD/v/musl-static/dtrace" > dtrace-x.bats
+    run fresh env SANITIZED_SUITES=dtrace-x.bats "$ROOT/tests/run" "$PWD/dtrace-x.bats"
     [ "$status" -eq 1 ]
     [[ "$output" == *"== musl pass: $PWD/dtrace-x.bats"* ]]
     [[ "$output" == *"== musl-static pass: $PWD/dtrace-x.bats"* ]]
@@ -106,45 +119,40 @@ inner() {
     [ "${lines[${#lines[@]}-1]}" = "5 passed, 3 failed, 0 skipped" ]
     # under CI, no musl build is a failure of each musl pass, naming the package
     printf '@test "d" { true; }\n' > dtrace-y.bats
-    run fresh env CI=true SANITIZED_SUITES=dtrace-y.bats SDTKIT_MUSL="$PWD/nomusl" "$ROOT/tests/run" "$PWD/dtrace-y.bats"
+    variants musl musl-static
+    run fresh env CI=true SANITIZED_SUITES=dtrace-y.bats "$ROOT/tests/run" "$PWD/dtrace-y.bats"
     [ "$status" -eq 1 ]
     [ "${lines[${#lines[@]}-1]}" = "2 passed, 2 failed, 0 skipped" ]
-    [[ "$output" == *"musl-gcc is not installed (.ci/run installs musl-tools)"* ]]
+    [[ "$output" == *"no $PWD/v/musl/dtrace: make check builds it when its compiler is installed (.ci/run installs pkg-musl)"* ]]
 }
 
 @test "the passes after the first run the declared suites only, not their tests tagged normal-pass-only" {
     printf '@test "a" { true; }\n' > once.bats
-    printf '@test "b" { true; }\n# bats test_tags=normal-pass-only\n@test "c" { [ -z "${SDTKIT_DTRACE:-}" ]; }\n' > twice.bats
-    mkdir -p musl/static
-    printf '#!/bin/sh\n' | tee musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list > /dev/null
-    chmod +x musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list
-    run fresh env SANITIZED_SUITES="other.bats twice.bats" SDTKIT_MUSL="$PWD/musl" \
-        "$ROOT/tests/run" "$PWD/once.bats" "$PWD/twice.bats"
+    printf '@test "b" { true; }\n# bats test_tags=normal-pass-only\n@test "c" { [[ $SDTKIT_DTRACE == */v/normal/* ]]; }\n' > twice.bats
+    variants
+    run fresh env SANITIZED_SUITES="other.bats twice.bats" "$ROOT/tests/run" "$PWD/once.bats" "$PWD/twice.bats"
     [ "$status" -eq 0 ]
     # a, b and c, then b alone in each of the three other passes
     [ "${lines[${#lines[@]}-1]}" = "6 passed, 0 failed, 0 skipped" ]
-    [[ "$output" == *"== sanitizer pass: $PWD/twice.bats"* ]]
+    [[ "$output" == *"== asan pass: $PWD/twice.bats"* ]]
     [[ "$output" == *"== musl-static pass: $PWD/twice.bats"* ]]
 }
 
 @test "the first pass runs beside the others, and SDTKIT_CHECK_SERIAL=1 runs them in turn: the same results" {
     # each pass's test "meet" waits for the other side's: it passes only
     # when the first pass and the sanitizer pass run at the same time
-    printf '@test "meet" {\n    local me=first other=again\n    [ -z "${SDTKIT_DTRACE:-}" ] || { me=again other=first; }\n    touch "%s/$me"\n    for i in $(seq 1 300); do [ -e "%s/$other" ] && return 0; sleep 0.1; done\n    false\n}\n@test "b" { [ -z "${SDTKIT_DTRACE:-}" ]; }\n' "$PWD" "$PWD" > dtrace-x.bats
-    printf '@test "a" { true; }\n@test "b" { [ -z "${SDTKIT_DTRACE:-}" ]; }\n' > dtrace-y.bats
-    mkdir -p musl/static
-    printf '#!/bin/sh\n' | tee musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list > /dev/null
-    chmod +x musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list
-    run fresh env SANITIZED_SUITES=dtrace-x.bats SDTKIT_MUSL="$PWD/musl" "$ROOT/tests/run" "$PWD/dtrace-x.bats"
+    printf '@test "meet" {\n    local me=first other=again\n    [[ $SDTKIT_DTRACE == */v/normal/* ]] || { me=again other=first; }\n    touch "%s/$me"\n    for i in $(seq 1 300); do [ -e "%s/$other" ] && return 0; sleep 0.1; done\n    false\n}\n@test "b" { [[ $SDTKIT_DTRACE == */v/normal/* ]]; }\n' "$PWD" "$PWD" > dtrace-x.bats
+    printf '@test "a" { true; }\n@test "b" { [[ $SDTKIT_DTRACE == */v/normal/* ]]; }\n' > dtrace-y.bats
+    variants
+    run fresh env SANITIZED_SUITES=dtrace-x.bats "$ROOT/tests/run" "$PWD/dtrace-x.bats"
     [ "$status" -eq 1 ]
     # meet passes in all four passes, b only in the first
     [ "${lines[${#lines[@]}-1]}" = "5 passed, 3 failed, 0 skipped" ]
-    run fresh env SDTKIT_CHECK_SERIAL=1 SANITIZED_SUITES=dtrace-y.bats SDTKIT_MUSL="$PWD/musl" \
-        "$ROOT/tests/run" "$PWD/dtrace-y.bats"
+    run fresh env SDTKIT_CHECK_SERIAL=1 SANITIZED_SUITES=dtrace-y.bats "$ROOT/tests/run" "$PWD/dtrace-y.bats"
     [ "$status" -eq 1 ]
     [ "${lines[${#lines[@]}-1]}" = "5 passed, 3 failed, 0 skipped" ]
     # in turn, the passes' reports come in order
-    [ "$(grep -o '^== [a-z-]* pass' <<<"$output" | tr '\n' ' ')" = "== normal pass == sanitizer pass == musl pass == musl-static pass " ]
+    [ "$(grep -o '^== [a-z-]* pass' <<<"$output" | tr '\n' ' ')" = "== normal pass == asan pass == musl pass == musl-static pass " ]
 }
 
 # where_run ENV...: tests/run's normal pass of a suite that records where
@@ -252,7 +260,7 @@ where_run() {
     # the variant rules come before "all:" in the Makefile: the goal must not
     # follow them
     plan=$(make -n -B -C "$ROOT" 2>&1)
-    grep -q 'tools/dtrace' <<<"$plan"
+    grep -q 'build/bin/dtrace' <<<"$plan"
     grep -q 'demo' <<<"$plan"
     grep -q 'runtime/' <<<"$plan"
 }

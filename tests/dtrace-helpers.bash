@@ -4,9 +4,6 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
-# The sdt-list under test; `make check` points this at the sanitizer build too.
-SDT_LIST="${SDTKIT_SDT_LIST:-$ROOT/tools/sdt-list}"
-
 # The <sys/sdt.h> to compile generated headers against: ours once it exists,
 # SystemTap's until then.  Sets SDT_INC, or skips the test.
 need_sdt_header() {

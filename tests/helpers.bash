@@ -24,8 +24,14 @@ fi
 
 ROOT="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
 INCLUDE="$ROOT/include"
-# The dtrace under test; `make check` points this at the sanitizer build too.
-DTRACE="${SDTKIT_DTRACE:-$ROOT/tools/dtrace}"
+# The programs and run-time libraries under test: the pass's (tests/run),
+# else the normal build's (variants.table's first row).
+if [ -z "${SDTKIT_DTRACE:-}" ]; then
+    read -r SDTKIT_RUNTIME_LIBDIR SDTKIT_DTRACE < <(awk -F '  +' -v r="$ROOT" \
+        '!/^#/ && NF && h++ { print r "/" $2, r "/" $3; exit }' "$ROOT/variants.table")
+    SDTKIT_SDT_LIST=$SDTKIT_DTRACE/sdt-list SDTKIT_DTRACE+=/dtrace
+fi
+DTRACE=$SDTKIT_DTRACE SDT_LIST=$SDTKIT_SDT_LIST
 # Real provider files from other projects, used as external data when present.
 CORPUS="${SDTKIT_CORPUS:-$ROOT/../shared/corpus/d}"
 # SystemTap's header, for side-by-side checks (Debian installs it multiarch).

@@ -81,7 +81,7 @@ built() {
     local a bad=()
     for a in $ALL_ARCHES; do
         built "$a" rt.so || return 1
-        "$ROOT/tools/sdt-list" --check "$a/rt.so" >/dev/null 2>"$a/sdt-list.err" ||
+        "$SDT_LIST" --check "$a/rt.so" >/dev/null 2>"$a/sdt-list.err" ||
             bad+=("$a: $(head -1 "$a/sdt-list.err")")
     done
     [ "${#bad[@]}" -eq 0 ] || { printf '%s\n' "${bad[@]}"; false; }

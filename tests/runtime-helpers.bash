@@ -5,7 +5,7 @@
 
 # The libraries under test: `make check` points these at the sanitizer
 # build in its second pass, with the flags its programs need.
-RT_LIBDIR="${SDTKIT_RUNTIME_LIBDIR:-$ROOT/build}"
+RT_LIBDIR=$SDTKIT_RUNTIME_LIBDIR
 RT_CFLAGS="${SDTKIT_RUNTIME_CFLAGS:-}"
 RT_VALUES="$ROOT/tests/runtime/values"
 

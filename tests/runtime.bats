@@ -168,7 +168,7 @@ C
 
 @test "the loaded object passes sdt-list --check, with a build-id and notes for every probe" {
     rt_start out -i 100
-    run "$ROOT/tools/sdt-list" --check "$RT_PATH"
+    run "$SDT_LIST" --check "$RT_PATH"
     [ "$status" -eq 0 ]
     [ "${#lines[@]}" -eq 14 ]
     [[ "${lines[0]}" == "$RT_PATH"$'\trt\tu8\t'* ]]
