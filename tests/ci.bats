@@ -229,21 +229,27 @@ where_run() {
     [ "$status" -eq 1 ] || { echo "$output"; false; }
 }
 
-@test "a failing test is reported at its own line, and at the helper's too with SDTKIT_BATS_TRACE=all" {
-    # helpers.bash has bats' DEBUG trap record the test file's lines alone
+@test "a failing test is reported at its line and the helper's, without bats' DEBUG trap, which bats --trace keeps" {
     mkdir t
     printf '%s\n' 'quiet_fail() {' '    local x=1' '    [ "$x" = 2 ]' '}' > t/h.bash
-    printf '%s\n' "load $ROOT/tests/helpers" 'load h' '@test "in the body" {' '    true' \
-        '    [ 1 = 2 ]' '}' '@test "in a helper" {' '    true' '    quiet_fail' '    echo not here' '}' > t/x.bats
+    printf '%s\n' "load $ROOT/tests/helpers" 'load h' 'setup_file() { [ -z "${FAIL_FILE:-}" ]; }' \
+        '@test "in the body" {' '    true' '    [ 1 = 2 ]' '}' '@test "in a helper" {' '    true' \
+        '    quiet_fail' '    echo not here' '}' '@test "traps" {' '    trap -p DEBUG ERR >&3' '}' > t/x.bats
     run fresh bats t/x.bats
     [ "$status" -eq 1 ]
-    [[ "$output" == *"not ok 1 in the body"*"(in test file t/x.bats, line 5)"*"\`[ 1 = 2 ]' failed"* ]]
-    [[ "$output" == *"not ok 2 in a helper"*"(in test file t/x.bats, line 9)"*"\`quiet_fail' failed"* ]]
-    [[ "$output" != *"h.bash"* ]]
-    run fresh env SDTKIT_BATS_TRACE=all bats t/x.bats
-    [ "$status" -eq 1 ]
-    [[ "$output" == *"not ok 1 in the body"*"(in test file t/x.bats, line 5)"* ]]
-    [[ "$output" == *"(from function \`quiet_fail' in file t/h.bash, line 3,"*"in test file t/x.bats, line 9)"* ]]
+    [[ "$output" == *"not ok 1 in the body"*"(in test file t/x.bats, line 6)"*"\`[ 1 = 2 ]' failed"* ]]
+    [[ "$output" == *"not ok 2 in a helper"*"(from function \`quiet_fail' in file t/h.bash, line 3,"*"in test file t/x.bats, line 10)"*"\`quiet_fail' failed"* ]]
+    [[ "$output" != *"not here"* ]]
+    # no DEBUG trap left while the test runs: the ERR trap records the stack
+    [[ "$output" == *"trap -- 'sdtkit_error_trap' ERR"* ]]
+    [[ "$output" != *"DEBUG"* ]]
+    # a failing setup_file, at its line
+    run fresh env FAIL_FILE=1 bats t/x.bats
+    [[ "$output" == *"(from function \`setup_file' in test file t/x.bats, line 3)"* ]]
+    # bats --trace: bats' own trap, which prints the helpers' commands too
+    run fresh bats --trace t/x.bats
+    [[ "$output" == *'$$ [ "$x" = 2 ]'* ]]
+    [[ "$output" == *"(from function \`quiet_fail' in file t/h.bash, line 3,"* ]]
 }
 
 @test "the suites' python3 is Debian's, not a version manager's shim first on PATH" {

@@ -1,28 +1,32 @@
 # SPDX-License-Identifier: MIT
 # Shared helpers for the bats suites.  Every suite does `load helpers`.
 
-# bats' DEBUG trap, bats_debug_trap, runs before every command of a test
-# and of every function under it, bats' own and these helpers', to record
-# where a failing test stopped: some 0.17 ms a command, and a make check
-# runs about 450,000 commands under it (80 s of its CPU, measured).  bats'
-# own functions it records nothing for (their directory is excluded), but
-# it spends the same to find that out.  Here it records the test file's
-# own lines and returns at once for every other file, so a command that
-# fails inside a helper is reported at the line of the test that called it
-# (the helpers say why in their messages).  SDTKIT_BATS_TRACE=all keeps
-# bats' trap as it is, for a failure to be traced into the helpers (and for
-# `bats --trace` to print their commands too).  The
-# body is bats' own function's, with the one test put before it: its
-# frames, and so the failure reports, stay as bats makes them.
-if [ "${SDTKIT_BATS_TRACE:-}" != all ] && [ -z "${SDTKIT_BATS_TRAP:-}" ] &&
-    declare -F bats_debug_trap >/dev/null; then
-    SDTKIT_BATS_TRAP=$(declare -f bats_debug_trap)
-    eval "bats_debug_trap () {
-        [[ -z \${BATS_TEST_SOURCE-} || \$1 == \"\$BATS_TEST_SOURCE\" ]] || return 0
-        ${SDTKIT_BATS_TRAP#*\{}"
+# Where a test failed.  bats' DEBUG trap records the stack before every
+# command (0.17 ms each, 450,000 commands a run: a tenth of its CPU),
+# because bash before 5 gave the ERR trap wrong line numbers (bats'
+# tracing.bash has the table).  Bash 5's are right, so here bats' DEBUG
+# trap removes itself at its first run, and the ERR trap records the stack
+# of the command that failed: bats reports the test's line and the
+# helper's, as before.  (A failure inside teardown, which bats runs as a
+# condition, where no ERR trap fires, is reported without its line.)
+# `bats --trace` keeps bats' trap.
+if [ "${BASH_VERSINFO[0]}" -ge 5 ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ]; then
+    bats_debug_trap() {
+        # (not while bats sets its traps, nor inside `load`: bash restores
+        # the ERR trap after a `source` run as a condition)
+        case " ${FUNCNAME[*]} " in *" bats_setup_tracing "* | *" source "*) return 0 ;; esac
+        trap - DEBUG
+        trap sdtkit_error_trap ERR
+    }
+    sdtkit_status() { return "$1"; }
+    sdtkit_error_trap() {
+        local status=$?
+        bats_capture_stack_trace
+        sdtkit_status "$status" || bats_error_trap
+    }
 fi
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
+ROOT=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
 INCLUDE="$ROOT/include"
 # The programs and run-time libraries under test: the pass's (tests/run),
 # else the normal build's (variants.table's first row).
