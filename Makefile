@@ -202,10 +202,12 @@ fuzz: $(FUZZERS)
 
 # The examples are built in a copy, build/examples (cp -u keeps what did
 # not change, so make there rebuilds what did), with this tree's dtrace,
-# header and run-time library, never the system's.
+# header and run-time library, never the system's, warnings as errors (the
+# tracer suites read them there).
 EXAMPLES_DIR = build/examples
 EXAMPLE_VARS = DTRACE=$(CURDIR)/$(normal.bin)/dtrace SDT_INCLUDE=$(CURDIR)/include \
-               RUNTIME_LIBDIR=$(CURDIR)/$(normal.dir)
+               RUNTIME_LIBDIR=$(CURDIR)/$(normal.dir) WARNFLAGS="-Wall -Wextra -Werror" \
+               MESON_OPTS=-Dwerror=true
 
 # (+: the copy is made under make -n too, which runs the make there)
 examples: tools runtime
@@ -217,9 +219,8 @@ demo: examples
 
 # tests/run: a pass of the suites for each variant whose check column is
 # not "-" (variants.table), and one line for all passes: N passed, N
-# failed, N skipped.  The suites build the examples in copies of their
-# own: with SUITES given, the tree's examples are not rebuilt.  The other
-# passes' variants are built only when a suite of tests/sanitized-suites
+# failed, N skipped.  The tracer tier's suites read build/examples (make
+# examples).  The other passes' variants are built only when a suite of tests/sanitized-suites
 # is to run, the tools passes' outside the fast tier and when their
 # compiler is installed (tests/run reports a pass it finds unbuilt).
 # `make -j check` builds the prerequisites in parallel; the suites get no
@@ -237,8 +238,7 @@ check_variant = $(if $(filter all,$($(1).check)),$(1),$(if $(CHECK_SANITIZED),$(
     $(filter sanitized,$($(1).check)),$(1),$(if $(filter fast,$(TIER)),,$(if \
     $(shell command -v $(firstword $($(1).cc)) 2>/dev/null),$(1))))))
 CHECK_VARIANTS    = $(foreach v,$(VARIANTS),$(if $($(v).check),$(call check_variant,$(v))))
-check: headers $(foreach v,$(CHECK_VARIANTS),$($(v).files)) \
-       $(if $(SUITES)$(filter-out all,$(TIER)),,examples)
+check: headers $(foreach v,$(CHECK_VARIANTS),$($(v).files)) $(if $(filter all tracers,$(TIER)),examples)
 	env -u MAKEFLAGS -u MFLAGS -u TIER BATS=$(BATS) SDTKIT_TIER=$(TIER) tests/run $(SUITES)
 
 check-fast check-cross check-tracers check-release:

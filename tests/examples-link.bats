@@ -14,10 +14,6 @@ load tracers-helpers
 
 LINKERS="bfd gold lld mold"
 
-setup_file() {
-    shared_examples
-}
-
 setup() {
     need_gdb
     cd "$BATS_TEST_TMPDIR"

@@ -216,7 +216,6 @@ script_say() {
 
 @test "bpftrace traces the run-time examples, C and Python, with -p and no path" {
     need_bpftrace
-    shared_examples
     bg jit "$EX/runtime-c/minijit" 0 0.02
     wait_for jit '^/proc/'
     # %ld: bpftrace 0.17's %d prints the low 32 bits (fact(17) read as

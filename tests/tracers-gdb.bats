@@ -11,10 +11,6 @@
 load helpers
 load tracers-helpers
 
-setup_file() {
-    shared_examples
-}
-
 setup() {
     need_gdb
     cd "$BATS_TEST_TMPDIR"

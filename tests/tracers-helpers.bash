@@ -4,41 +4,10 @@
 # background, the kernel's tracing interfaces, and cleaning up after all of
 # them.  Load after helpers: `load helpers; load tracers-helpers`.
 
-EXAMPLES_SRC="$ROOT/provider-examples"
 TRACEFS=/sys/kernel/tracing
-
-# ---- Building the examples ----------------------------------------------
-
-# build_examples DIR [MAKE ARGS...]: copy provider-examples to DIR (sources
-# only) and build it there with our dtrace and header, warnings as errors.
-# The build's output is left in DIR/build.log.
-build_examples() {
-    local dir=$1
-    shift
-    mkdir -p "$dir"
-    cp -R "$EXAMPLES_SRC"/. "$dir"/
-    make -s -C "$dir" clean >/dev/null 2>&1 || true
-    make -C "$dir" DTRACE="$DTRACE" SDT_INCLUDE="$INCLUDE" RUNTIME_LIBDIR="$ROOT/build" \
-        WARNFLAGS="-Wall -Wextra -Werror" MESON_OPTS="-Dwerror=true" "$@" \
-        > "$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
-}
-
-# shared_examples: export EX, the examples built once per run (RUN_DIR)
-# with the dtrace under test, in a directory the suites that only read them
-# share (under a lock: suites run side by side).  Suites that change their
-# build use build_examples instead, or a copy.
-shared_examples() {
-    export EX
-    EX="$RUN_DIR/sdtkit-examples-$(cksum <<<"$DTRACE" | cut -d' ' -f1)"
-    (
-        flock 8
-        if [ ! -e "$EX/.built" ]; then
-            rm -rf "$EX"
-            build_examples "$EX"
-            touch "$EX/.built"
-        fi
-    ) 8> "$EX.lock"
-}
+# The provider examples, as `make examples` (which make check runs for the
+# tracer tier) builds them: the suites read them, and change a copy.
+EX=${EX:-$ROOT/build/examples}
 
 # example_bins DIR: every probed ELF file the examples build (programs and
 # the shared library), one per line, relative to DIR.

@@ -14,10 +14,6 @@
 load helpers
 load tracers-helpers
 
-setup_file() {
-    shared_examples
-}
-
 setup() {
     need_cmd perf timeout
     # Debian's perf wrapper prints this when no perf matches the kernel

@@ -13,10 +13,6 @@
 load helpers
 load tracers-helpers
 
-setup_file() {
-    shared_examples
-}
-
 setup() {
     cd "$BATS_TEST_TMPDIR"
 }
