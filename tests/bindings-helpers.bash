@@ -61,16 +61,10 @@ bind_variants() {
 
 # need_bindings: the four languages and their headers (.ci/run installs
 # golang-go, ruby-dev and python3; nodejs 20 comes with the machine image).
-# Ruby's headers are asked once a run, not in every test's setup (loading
-# mkmf is a twentieth of a second of CPU).
 need_bindings() {
-    local mark=$RUN_DIR/bindings-ruby-headers
     need_cmd cc make python3 ruby go node
-    if [ ! -e "$mark" ]; then
-        ruby -rmkmf -e 'exit File.exist?(File.join(RbConfig::CONFIG["rubyhdrdir"], "ruby.h"))' ||
-            { missing "Ruby's headers are not installed (.ci/run installs ruby-dev)"; return; }
-        : > "$mark"
-    fi
+    [ -f "$(ruby --disable-gems -rrbconfig -e 'print RbConfig::CONFIG["rubyhdrdir"]')/ruby.h" ] ||
+        { missing "Ruby's headers are not installed (.ci/run installs ruby-dev)"; return; }
     [ -f /usr/include/node/node_api.h ] ||
         missing "node_api.h is not in /usr/include/node (NodeSource's nodejs ships it, as libnode-dev does)"
 }

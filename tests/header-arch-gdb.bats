@@ -29,12 +29,11 @@ build() {
 # with gdb, leaving gdb's lines in DIR/got.txt and the program's in
 # DIR/want.txt.  One gdb session reads them all, one program after the
 # other (gdb's start is most of its CPU here).  What qemu and gdb make of
-# a program depends only on its bytes: the outcome is kept per run
-# (RUN_DIR) under the program's sha1, and a program with the same bytes as
-# one run before (the O2 and O3 builds often are) is not run again: its
-# checks run on the same data.
+# a program depends only on its bytes: a program with the same bytes as
+# another (the O2 and O3 builds often are) is run once, and its checks run
+# on the same data.
 decode() {
-    local arch=$1 qemu cache=$RUN_DIR/gdbvals py=$BATS_TEST_TMPDIR/probes.py p sum d key
+    local arch=$1 qemu cache=$BATS_TEST_TMPDIR/gdbvals py=$BATS_TEST_TMPDIR/probes.py p sum d key
     local keys=() new=() gdbargs=() pids=()
     shift
     qemu=$(arch_field "$arch" qemu)

@@ -66,89 +66,9 @@ if [ -x /usr/bin/python3 ]; then
     python3() { /usr/bin/python3 "$@"; }
 fi
 
-# ---- Built once per run ---------------------------------------------------
-#
-# RUN_DIR: what the suites of one `make check` share, whatever their pass:
-# tests/run makes it (SDTKIT_RUN_DIR) and removes it at the end; a bats run
-# of its own uses bats' run directory.  Shared builds there are made under
-# a lock (flock), by whichever suite comes first: the provider examples, the
-# libbpf loader, the fixtures of `once`.
-RUN_DIR=${SDTKIT_RUN_DIR:-${BATS_RUN_TMPDIR:-${BATS_FILE_TMPDIR:-$(mktemp -d)}}}
-
-# once [-i FILE]... CMD... -o OUT ...: run CMD, a compiler or linker whose
-# one product is OUT (its -o; /dev/null when it only has to succeed), once
-# per run: the same command on the same inputs, in any suite or pass, gets
-# a copy of the first one's OUT.  The key is every word of CMD but OUT,
-# with the contents of each word that names a file, and of each FILE given
-# with -i (what CMD reads that its words do not name: an #included header
-# made by the program under test).  Only for a deterministic command whose
-# output is all a test reads of it: never where its messages are checked.
-# The cache keeps a manifest, one "key command" line per build.  A build is
-# made under its key's lock: the passes of a suite run side by side, and
-# the second to ask for a build waits for the first one's instead of
-# making it again (the wait bounded by HANG_SECONDS, against a hang).
-# CMD is a program, never a shell function: the work is tests/once.bash's, a
-# program of its own, out of reach of bats' DEBUG trap.
-once() {
-    RUN_DIR=$RUN_DIR HANG_SECONDS=$HANG_SECONDS "$ROOT/tests/once.bash" "$@"
-}
-
-# checked_before WORD|FILE... / checked WORD|FILE...: checks made once per
-# run on the same outputs.  A test whose checks of the program's outputs
-# depend only on those bytes and on inputs every pass shares says, once
-# they all passed, `checked LABEL OUTPUTS... INPUTS...`; a later run of
-# the same test (another pass: the sanitizer or musl programs) makes its
-# outputs, and where `checked_before` with the same words finds them
-# byte for byte what was checked, what follows from them is known.
-# Outputs that differ are checked in full, as are those of whichever pass
-# comes first.  The key is every word, with the contents of each that
-# names a file (as in once).
-checked_key() {
-    local a key files=()
-    for a in "$@"; do [ ! -f "$a" ] || files+=("$a"); done
-    key=$( { printf '%s\n' "$@"; cat -- "${files[@]}" </dev/null; } | sha1sum)
-    echo "$RUN_DIR/checked/${key%% *}"
-}
-checked_before() {
-    [ -f "$(checked_key "$@")" ]
-}
-checked() {
-    local k
-    k=$(checked_key "$@")
-    mkdir -p "${k%/*}" && : >"$k"
-}
-
-# gen FILE CMD...: FILE is what CMD (a generator of test input: awk ...)
-# writes on its standard output, made once per run, whatever the pass:
-# FILE is a hard link to the run's copy, so a test must not change it.
-gen() {
-    local file=$1 key dir=$RUN_DIR/gen tmp
-    shift
-    key=$(printf '%s\n' "$@" | sha1sum)
-    key=${key%% *}
-    if [ ! -f "$dir/$key" ]; then
-        mkdir -p "$dir"
-        tmp=$dir/$key.$BASHPID
-        "$@" >"$tmp" || { rm -f "$tmp"; return 1; }
-        mv -f "$tmp" "$dir/$key"
-    fi
-    ln -f "$dir/$key" "$file" 2>/dev/null || cp "$dir/$key" "$file"
-}
-
-# dist_tarball DIR: make dist's tarball of this tree, made once per run
-# (RUN_DIR) and linked into DIR (sdtkit-VERSION.tar.gz); make's output on
-# stdout and stderr.  The suites of the tarball and the packages share it.
+# dist_tarball DIR: make dist's tarball of this tree, in DIR.
 dist_tarball() {
-    local d=$RUN_DIR/dist name
-    name=sdtkit-$(cat "$ROOT/VERSION").tar.gz
-    mkdir -p "$d"
-    (
-        flock 8
-        [ -f "$d/$name" ] || make -s -C "$ROOT" dist DIST_DIR="$d" >"$d/log" 2>&1
-    ) 8>"$d.lock"
-    cat "$d/log"
-    [ -f "$d/$name" ] || return 1
-    ln -f "$d/$name" "$1/$name" 2>/dev/null || cp "$d/$name" "$1/$name"
+    make -s -C "$ROOT" dist DIST_DIR="$1"
 }
 
 # ---- What a test needs -------------------------------------------------
@@ -236,17 +156,12 @@ need_cmd() {
     done
 }
 
-# need_gdb_python GDB: GDB (gdb, gdb-multiarch) is installed and runs
-# Python (the suites' probe readers are Python); asked once a run, not in
-# every test's setup (a gdb start is 0.1 s of CPU).
+# need_gdb_python GDB: GDB (gdb, gdb-multiarch) is installed, with Python
+# (the suites' probe readers are Python): it links libpython.
 need_gdb_python() {
-    local mark
     need_cmd "$1" timeout || return
-    mark=$(command -v "$1")
-    mark="$RUN_DIR/gdb-python-${mark//\//_}"
-    [ ! -e "$mark" ] || return 0
-    "$1" -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || { missing "$1 has no Python"; return; }
-    : >"$mark"
+    readelf -d "$(command -v "$1")" 2>/dev/null | grep -q 'NEEDED.*libpython' ||
+        missing "$1 has no Python"
 }
 
 # need_corpus: ../shared/corpus is next to the checkout (CI always has it).
@@ -274,12 +189,12 @@ errno_text() {
 
 # fresh CMD...: CMD without the outer bats' variables and its libexec
 # directory on PATH, which would send a nested bats (a suite run by a test,
-# make check in a test) to the wrong place, nor the outer run's shared
-# directory, tier, passes and jobs.
+# make check in a test) to the wrong place, nor the outer run's tier,
+# passes, jobs and programs under test.
 fresh() {
     local unset=() v path
-    for v in $(compgen -v BATS_) SDTKIT_RUN_DIR SDTKIT_TIER SDTKIT_PASSES SDTKIT_CHECK_JOBS \
-        SDTKIT_CHECK_SERIAL; do unset+=(-u "$v"); done
+    for v in $(compgen -v BATS_) SDTKIT_TIER SDTKIT_PASSES SDTKIT_CHECK_JOBS SDTKIT_CHECK_SERIAL \
+        SDTKIT_DTRACE SDTKIT_SDT_LIST SDTKIT_RUNTIME_LIBDIR SDTKIT_RUNTIME_CFLAGS; do unset+=(-u "$v"); done
     path=$(tr : '\n' <<< "$PATH" | grep -v /libexec/bats-core | paste -sd:)
     env "${unset[@]}" PATH="$path" "$@"
 }
@@ -373,6 +288,28 @@ notes_sizes() {
     awk -F '\t' "$SIZES_AWK"' { print $1 " " sizes($2) }'
 }
 
+# notes_of FILE...: FILE.notes, note_probes' lines of FILE, and FILE.sizes,
+# notes_sizes' lines of those, beside each FILE that has none yet; one
+# readelf and one awk for all of them (readelf names each file on a
+# "File:" line when given several).  An argument string ends at a tab for
+# its sizes, as notes_sizes reads note_probes' lines.
+notes_of() {
+    local f new=()
+    for f in "$@"; do [ -f "$f.sizes" ] || new+=("$f"); done
+    [ ${#new[@]} -gt 0 ] || return 0
+    readelf -n "${new[@]}" | awk -v first="${new[0]}" "$SIZES_AWK"'
+        function note(probe, args) {
+            print probe "\t" args > (f ".notes")
+            sub(/\t.*/, "", args); print probe " " sizes(args) > (f ".sizes")
+        }
+        function start(file) {
+            if (f != "") { close(f ".notes"); close(f ".sizes") }
+            f = file; printf "" > (f ".notes"); printf "" > (f ".sizes")
+        }
+        BEGIN { start(first) }
+        /^File: / { if (substr($0, 7) != f) start(substr($0, 7)); next }'"$NOTE_AWK"
+}
+
 # note_field FILE PROBE FIELD: Location, Base or Semaphore of a probe (hex).
 note_field() {
     readelf -n "$1" | awk -v p="$2" -v f="$3" '
@@ -458,42 +395,21 @@ arch_tool() {
 # need_arch ARCH: ARCH's cross compiler and its C library are installed
 # (a compiler without its C library cannot build a program or include
 # <stdint.h>, and was the cause of a CI run that failed on a new machine).
-# Once ARCH's compiler has linked a program, it is not asked again in the
-# same run (RUN_DIR: a cross compiler's static link costs about a second,
-# and the suites ask some 200 times a pass).
 need_arch() {
-    local gcc pkg probe linked
+    local gcc libc
     gcc=$(arch_gcc "$1")
     need_cmd "$gcc" || return
     [ "$1" = x86_64 ] || tier_needs cross "$gcc" || return
-    linked=$(command -v "$gcc")
-    linked="$RUN_DIR/need-arch-$1-${linked//\//_}"
-    [ ! -e "$linked" ] || return 0
-    pkg=$(arch_field "$1" 3)
-    probe=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/need-arch.XXXXXX")
-    printf '#include <stdio.h>\nint main(void) { return puts(""); }\n' |
-        "$gcc" -static -x c - -o "$probe" 2>/dev/null || {
-        rm -f "$probe"
-        missing "$gcc cannot link a program: its C library is missing (.ci/run installs $pkg)"
-        return
-    }
-    rm -f "$probe"
-    : >"$linked"
+    libc=$("$gcc" -print-file-name=libc.a 2>/dev/null)
+    [ -f "$libc" ] ||
+        missing "$gcc has no C library: libc.a not found (.ci/run installs $(arch_field "$1" 3))"
 }
 
 # stap_include: a directory holding only SystemTap's sys/sdt.h, usable by
 # cross compilers too (Debian installs it under the x86-64 multiarch path).
-# One per run (RUN_DIR), so that `once` finds a build with SystemTap's
-# header made by another test under the same words; tests must not write
-# in it.
 stap_include() {
-    local d="$RUN_DIR/stapinc" tmp
-    if [ ! -d "$d" ]; then
-        tmp=$(mktemp -d "$RUN_DIR/stapinc.XXXXXX")
-        mkdir "$tmp/sys"
-        cp "$STAP_INCLUDE_DIR/sys/sdt.h" "$STAP_INCLUDE_DIR/sys/sdt-config.h" "$tmp/sys/"
-        mv -T "$tmp" "$d" 2>/dev/null || rm -rf "$tmp"
-    fi
+    local d=${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}/stapinc
+    mkdir -p "$d/sys" && cp "$STAP_INCLUDE_DIR/sys/sdt.h" "$STAP_INCLUDE_DIR/sys/sdt-config.h" "$d/sys/"
     echo "$d"
 }
 

@@ -109,15 +109,12 @@ need_tracefs() {
         refused "the kernel has no uprobe events ($TRACEFS/uprobe_events)"
 }
 
-# need_bpftrace: skip unless bpftrace is installed and can load a program
-# (asked once a run: it takes most of a second).
+# need_bpftrace: skip unless bpftrace is installed and can load a program.
 need_bpftrace() {
     need_tracefs
     need_cmd bpftrace timeout
-    [ ! -e "$RUN_DIR/bpftrace-loads" ] || return 0
     timeout "$HANG_SECONDS" bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1 ||
         refused "bpftrace cannot load BPF programs on this kernel"
-    : >"$RUN_DIR/bpftrace-loads"
 }
 
 # bpftrace_run SCRIPT CMD: run CMD under bpftrace (-c), with a timeout;
@@ -199,54 +196,21 @@ trace_instance() {
 
 # ---- libbpf and bcc --------------------------------------------------------
 
-# build_loader: LOADER and BPFOBJ, built once per run (RUN_DIR).
+# build_loader [DIR]: LOADER and BPFOBJ, tests/libbpf's loader and BPF
+# program, built in DIR (the test's directory by default), when the kernel
+# takes the program.
 build_loader() {
-    local d="$RUN_DIR/sdtkit-libbpf"
-    (
-        flock 8
-        if [ ! -x "$d/usdt-loader" ]; then
-            mkdir -p "$d"
-            clang -target bpf -O2 -g -D__TARGET_ARCH_x86 -I "/usr/include/$(gcc -print-multiarch)" \
-                -Wall -Werror -c "$ROOT/tests/libbpf/usdt-args.bpf.c" -o "$d/usdt-args.bpf.o" &&
-            gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Werror \
-                "$ROOT/tests/libbpf/usdt-loader.c" -lbpf -o "$d/usdt-loader"
-        fi
-    ) 8> "$d.lock"
-    LOADER=$d/usdt-loader
-    BPFOBJ=$d/usdt-args.bpf.o
-    [ -x "$LOADER" ]
-    # whether the kernel takes its program: asked once a run too
-    [ ! -e "$d/loads" ] || return 0
-    timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1 | grep -q 'attach x:y' ||
-        refused "libbpf cannot load BPF programs here: $(timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1)"
-    : >"$d/loads"
-}
-
-# need_bcc_trace: bcc's trace (and its other tools that compile BPF C)
-# can build its programs: BCC_KERNEL_SOURCE names a kernel header tree.
-# This machine's kernel ships none; Debian 12's 6.1 headers, the -common
-# tree with the -amd64 one's generated include/, arch/ and .config laid
-# over it, serve uprobes (struct pt_regs is the same).  Built once per run
-# (RUN_DIR).
-need_bcc_trace() {
-    need_cmd trace-bpfcc
-    local common amd64
-    common=$(ls -d /usr/src/linux-headers-*-common 2>/dev/null | sort -V | tail -1)
-    amd64=${common%-common}-amd64
-    [ -n "$common" ] && [ -d "$amd64" ] ||
-        missing "no kernel headers for bcc in /usr/src (.ci/run installs linux-headers-amd64)"
-    BCC_KERNEL_SOURCE="$RUN_DIR/sdtkit-bcc-kernel"
-    (
-        flock 8
-        if [ ! -e "$BCC_KERNEL_SOURCE/.built" ]; then
-            rm -rf "$BCC_KERNEL_SOURCE"
-            mkdir -p "$BCC_KERNEL_SOURCE"
-            cp -a "$common"/. "$BCC_KERNEL_SOURCE"/ &&
-                (cd "$amd64" && tar -ch include arch .config 2>/dev/null) | tar -x -C "$BCC_KERNEL_SOURCE" &&
-                touch "$BCC_KERNEL_SOURCE/.built"
-        fi
-    ) 8> "$BCC_KERNEL_SOURCE.lock"
-    [ -e "$BCC_KERNEL_SOURCE/.built" ]
+    local d=${1:-$BATS_TEST_TMPDIR}
+    need_cmd clang gcc || return
+    [ -f /usr/include/bpf/usdt.bpf.h ] && [ -f /usr/include/bpf/libbpf.h ] ||
+        { missing "libbpf's headers are not installed (.ci/run installs libbpf-dev)"; return; }
+    LOADER=$d/usdt-loader BPFOBJ=$d/usdt-args.bpf.o
+    clang -target bpf -O2 -g -D__TARGET_ARCH_x86 -I "/usr/include/$(gcc -print-multiarch)" \
+        -Wall -Werror -c "$ROOT/tests/libbpf/usdt-args.bpf.c" -o "$BPFOBJ" &&
+        gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Werror "$ROOT/tests/libbpf/usdt-loader.c" \
+            -lbpf -o "$LOADER" || return
+    timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" /bin/true x:y -- true >"$d/loads" 2>&1 || true
+    grep -q 'attach x:y' "$d/loads" || refused "libbpf cannot load BPF programs here: $(cat "$d/loads")"
 }
 
 # perf_lock: serialise with other runs of tests that make perf events

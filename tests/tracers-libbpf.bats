@@ -13,13 +13,14 @@
 load helpers
 load tracers-helpers
 
+setup_file() {
+    need_tracefs
+    build_loader "$BATS_FILE_TMPDIR"
+    export LOADER BPFOBJ
+}
+
 setup() {
     cd "$BATS_TEST_TMPDIR"
-    need_tracefs
-    need_cmd clang gcc
-    [ -f /usr/include/bpf/usdt.bpf.h ] && [ -f /usr/include/bpf/libbpf.h ] ||
-        missing "libbpf's headers are not installed (.ci/run installs libbpf-dev)"
-    build_loader
 }
 
 teardown() {
