@@ -36,6 +36,61 @@ provider p {
 EOF
 }
 
+# note FILE.s PROVIDER NAME ARGS [namesz-name] [type] [section-flags] [addr-size]
+# A hand-written .note.stapsdt note, to break one rule at a time.
+note() {
+    local out="$1" prov="$2" name="$3" args="$4"
+    local nm="${5:-.asciz \"stapsdt\"}" type="${6:-3}" flags="${7:-}" addr="${8:-.8byte}"
+    cat >"$out" <<EOF
+	.section .note.stapsdt,"$flags","note"
+	.balign 4
+	.4byte 992f-991f, 994f-993f, $type
+991:	$nm
+992:	.balign 4
+993:	$addr 0, 0, 0
+	.asciz "$prov"
+	.asciz "$name"
+	.asciz "$args"
+994:	.balign 4
+EOF
+}
+
+# build_side DIR SIDE [CC]: the program DIR/SIDE from DIR/SIDE.c, compiled
+# with $CC (default gcc) -O2 and the flags of DIR/cflags and DIR/SIDE.cflags
+# if any, against our header; when DIR/SIDE.d exists, through dtrace -h (as
+# probes.h) and dtrace -G, the way a real build gets its semaphores.
+build_side() {
+    local dir=$1 side=$2 cc=${3:-gcc} flags=() more=() objs
+    [ ! -f "$dir/cflags" ] || read -r -a flags <"$dir/cflags"
+    [ ! -f "$dir/$side.cflags" ] || read -r -a more <"$dir/$side.cflags"
+    flags+=("${more[@]}")
+    (
+        cd "$dir" || exit 1
+        objs=("$side.o")
+        if [ -f "$side.d" ]; then
+            "$DTRACE" -h -s "$side.d" -o probes.h || exit 1
+        fi
+        $cc -O2 "${flags[@]}" -I "$INCLUDE" -I . -c "$side.c" -o "$side.o" || exit 1
+        if [ -f "$side.d" ]; then
+            CC=$cc "$DTRACE" -G -s "$side.d" -o "$side-probes.o" "$side.o" || exit 1
+            objs+=("$side-probes.o")
+        fi
+        $cc "${objs[@]}" -o "$side" || exit 1
+        rm -f probes.h
+    )
+}
+
+# json_get FILE PYTHON-EXPRESSION: the expression's value, with the JSON of
+# FILE parsed by Python's json module as `j` (a string printed as is, any
+# other value as JSON).
+json_get() {
+    python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1], encoding="ascii"))
+v = eval(sys.argv[2])
+print(v if isinstance(v, str) else json.dumps(v))' "$1" "$2"
+}
+
 # ---- Cases as data -----------------------------------------------------
 #
 # A test whose whole point is "this input gives this diagnostic" keeps its

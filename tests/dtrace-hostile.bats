@@ -52,6 +52,18 @@ else
     SLOW=1
 fi
 
+# errno_text NAME: the C library's wording of errno NAME in the messages of
+# the dtrace under test: glibc's, or musl's (the musl passes).
+errno_text() {
+    local musl=0
+    readelf -V "$DTRACE" 2>/dev/null | grep -q 'GLIBC_' || musl=1
+    case $1:$musl in
+        ELOOP:0) echo "Too many levels of symbolic links" ;;
+        ELOOP:1) echo "Symbolic link loop" ;;
+        *) echo "errno_text: no wording of $1 here" >&2; return 1 ;;
+    esac
+}
+
 # measure SECONDS CMD...: run CMD under `timeout SECONDS` (times $SLOW) and
 # GNU time, like `run --separate-stderr`; also sets ELAPSED (wall seconds),
 # CPU (user plus system seconds: what a bound on work checks, as it does

@@ -15,7 +15,7 @@ load tracers-helpers
 LINKERS="bfd gold lld mold"
 
 setup() {
-    need_gdb
+    need_gdb_python gdb
     cd "$BATS_TEST_TMPDIR"
 }
 
@@ -171,7 +171,7 @@ report_missing() {
         d=${b%/libgreet.so}
         [ "$(sort "$name.sites")" = "$(note_sites "$b")" ]
         output=$(<"$name.hits")
-        who=$(hex2dec "$(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' "$d/out")")
+        who=$(($(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' "$d/out")))
         [ "$(echo "$output" | grep -v hit | tr '\n' ,)" = \
           "hello arg0 $who,hello arg1 1,done arg0 1,hello arg0 $who,hello arg1 2,done arg0 3," ] ||
             { echo "$output"; false; }

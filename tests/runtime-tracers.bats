@@ -37,7 +37,6 @@ need_bcc_trace() {
 
 setup() {
     cd "$BATS_TEST_TMPDIR"
-    rt_fixtures
     need_tracefs
 }
 
@@ -179,7 +178,7 @@ script_say() {
 # ---- gdb -------------------------------------------------------------------------
 
 @test "gdb -p lists the run-time probes and reads every argument at a probe breakpoint" {
-    need_gdb
+    need_gdb_python gdb
     rt_start out -i 20
     run timeout "$HANG_SECONDS" gdb -batch -nx -p "$RT_PID" -ex 'info probes stap rt' \
         -ex 'break -probe-stap rt:all' -ex continue \
@@ -297,7 +296,7 @@ script_say() {
     [ "$status" -ne 0 ]
     [[ "$output" == *"requires 2 or 3 arguments"* ]]
     # gdb: the same
-    need_gdb
+    need_gdb_python gdb
     run timeout "$HANG_SECONDS" gdb -batch -nx -p "$pid" -ex 'break -probe-stap my-app:req' -ex continue \
         -ex 'printf "arg %d\n", $_probe_arg0' -ex 'break -probe-stap my-app:a:b'
     grep -qx 'arg 42' <<<"$output"

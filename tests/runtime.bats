@@ -16,11 +16,20 @@ setup_file() {
 
 setup() {
     cd "$BATS_TEST_TMPDIR"
-    rt_fixtures
 }
 
 teardown() {
     cleanup_tracers
+}
+
+# rt_case FILE: run the case file's "> " lines through the script driver
+# and compare what it prints with the file's other lines (comments aside).
+rt_case() {
+    local input expected got
+    input=$(sed -n 's/^> //p' "$1")
+    expected=$(grep -v '^[>#]' "$1")
+    got=$("$SCRIPT" <<<"$input" 2>&1)
+    [ "$got" = "$expected" ] || { diff <(echo "$expected") <(echo "$got"); return 1; }
 }
 
 # ---- the APIs, case by case -----------------------------------------------

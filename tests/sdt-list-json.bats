@@ -5,7 +5,7 @@
 # trailing comma, no raw control byte, nothing after the value), and
 # checked against readelf.
 
-load sdt-list-helpers
+load dtrace-helpers
 
 setup() {
     need_cmd python3

@@ -5,7 +5,7 @@
 # with SystemTap's <sys/sdt.h> (an independent producer of notes), and
 # broken notes are written by hand in assembly.
 
-load sdt-list-helpers
+load dtrace-helpers
 
 setup() {
     T="$BATS_TEST_TMPDIR"

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
-# Helpers for the end-to-end suites (tests/tracers*.bats, tests/examples*.bats):
-# building the provider examples in a private copy, running programs in the
-# background, the kernel's tracing interfaces, and cleaning up after all of
-# them.  Load after helpers: `load helpers; load tracers-helpers`.
+# What the suites that run programs and tracers load, after helpers: the
+# provider examples, programs in the background (waited on by events), the
+# kernel's tracing interfaces, bpftrace, libbpf and gdb, and cleaning up
+# after them (cleanup_tracers, in teardown).
 
 TRACEFS=/sys/kernel/tracing
 # The provider examples, as `make examples` (which make check runs for the
@@ -155,27 +155,6 @@ file_offset() {
     return 1
 }
 
-# uprobe_fetcharg NOTEARG [TYPE]: a note argument ("-4@%rsi", "8@-24(%rbp)")
-# as a uprobe_events fetch argument ("%si:s32", "-24(%bp):u64"); TYPE (x64
-# for a pointer) overrides the type the size implies.  The kernel names
-# x86-64 registers without the leading r of their 64-bit names.
-uprobe_fetcharg() {
-    local size=${1%%@*} op=${1#*@} type
-    case $size in
-        -1) type=s8 ;; -2) type=s16 ;; -4) type=s32 ;; -8) type=s64 ;;
-        1) type=u8 ;; 2) type=u16 ;; 4) type=u32 ;; 8) type=u64 ;;
-        *) echo "unsupported argument size in $1" >&2; return 1 ;;
-    esac
-    [ -z "${2:-}" ] || type=$2
-    op=$(echo "$op" | sed -E 's/%r([abcd]x|si|di|bp|sp)\b/%\1/g')
-    case $op in
-        \$*) op="\\${op#\$}" ;;            # $IMM -> \IMM
-        \(*) op="+0$op" ;;                 # (%reg) -> +0(%reg)
-        [0-9]*) op="+$op" ;;               # 16(%reg) -> +16(%reg)
-    esac
-    echo "$op:$type"
-}
-
 # uprobe_add SPEC: append SPEC ("p:GROUP/EVENT ...") to uprobe_events and
 # remember GROUP/EVENT for cleanup_tracers.
 UPROBE_EVENTS=()
@@ -194,7 +173,7 @@ trace_instance() {
     TRACE_INSTANCES+=("$INST")
 }
 
-# ---- libbpf and bcc --------------------------------------------------------
+# ---- libbpf --------------------------------------------------------------
 
 # build_loader [DIR]: LOADER and BPFOBJ, tests/libbpf's loader and BPF
 # program, built in DIR (the test's directory by default), when the kernel
@@ -279,11 +258,6 @@ build_tick() {
 
 # ---- gdb -----------------------------------------------------------------
 
-# gdb_probe_hits: gdb_probe_run (helpers.bash), every stop and argument.
-gdb_probe_hits() {
-    gdb_probe_run "$@"
-}
-
 # note_sites FILE: "provider:name location semaphore" per note, sorted.
 note_sites() {
     readelf -n "$1" | awk '
@@ -292,18 +266,12 @@ note_sites() {
         /Location:/    { l = $2; sub(/,$/, "", l); print p ":" n, l, $NF }' | sort
 }
 
-# gdb_sites FILE: the same, from gdb's `info probes'.
-gdb_sites() {
-    timeout "$HANG_SECONDS" gdb -batch -nx -ex 'info probes' "$1" 2>/dev/null |
-        awk '$1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") }' | sort
-}
-
-# gdb_batch DIR PROBE... <JOBS: what gdb_sites and gdb_probe_hits give, for
-# several programs in one gdb session (its start, Python's, is most of a
-# short session's CPU).  Each line of JOBS is "NAME FILE PROGRAM ARGS...":
-# DIR/NAME.sites is gdb_sites FILE (unsorted; no file when FILE is "-"),
-# listed before any program runs; DIR/NAME.hits is gdb_probe_hits PROGRAM
-# ARGS -- PROBE..., the programs run one after the other.
+# gdb_batch DIR PROBE... <JOBS: for several programs in one gdb session
+# (its start, Python's, is most of a short session's CPU), each line of
+# JOBS "NAME FILE PROGRAM ARGS...": DIR/NAME.sites, gdb's `info probes' of
+# FILE as "provider:name location semaphore" lines (none when FILE is
+# "-"), listed before any program runs; DIR/NAME.hits, gdb_probe_run
+# PROGRAM ARGS -- PROBE..., the programs run one after the other.
 gdb_batch() {
     local dir=$1 py name file prog args sites=() runs=() n=0
     shift
@@ -327,18 +295,6 @@ gdb_batch() {
             out ~ /\.hits$/ && /^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )/ { print >out }'
     rm -f "$py"
 }
-
-# need_gdb: skip unless gdb with Python is installed.
-need_gdb() {
-    need_gdb_python gdb
-}
-
-# hex2dec HEX: a 0x... number in decimal, as gdb_probe_args prints pointers.
-hex2dec() {
-    printf '%d\n' "$1"
-}
-
-# ---- libbpf ----------------------------------------------------------------
 
 # libbpf BINARY PROBE... -- CMD...: the loader, stderr kept apart in err.
 libbpf() {

@@ -98,7 +98,7 @@ perf_events() {
         "$EX/shared-lib/greet-linked" 3 0 > out 2>&1
     [ "$(grep -c '(semaphore 1)' out)" -eq 3 ]
     perf_events perf.data > events
-    who=$(hex2dec "$(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' out)")
+    who=$(($(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' out)))
     [ "$(grep '^sdt_greet:hello ' events | sed 's/^[^ ]* //' | tr '\n' ,)" = \
       "arg1=$who arg2=1,arg1=$who arg2=2,arg1=$who arg2=3," ]
     [ "$(grep '^sdt_greet:done ' events | sed 's/^[^ ]* //' | tr '\n' ,)" = "arg1=1,arg1=3,arg1=6," ]
