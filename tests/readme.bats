@@ -16,12 +16,28 @@ load tracers-helpers
 
 setup_file() {
     export EXAMPLES="$BATS_FILE_TMPDIR/readme" STAGE="$BATS_FILE_TMPDIR/stage"
+    export PREFIX_DIR="$ROOT/build/prefix"
+    # the system's PATH, as a new login shell of root's has it on Debian
+    export SYSTEM_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
     awk -v dir="$EXAMPLES" -f "$ROOT/tests/readme/blocks.awk" "$ROOT/README.md" \
         > "$BATS_FILE_TMPDIR/blocks"
     make -s -C "$ROOT" install PREFIX=/usr DESTDIR="$STAGE" > /dev/null
+    make -s -C "$ROOT" env > /dev/null
+}
+
+setup() {
+    mkdir -p "$BATS_TEST_TMPDIR/home"
 }
 
 teardown() { cleanup_tracers; }
+
+# newcomer CMD...: CMD in a newcomer's environment after `. build/env.sh`
+# (none with NEWCOMER_BARE=1), in the current directory.
+newcomer() {
+    env -i HOME="$BATS_TEST_TMPDIR/home" TMPDIR="$TMPDIR" PATH="$SYSTEM_PATH" \
+        bash -c '[ -n "$1" ] || . "$0/build/env.sh"; shift; exec "$@"' \
+        "$ROOT" "${NEWCOMER_BARE:-}" "$@"
+}
 
 # readme_run EXAMPLE [STEP]: run the example's script (run, or run.STEP)
 # with the installed sdtkit first on every path; check its output against
@@ -38,6 +54,31 @@ readme_run() {
          i < n && index($0, want[i + 1]) { i++ }
          END { if (i < n) { print "not in the output: " want[i + 1]; exit 1 } }' \
         "expect$suffix" "out$suffix" || { cat "out$suffix"; return 1; }
+}
+
+@test "make writes build/env.sh, which puts build/prefix first on every search path" {
+    # `make` is `all`, which makes env
+    make -pq -C "$ROOT" sdtkit-no-such-target 2>/dev/null | grep -qE '^all:.* env( |$)'
+    # a PREFIX or LIBDIR given to make does not move it
+    rm -rf "$PREFIX_DIR/share/man"
+    make -s -C "$ROOT" env PREFIX="$BATS_TEST_TMPDIR/elsewhere" LIBDIR=/nowhere > /dev/null
+    [ ! -e "$BATS_TEST_TMPDIR/elsewhere" ]
+    [ -f "$PREFIX_DIR/share/man/man1/dtrace.1" ] && [ -f "$PREFIX_DIR/lib/libsdtkit.so" ]
+    cd "$BATS_TEST_TMPDIR"
+    newcomer env > env.out
+    local p=$PREFIX_DIR
+    grep -qx "PATH=$p/bin:$SYSTEM_PATH" env.out
+    grep -qx "CPATH=$p/include" env.out
+    grep -qx "LIBRARY_PATH=$p/lib" env.out
+    grep -qx "LD_LIBRARY_PATH=$p/lib" env.out
+    grep -qx "PKG_CONFIG_PATH=$p/lib/pkgconfig:$p/share/pkgconfig" env.out
+    grep -qx "CMAKE_PREFIX_PATH=$p" env.out
+    grep -qx "MANPATH=$p/share/man:" env.out
+    # before what the variables held
+    CPATH=/x MANPATH=/m bash -c '. "$1/build/env.sh" && echo "$CPATH $MANPATH"' sh "$ROOT" > both
+    [ "$(cat both)" = "$p/include:/x $p/share/man:/m" ]
+    # the man pages are this build's
+    [ "$(newcomer man -w dtrace)" = "$p/share/man/man1/dtrace.1" ]
 }
 
 @test "README's <sys/sdt.h> example compiles, and bpftrace reads its probe's arguments" {
