@@ -81,6 +81,16 @@ readme_run() {
     [ "$(newcomer man -w dtrace)" = "$p/share/man/man1/dtrace.1" ]
 }
 
+@test "the header's SDTKIT_VERSION_MAJOR, _MINOR and _PATCH are VERSION's numbers, in <sys/sdt.h> and <usdt.h>" {
+    cd "$BATS_TEST_TMPDIR"
+    local h
+    for h in sys/sdt.h usdt.h; do
+        printf '#include <%s>\nSDTKIT_VERSION_MAJOR.SDTKIT_VERSION_MINOR.SDTKIT_VERSION_PATCH\n' "$h" |
+            newcomer cc -E -P -x c - | tail -1 | tr -d ' ' > v
+        [ "$(cat v)" = "$(cat "$ROOT/VERSION")" ] || { echo "$h: $(cat v)"; false; }
+    done
+}
+
 @test "README's <sys/sdt.h> example compiles, and bpftrace reads its probe's arguments" {
     need_bpftrace
     need_cmd cc readelf
