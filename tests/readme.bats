@@ -121,6 +121,23 @@ readme_run() {
     readme_run runtime
 }
 
+@test "sdtkit_probe_enabled is two loads and no call, as include/sdtkit.h, sdtkit(3) and README say" {
+    need_cmd gcc clang objdump
+    cd "$BATS_TEST_TMPDIR"
+    printf '#include <sdtkit.h>\nint f(const sdtkit_probe *p) { return sdtkit_probe_enabled(p); }\n' > en.c
+    local cc loads
+    for cc in gcc clang; do
+        $cc -O2 -I "$ROOT/include" -c en.c -o en.o
+        objdump -d --no-show-raw-insn en.o | sed -n '/<f>:/,/ret/p' > f.s
+        loads=$(grep -c '(%r' f.s)
+        [ "$loads" -eq 2 ] || { echo "$cc: $loads loads"; cat f.s; false; }
+        ! grep -q call f.s || false
+    done
+    grep -q 'sdtkit_probe_enabled (req)) *two loads, no call' "$ROOT/include/sdtkit.h"
+    grep -q 'two loads and no call' "$ROOT/man/sdtkit.3"
+    grep -q 'sdtkit_probe_enabled(req)) { *\/\* two loads, no call \*\/' "$ROOT/README.md"
+}
+
 @test "every example README marks is run by a test of this file" {
     # EXAMPLE or EXAMPLE.STEP, as the tests above call readme_run
     run sed -n 's|^\([^/]*\)/run|\1|p' "$BATS_FILE_TMPDIR/blocks"
