@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # README's path works with this build of sdtkit, and only with it, on a
 # machine where SystemTap's systemtap-sdt-dev is installed as well: `make`
-# writes build/env.sh; every example README.md and docs/setup.md mark
-# runs as written, from a newcomer's
+# writes build/env.sh; every example README.md, docs/setup.md and
+# docs/troubleshooting.md mark runs as written, from a newcomer's
 # environment (the system's PATH, nothing else set) in which build/env.sh
 # was sourced, gets sdtkit's header, programs and libraries, and prints
 # what the document shows.  And the links of README.md and docs/ lead
@@ -19,7 +19,7 @@
 load helpers
 load tracers-helpers
 
-DOCS="README.md docs/setup.md"
+DOCS="README.md docs/setup.md docs/troubleshooting.md"
 
 setup_file() {
     export EXAMPLES="$BATS_FILE_TMPDIR/examples" PREFIX_DIR="$ROOT/build/prefix"
@@ -210,6 +210,35 @@ $p/lib" ] || { cat out; false; }
     sdtkit_used
 }
 
+# bats test_tags=tracer
+@test "docs/troubleshooting.md's file_offset turns sdt-list's addresses into the offsets a tracefs uprobe with a semaphore takes" {
+    need_tracefs
+    need_cmd cc readelf od
+    local f pc sem off semoff grp="sdtkit_$$_${BATS_TEST_NUMBER}" nop
+    for f in probes.d app.c; do cp "$EXAMPLES/dtrace/$f" .; done
+    newcomer sh -ec 'dtrace -h -s probes.d -o probes.h; cc -O2 -c app.c
+        dtrace -G -s probes.d -o probes.o app.o; cc app.o probes.o -o app'
+    read -r _ _ _ pc _ sem _ < <(newcomer sdt-list app)
+    . "$EXAMPLES/tracefs/file_offset.sh"
+    off=$(file_offset app "$pc")
+    semoff=$(file_offset app "$sem")
+    # the data segment lies elsewhere in the file than in memory, as the
+    # document says: the semaphore's offset is not its address
+    [ $((semoff)) -ne $((sem)) ]
+    # the probe's nop (0x90) is at the offset in the file
+    nop=$(od -An -tx1 -j $((off)) -N1 app | tr -d ' ')
+    [ "$nop" = 90 ]
+    ! file_offset app 0x7fffffff 2> err || false
+    [ "$(cat err)" = "file_offset: 0x7fffffff is in no segment of app" ]
+    trace_instance
+    uprobe_add "p:$grp/request__start $PWD/app:$off($semoff)"
+    echo 1 > "$INST/events/$grp/request__start/enable"
+    ./app
+    echo 0 > "$INST/events/$grp/request__start/enable"
+    # three events: the kernel raised the semaphore, so the program fired
+    [ "$(grep -c ': request__start: ' "$INST/trace")" -eq 3 ]
+}
+
 @test "sdtkit_probe_enabled is two loads and no call, as include/sdtkit.h, sdtkit(3) and README say" {
     need_cmd gcc clang objdump
     printf '#include <sdtkit.h>\nint f(const sdtkit_probe *p) { return sdtkit_probe_enabled(p); }\n' > en.c
@@ -238,6 +267,7 @@ runtime
 sdt.list
 which
 prefix" ]
+    grep -qx tracefs/file_offset.sh "$BATS_FILE_TMPDIR/blocks"
 }
 
 @test "every relative link of README.md and docs/ names a file, and its anchor a heading there" {
