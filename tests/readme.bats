@@ -213,7 +213,7 @@ $p/lib" ] || { cat out; false; }
 # bats test_tags=tracer
 @test "docs/troubleshooting.md's file_offset turns sdt-list's addresses into the offsets a tracefs uprobe with a semaphore takes" {
     need_tracefs
-    need_cmd cc readelf od
+    need_cmd cc readelf
     local f pc sem off semoff grp="sdtkit_$$_${BATS_TEST_NUMBER}" nop
     for f in probes.d app.c; do cp "$EXAMPLES/dtrace/$f" .; done
     newcomer sh -ec 'dtrace -h -s probes.d -o probes.h; cc -O2 -c app.c
@@ -240,7 +240,7 @@ $p/lib" ] || { cat out; false; }
 }
 
 @test "sdtkit_probe_enabled is two loads and no call, as include/sdtkit.h, sdtkit(3) and README say" {
-    need_cmd gcc clang objdump
+    need_cmd gcc clang
     printf '#include <sdtkit.h>\nint f(const sdtkit_probe *p) { return sdtkit_probe_enabled(p); }\n' > en.c
     local cc loads
     for cc in gcc clang; do
