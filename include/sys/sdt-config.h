@@ -12,7 +12,8 @@
 /* sdtkit's version, the three numbers of the project's VERSION file, in
    <sys/sdt.h> and <usdt.h> alike.  SystemTap's and libbpf's headers define
    none of these: `#ifdef SDTKIT_VERSION_MAJOR' in a program, or `cc -E -dM'
-   of an include, tells which header a build gets.  */
+   of an include, tells which header a build gets.  A new VERSION changes
+   them too (tests/readme.bats compares).  */
 #define SDTKIT_VERSION_MAJOR 0
 #define SDTKIT_VERSION_MINOR 1
 #define SDTKIT_VERSION_PATCH 0
