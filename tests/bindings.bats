@@ -344,14 +344,9 @@ setup_file() {
 }
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     need_bindings
     bind_env "$BIND_DIR"
     BIND_FAILS=()
-}
-
-teardown() {
-    cleanup_tracers
 }
 
 # The provider of each API in the tracer test: libstapsdt's takes my-app,

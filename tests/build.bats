@@ -21,10 +21,6 @@ machines() {
         xargs -0 readelf -h | sed -n 's/^ *Machine: *//p' | sort -u
 }
 
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-}
-
 # bats test_tags=cross
 @test "a cross build given CC, LD, OBJCOPY and AR builds every file for the target, all under build/" {
     need_arch aarch64

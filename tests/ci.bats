@@ -9,7 +9,6 @@ load helpers
 load tracers-helpers
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     HOLDERS=()
 }
 
@@ -126,6 +125,37 @@ variants() {
     [ "$status" -eq 1 ]
     [ "${lines[${#lines[@]}-1]}" = "2 passed, 2 failed, 0 skipped" ]
     [[ "$output" == *"no $PWD/v/musl/dtrace: make check builds it when its compiler is installed (.ci/run installs pkg-musl)"* ]]
+}
+
+@test "each pass runs in its own directory with its variant's programs and libraries, the asan pass's sanitized" {
+    variants
+    # each pass writes its environment; every test starts in its own directory
+    printf '@test "env" {\n    [ "$PWD" = "$BATS_TEST_TMPDIR" ]\n    env | grep -E "^(SDTKIT_(DTRACE|SDT_LIST|RUNTIME_[A-Z]*)|[AU][A-Z]*SAN_OPTIONS)=" | sort >%s/${SDTKIT_DTRACE//\//_}\n}\n' \
+        "$PWD" > dtrace-env.bats
+    sed -i "1i load $ROOT/tests/helpers" dtrace-env.bats
+    run fresh env SANITIZED_SUITES=dtrace-env.bats "$ROOT/tests/run" "$PWD/dtrace-env.bats"
+    [ "$status" -eq 0 ]
+    [ "${lines[${#lines[@]}-1]}" = "4 passed, 0 failed, 0 skipped" ]
+    v=$PWD/v e=${PWD//\//_}_v
+    [ "$(cat "${e}_normal_dtrace")" = "$(printf '%s\n' SDTKIT_DTRACE=$v/normal/dtrace SDTKIT_RUNTIME_LIBDIR=$v/normal SDTKIT_SDT_LIST=$v/normal/sdt-list)" ]
+    grep -qx "SDTKIT_RUNTIME_LIBDIR=$v/asan" "${e}_asan_dtrace"
+    grep -qx "SDTKIT_RUNTIME_CFLAGS=-fsanitize=address,undefined" "${e}_asan_dtrace"
+    grep -q "^ASAN_OPTIONS=.*abort_on_error=1" "${e}_asan_dtrace"
+    grep -q "^UBSAN_OPTIONS=.*halt_on_error=1" "${e}_asan_dtrace"
+    grep -qx "SDTKIT_SDT_LIST=$v/musl-static/sdt-list" "${e}_musl-static_dtrace"
+    ! grep -q SAN_OPTIONS "${e}_musl_dtrace" || false
+}
+
+@test "every suite has its line in tests/check-times for each pass it runs in" {
+    local s missing=()
+    for s in "$ROOT"/tests/*.bats; do
+        s=${s##*/}
+        grep -q "^normal $s " "$ROOT/tests/check-times" || missing+=("normal $s")
+        grep -qx "$s .*" "$ROOT/tests/sanitized-suites" || continue
+        grep -q "^asan $s " "$ROOT/tests/check-times" || missing+=("asan $s")
+        [[ $s == runtime* ]] || grep -q "^musl $s " "$ROOT/tests/check-times" || missing+=("musl $s")
+    done
+    [ ${#missing[@]} -eq 0 ] || { printf 'no line in tests/check-times: %s\n' "${missing[@]}"; false; }
 }
 
 @test "the passes after the first run the declared suites only, not their tests tagged normal-pass-only" {
@@ -271,6 +301,18 @@ where_run() {
     grep -q 'build/bin/dtrace' <<<"$plan"
     grep -q 'demo' <<<"$plan"
     grep -q 'runtime/' <<<"$plan"
+    # the examples are built in build/examples, never beside their sources
+    grep -q -- "-C build/examples" <<<"$plan"
+    ! grep -qE -- "-C provider-examples( |$)" <<<"$plan" || false
+}
+
+@test "a program a test started with bg is gone when the test ends: tracers-helpers' teardown ends it" {
+    printf '%s\n' "load $ROOT/tests/helpers" "load $ROOT/tests/tracers-helpers" \
+        "@test \"bg\" { bg out sleep 1000; echo \"\$BG_PID\" >$PWD/pid; }" >t.bats
+    run fresh bats t.bats
+    [ "$status" -eq 0 ]
+    [ -s pid ]
+    ! kill -0 "$(cat pid)" 2>/dev/null || false
 }
 
 @test "make check builds the sanitizer and musl programs only when a suite of theirs is to run" {

@@ -69,7 +69,6 @@ deb_files() {
 setup() {
     need_deb_tools
     [ -f "$DEBFILE" ] || { cat "$BATS_FILE_TMPDIR/make-deb.log" >&2; false; }
-    cd "$BATS_TEST_TMPDIR"
 }
 
 # apt_get ARGS... / apt_cache ARGS...: apt-get and apt-cache, with apt's

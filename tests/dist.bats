@@ -27,7 +27,6 @@ setup_file() {
 setup() {
     need_cmd git
     [ -f "$TARBALL" ] || { cat "$BATS_FILE_TMPDIR/dist.log"; false; }
-    cd "$BATS_TEST_TMPDIR"
 }
 
 # other_checkout DIR: the project's files copied into a new git repository

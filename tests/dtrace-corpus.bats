@@ -9,8 +9,7 @@ load dtrace-helpers
 
 setup() {
     need_corpus
-    T="$BATS_TEST_TMPDIR"
-    cd "$T"
+    T=$BATS_TEST_TMPDIR
 }
 
 # The corpus files, one per line.

@@ -16,11 +16,6 @@ LINKERS="bfd gold lld mold"
 
 setup() {
     need_gdb_python gdb
-    cd "$BATS_TEST_TMPDIR"
-}
-
-teardown() {
-    cleanup_tracers
 }
 
 # linker_ok CC LD: whether CC can link with -fuse-ld=LD here.

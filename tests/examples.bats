@@ -22,14 +22,6 @@ setup_file() {
         { cat "$EX/build.log"; false; }
 }
 
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-}
-
-teardown() {
-    cleanup_tracers
-}
-
 # probes_with_sizes FILE: "provider:name sizes|semaphore?" per distinct
 # probe, sorted: the argument sizes (signed negative) and whether the note
 # names a semaphore.

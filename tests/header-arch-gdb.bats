@@ -10,7 +10,6 @@ load helpers
 
 setup() {
     need_gdb_python gdb-multiarch
-    cd "$BATS_TEST_TMPDIR"
 }
 
 # build DIR COMPILER... : gdbvals built static with the COMPILER command,

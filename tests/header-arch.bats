@@ -76,10 +76,6 @@ built() {
     done
 }
 
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-}
-
 # Sizes and signs of the five probes of tests/header/types.c, per ABI:
 # char is unsigned on ARM, PowerPC, s390x and RISC-V; wchar_t is unsigned
 # on ARM; long and pointers are 4 bytes on the 32-bit ABIs and x32.

@@ -17,12 +17,7 @@ load tracers-helpers
 PROBES="chars ints longs sizes enums floats int128 structs unions odd arrays pointers bits globals tls consts volatiles cxx cxxrefs"
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     SRC="$ROOT/tests/header"
-}
-
-teardown() {
-    cleanup_tracers
 }
 
 # expected_sizes ARCH BUILD: "probe<TAB>sizes" of args.sizes for ARCH and

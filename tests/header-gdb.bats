@@ -11,7 +11,6 @@ PROBES="t:params t:globals t:members t:constants t:pointers"
 
 setup() {
     need_gdb_python gdb
-    cd "$BATS_TEST_TMPDIR"
 }
 
 # build CC FLAGS...: gdbvals built with CC and FLAGS (as C++ for a CC

@@ -30,6 +30,8 @@ fi
 
 ROOT=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
 INCLUDE=$ROOT/include
+# Every test starts in a directory of its own.
+[ -z "${BATS_TEST_TMPDIR:-}" ] || cd "$BATS_TEST_TMPDIR"
 # The programs and run-time libraries under test: the pass's (tests/run),
 # else the normal build's (variants.table's first row).
 if [ -z "${SDTKIT_DTRACE:-}" ]; then

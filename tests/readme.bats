@@ -31,7 +31,6 @@ setup_file() {
 
 setup() {
     mkdir -p "$BATS_TEST_TMPDIR/home"
-    cd "$BATS_TEST_TMPDIR"
 }
 
 teardown() { cleanup_tracers; }

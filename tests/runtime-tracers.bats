@@ -36,12 +36,7 @@ need_bcc_trace() {
 }
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     need_tracefs
-}
-
-teardown() {
-    cleanup_tracers
 }
 
 # expected_values: "probe value" per line of tests/runtime/values.

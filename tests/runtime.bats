@@ -14,14 +14,6 @@ setup_file() {
     rt_fixtures
 }
 
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-}
-
-teardown() {
-    cleanup_tracers
-}
-
 # rt_case FILE: run the case file's "> " lines through the script driver
 # and compare what it prints with the file's other lines (comments aside).
 rt_case() {

@@ -12,12 +12,7 @@ load tracers-helpers
 load runtime-helpers
 
 setup() {
-    T="$BATS_TEST_TMPDIR"
-    cd "$T"
-}
-
-teardown() {
-    cleanup_tracers
+    T=$BATS_TEST_TMPDIR
 }
 
 # probes_c FILE: a source with three probes of the usual argument types.

@@ -8,8 +8,7 @@
 load dtrace-helpers
 
 setup() {
-    T="$BATS_TEST_TMPDIR"
-    cd "$T"
+    T=$BATS_TEST_TMPDIR
 }
 
 # SystemTap's sdt.h alone in a directory, usable by cross compilers too.

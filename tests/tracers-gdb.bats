@@ -13,11 +13,6 @@ load tracers-helpers
 
 setup() {
     need_gdb_python gdb
-    cd "$BATS_TEST_TMPDIR"
-}
-
-teardown() {
-    cleanup_tracers
 }
 
 # gdb_sites FILE: note_sites' lines, from gdb's `info probes'.

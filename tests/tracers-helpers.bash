@@ -5,6 +5,10 @@
 # after them (cleanup_tracers, in teardown).
 
 TRACEFS=/sys/kernel/tracing
+# teardown: cleanup_tracers (a suite's own teardown calls it).
+teardown() {
+    cleanup_tracers
+}
 # The provider examples, as `make examples` (which make check runs for the
 # tracer tier) builds them: the suites read them, and change a copy.
 EX=${EX:-$ROOT/build/examples}

@@ -19,14 +19,6 @@ setup_file() {
     export LOADER BPFOBJ
 }
 
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-}
-
-teardown() {
-    cleanup_tracers
-}
-
 @test "libbpf attaches to every probe of every provider example" {
     total=0
     for f in $(example_bins "$EX"); do

@@ -18,7 +18,6 @@ setup() {
     need_cmd perf timeout
     # Debian's perf wrapper prints this when no perf matches the kernel
     perf version >/dev/null 2>&1 || refused "perf does not run here: $(perf version 2>&1 | head -1)"
-    cd "$BATS_TEST_TMPDIR"
     export HOME="$BATS_TEST_TMPDIR/home"
     mkdir -p "$HOME"
     PERF_PROBES=()

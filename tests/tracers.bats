@@ -13,14 +13,6 @@
 load helpers
 load tracers-helpers
 
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-}
-
-teardown() {
-    cleanup_tracers
-}
-
 # bt_lines FILE: the lines bpftrace printed (the scripts prefix them "BT ").
 bt_lines() {
     grep "^BT " "$1" | grep -v "^BT ready$" | cut -c4-

@@ -26,12 +26,7 @@ setup_file() {
 }
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     SRC="$ROOT/tests/usdt"
-}
-
-teardown() {
-    cleanup_tracers
 }
 
 # sym_row BIN SYMBOL: "TYPE BIND VIS SIZE SECTION-NAME" of SYMBOL (its
