@@ -288,7 +288,6 @@ DECLS='BEGIN {
 }
 
 @test "10,000-character identifiers give a header that compiles and an object that links" {
-    need_sdt_header
     awk 'BEGIN { for (i = 0; i < 10000; i++) { p = p "p"; n = n "n"; t = t "t"; a = a "a" }
         printf "typedef int %s;\n", t > "names.h"
         printf "provider %s {\n    probe %s__x(%s %s, char *s);\n};\n", p, n, t, a }' >long.d
@@ -452,7 +451,6 @@ DECLS='BEGIN {
 }
 
 @test "a thin archive reads each file once, however it names it" {
-    need_sdt_header
     prov
     printf '#include <sys/sdt.h>\nvoid f(void) { DTRACE_PROBE(p, ghost); }\n' >use.c
     gcc -I"$SDT_INC" -c use.c -o use.o
@@ -550,7 +548,6 @@ kill_writing() {
 }
 
 @test "-o naming an object given to -G: the objects are read first, then replaced" {
-    need_sdt_header
     prov
     printf '#include <sys/sdt.h>\nvoid f(void) { DTRACE_PROBE(p, y); }\n' >use.c
     gcc -I"$SDT_INC" -c use.c -o use.o
