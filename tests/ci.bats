@@ -143,6 +143,8 @@ variants() {
     grep -q "^ASAN_OPTIONS=.*abort_on_error=1" "${e}_asan_dtrace"
     grep -q "^UBSAN_OPTIONS=.*halt_on_error=1" "${e}_asan_dtrace"
     grep -qx "SDTKIT_SDT_LIST=$v/musl-static/sdt-list" "${e}_musl-static_dtrace"
+    # the tools passes test the tools alone: the run-time libraries are normal's
+    grep -qx "SDTKIT_RUNTIME_LIBDIR=$v/normal" "${e}_musl_dtrace"
     ! grep -q SAN_OPTIONS "${e}_musl_dtrace" || false
 }
 

@@ -46,9 +46,10 @@ rt_case() {
     rt_case "$ROOT/tests/runtime/cases/libstapsdt-names.case"
 }
 
+# (the asan pass checks the same under ASan)
+# bats test_tags=normal-pass-only
 @test "every call is valgrind-clean, in every case" {
     need_cmd valgrind
-    [ -z "$RT_CFLAGS" ] || skip "the sanitizer pass checks the same under ASan"
     local c
     for c in "$ROOT"/tests/runtime/cases/*.case; do
         sed -n 's/^> //p' "$c" | valgrind -q --error-exitcode=9 --leak-check=full \
@@ -155,8 +156,9 @@ C
     readelf -dW "$RT_LIBDIR/libsdtkit.so.1" | grep -q 'SONAME.*\[libsdtkit.so.1\]'
 }
 
+# (the normal build's archives: the asan pass's are not the ones installed)
+# bats test_tags=normal-pass-only
 @test "the static archives are position-independent and define only the API globally" {
-    [ -z "$RT_CFLAGS" ] || skip "the archives are not built for the sanitizer pass"
     run sh -c "nm --defined-only -g '$ROOT/build/libstapsdt.a' | awk 'NF == 3 { print \$3 }' | sort | tr '\n' ' '"
     [ "$output" = "probeFire probeIsEnabled providerAddProbe providerDestroy providerInit providerLoad providerUnload providerUseMemfd " ]
     # vendored into a binding's own shared object, as R's binding does
@@ -456,8 +458,9 @@ stressed() {
     [ "${lines[1]}" = "dso_write: refused" ]
 }
 
+# (the asan pass has libraries of its own)
+# bats test_tags=normal-pass-only
 @test "a -DNDEBUG build of the libraries passes the API cases, the reload loop and the threads" {
-    [ -z "$RT_CFLAGS" ] || skip "the sanitizer pass has libraries of its own"
     local nd=$BATS_TEST_TMPDIR/ndebug c
     make -s -C "$ROOT" runtime-ndebug NDEBUG_DIR="$nd" >/dev/null
     # the asserts are gone
@@ -482,8 +485,9 @@ stressed() {
     fi
 }
 
+# (ThreadSanitizer and AddressSanitizer do not mix: the normal pass alone)
+# bats test_tags=normal-pass-only
 @test "the same under ThreadSanitizer, gcc and clang: no data race" {
-    [ -z "$RT_CFLAGS" ] || skip "ThreadSanitizer and AddressSanitizer do not mix: the normal pass runs this"
     need_cmd clang
     local cc srcs=("$ROOT"/runtime/provider.c "$ROOT"/runtime/place.c "$ROOT"/runtime/stapsdt.c
                    "$ROOT"/lib/arch.c "$ROOT"/lib/elfwrite.c "$ROOT"/lib/sha1.c "$ROOT"/lib/dso.c)
