@@ -5,10 +5,9 @@
 # distcheck: it builds, passes its checks, installs and uninstalls cleanly
 # and remakes itself.
 #
-# The tarball is made once from this tree (once per run: the package
-# suites use the same, dist_tarball); the checks that need another
-# checkout make one (a git repository of the same files, with other dates
-# and modes) and reuse it.
+# The tarball is made once from this tree, in setup_file; the checks that
+# need another checkout make one (a git repository of the same files, with
+# other dates and modes) and reuse it.
 # bats file_tags=release
 
 load helpers
@@ -36,8 +35,6 @@ other_checkout() {
     local dest
     dest=$(realpath -m "$1")
     mkdir -p "$dest"
-    # (the loop in a shell of its own: in the test's, bats' DEBUG trap ran
-    # for each of its commands)
     project_files | (cd "$ROOT" && xargs -d '\n' sh -c 'for f; do [ ! -e "$f" ] || printf "%s\0" "$f"; done' sh) \
         > "$dest.files0"
     (umask 002 && cd "$ROOT" && xargs -0 cp --parents --no-preserve=all -t "$dest" < "$dest.files0")

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-# Helpers shared by the dtrace and sdt-list suites (`load dtrace-helpers`).
+# What the dtrace and sdt-list suites load (`load dtrace-helpers`, which
+# loads helpers): provider files, hand-written notes, builds of two sides,
+# and cases as data.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -82,30 +84,18 @@ v = eval(sys.argv[2])
 print(v if isinstance(v, str) else json.dumps(v))' "$1" "$2"
 }
 
-# ---- Cases as data -----------------------------------------------------
+# ---- Cases as data (tests/README.md, 3) ---------------------------------
 #
-# A test whose whole point is "this input gives this diagnostic" keeps its
-# data in tests/cases/SUITE/CASE/, SUITE being its file without .bats and
-# CASE its name in lower case, every run of other characters one '-'
-# (case_slug).  Its body is `dtrace_case`.  Each input NAME.d there has
-# beside it:
-#
-#   NAME.err     the expected stderr, line for line; a line "..." stands
-#                for any number of lines, none included (so "first line"
-#                then "..." checks the first line only)
-#   NAME.args    dtrace's arguments, on one line, when not "-h -s NAME.d -o out.h"
-#   NAME.status  the expected exit status, when not 1
-#
-# Other files of the directory (a second provider, an #included file) are
-# there for the command to read.  Each input runs in a copy of the
-# directory, under `timeout 10`, and must give: its status; its stderr;
-# nothing on stdout; and no file but the ones copied, plus a non-empty
-# out.h exactly when the status is 0.  A failure names the case and shows a
-# diff -u of the expected and the actual stderr.
+# tests/cases/SUITE/CASE/, CASE the test's name made a slug: each NAME.d
+# with NAME.err (its exact stderr; a line "..." stands for any lines), and
+# NAME.args (dtrace's arguments, when not "-h -s NAME.d -o out.h") and
+# NAME.status (when not 1) if need be; other files are there for dtrace to
+# read.  Each runs in a copy of the directory, under `timeout 10`, and must
+# give its status, its stderr, nothing on stdout, and no file but a
+# non-empty out.h on success.  A failure shows a diff -u of the stderrs.
 
 # case_slug VAR TEXT: set VAR to TEXT in lower case, each run of other
-# characters one '-', none at either end (in bash alone, no subshell: it
-# runs for every case).
+# characters one '-', none at either end.
 case_slug() {
     local s=${2,,} ext=0
     shopt -q extglob && ext=1
@@ -143,13 +133,7 @@ dtrace_case() {
     for a in "$dir"/*.args; do
         [ ! -f "$a" ] || { read -r line <"$a"; [[ " $line " != *" -C "* ]] || need_cmd cpp; }
     done
-    # in a subshell without bats' DEBUG trap, which costs every command of
-    # the loop some time
-    (
-        trap - DEBUG
-        shopt -s globstar dotglob nullglob
-        case_inputs "$dir"
-    )
+    (shopt -s globstar dotglob nullglob && case_inputs "$dir")
 }
 
 # case_inputs DIR: the inputs of case directory DIR, checked one by one

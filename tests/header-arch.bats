@@ -156,11 +156,9 @@ check_arch() {
 
 # check_operands ARCH OBJ...: every operand of every OBJ's notes (OBJ.notes,
 # note_probes' lines) has a form the consumers parse on ARCH (operand_re).
-# One awk splits them, one per line after its build's words (the object's
-# name), and one grep checks them all: a shell loop over the operands paid
-# bats' DEBUG trap for each (a test file's own lines are traced), some
-# 300 ms an architecture.  An operand is a line as `read' gave it, blanks
-# at its ends removed, an empty one included.
+# One awk splits them, one per line after the object's name, and one grep
+# checks them all.  An operand is a line as `read' gave it, blanks at its
+# ends removed, an empty one included.
 check_operands() {
     local a=$1 tab=$'\t' re bad
     shift
