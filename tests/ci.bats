@@ -49,8 +49,6 @@ inner() {
     run fresh env CI=true PATH="$PWD/bin:$PATH" bats --tap t.bats
     [ "$status" -eq 1 ]
     [[ "$output" == *"aarch64-linux-gnu-gcc has no C library: libc.a not found (.ci/run installs libc6-dev-arm64-cross)"* ]]
-    # the real one has it
-    need_arch aarch64
 }
 
 @test "what the machine refuses skips under CI too, and says so" {
