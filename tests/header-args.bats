@@ -196,40 +196,13 @@ read_libbpf() {
     done
 }
 
-# gdb_args_py: the Python gdb sources to read args probes: ProbeArgs64
-# and probes(NAMES), which replaces every breakpoint by one for each probe
-# of NAMES (the program's own), for a session that reads several.
-gdb_args_py() {
-    cp "$ROOT/tests/gdb-probe-args.py" args.py
-    printf '%s\n' '' 'def probes(names):' '    for b in gdb.breakpoints():' '        b.delete()' \
-        '    for n in names:' "        ProbeArgs64('-probe-stap ' + n)" >> args.py
-}
-
-# gdb_probes_ex DIR: the -ex words that set the breakpoints on the
-# probes of DIR/args.
-gdb_probes_ex() {
-    GDB_EX+=(-ex "python probes([$(args_probes $1/args | sed "s/.*/'&'/" | paste -sd,)])")
-}
-
-# gdb_split: gdb's lines on stdin to DIR/got.txt, DIR named by the line
-# "@@ DIR" before them (one session reads several programs).
-gdb_split() {
-    awk '/^@@ / { out = $2 "/got.txt"; printf "" > out; next }
-        out != "" && /^[a-z0-9]+ arg[0-9]+ / { print > out }'
-}
-
-# read_gdb DIR...: every program run under one gdb session, one after the
-# other (gdb's start was most of what it cost a program).
+# read_gdb DIR...: every program run in one gdb session (gdb_runs), every
+# value as a signed 64-bit integer, as args.c writes them.
 read_gdb() {
-    local d GDB_EX=()
-    gdb_args_py
-    for d in "$@"; do
-        GDB_EX+=(-ex "echo @@ $d\\n" -ex "file $PWD/$d/args")
-        gdb_probes_ex $d
-        GDB_EX+=(-ex "run $PWD/$d/want.txt")
-    done
-    timeout "$HANG_SECONDS" gdb -batch -nx "${GDB_LEAN[@]}" -ex 'set pagination off' -ex "source $PWD/args.py" \
-        "${GDB_EX[@]}" 2>&1 | gdb_split
+    local d
+    for d in "$@"; do echo "$d - - $PWD/$d/args $PWD/$d/want.txt"; done |
+        GDB_PROBE_CLASS=ProbeArgs64 gdb_runs "$PWD" $(printf "args:%s " $PROBES)
+    for d in "$@"; do grep -E '^[a-z0-9]+ arg[0-9]+ ' $d.hits >$d/got.txt || true; done
 }
 
 # bats test_tags=tracer
@@ -262,23 +235,14 @@ qemu_build() {
     build_args $d/args "$2" $3 $4 -O2 -static
 }
 
-# qemu_read DIR...: each DIR/args (DIR: ARCH-...) run under its qemu-user,
-# stopped in its gdb stub, every probe read by one gdb-multiarch session,
-# one program after the other; the values passed in DIR/want.txt, gdb's in
-# DIR/got.txt.
+# qemu_read DIR...: each DIR/args (DIR: ARCH-...) run under its qemu-user
+# and read by gdb-multiarch, every program in one session (gdb_runs); the
+# values passed in DIR/want.txt, gdb's in DIR/got.txt.
 qemu_read() {
-    local d pids=() GDB_EX=()
-    gdb_args_py
-    for d in "$@"; do
-        qemu_gdb_start "$(arch_field "${d%%-*}" 4)" ./$d/args "$PWD/$d/want.txt" || return 1
-        pids+=("$QEMU_PID")
-        GDB_EX+=(-ex "echo @@ $d\\n" -ex file -ex "target remote :$QEMU_PORT" -ex "file $PWD/$d/args")
-        gdb_probes_ex $d
-        GDB_EX+=(-ex continue)
-    done
-    timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "source $PWD/args.py" \
-        "${GDB_EX[@]}" 2>&1 | gdb_split
-    qemu_reap "${pids[@]}" || true
+    local d
+    for d in "$@"; do echo "$d $(arch_field "${d%%-*}" 4) - $PWD/$d/args $PWD/$d/want.txt"; done |
+        GDB_PROBE_CLASS=ProbeArgs64 gdb_runs "$PWD" $(printf "args:%s " $PROBES)
+    for d in "$@"; do grep -E '^[a-z0-9]+ arg[0-9]+ ' $d.hits >$d/got.txt || true; done
 }
 
 # qemu_same_values DIR WHAT: as same_values of DIR's want.txt and got.txt,

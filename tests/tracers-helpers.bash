@@ -270,34 +270,38 @@ note_sites() {
         /Location:/    { l = $2; sub(/,$/, "", l); print p ":" n, l, $NF }' | sort
 }
 
-# gdb_batch DIR PROBE... <JOBS: for several programs in one gdb session
-# (its start, Python's, is most of a short session's CPU), each line of
-# JOBS "NAME FILE PROGRAM ARGS...": DIR/NAME.sites, gdb's `info probes' of
-# FILE as "provider:name location semaphore" lines (none when FILE is
-# "-"), listed before any program runs; DIR/NAME.hits, gdb_probe_run
-# PROGRAM ARGS -- PROBE..., the programs run one after the other.
-gdb_batch() {
-    local dir=$1 py name file prog args sites=() runs=() n=0
+# gdb_runs DIR PROBE... <JOBS: programs run one after the other in one gdb
+# session (its start, Python's, is most of what gdb costs a short run),
+# each stopping at every PROBE it has (GDB_PROBE_CLASS of
+# tests/gdb-probe-args.py, ProbeArgs by default: "name hit", then "name
+# argN VALUE" a stop).  A line of JOBS is "NAME RUNNER FILE PROGRAM ARGS...":
+# RUNNER "-" runs PROGRAM under gdb (ARGS may redirect its output), else
+# under that qemu-user, stopped in its gdb stub, for gdb-multiarch.
+# DIR/NAME.hits: NAME's stops; DIR/NAME.sites, when FILE is not "-":
+# FILE's probes as `info probes' lists them, as note_sites' lines.
+gdb_runs() {
+    local dir=$1 py=$1/.probes.py gdb=gdb name runner file prog args p pids=() sites=() runs=()
     shift
-    py=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/gdbprobe.XXXXXX.py")
     cp "$ROOT/tests/gdb-probe-args.py" "$py"
-    for name in "$@"; do echo "ProbeArgs('-probe-stap $name')" >>"$py"; done
-    while read -r name file prog args; do
-        n=$((n + 1))
-        case $file in
-            -) ;;
-            *) sites+=(-ex "echo @@ $name.sites\\n" -ex "file $file" -ex 'info probes') ;;
-        esac
-        runs+=(-ex "echo @@ $name.hits\\n" -ex "file $prog")
-        # the breakpoints, made once the first program is loaded
-        case $n in 1) runs+=(-ex "source $py") ;; esac
-        runs+=(-ex "run $args")
+    for p in "$@"; do echo "${GDB_PROBE_CLASS:-ProbeArgs}('-probe-stap $p')" >>"$py"; done
+    while read -r name runner file prog args; do
+        [ "$file" = - ] || sites+=(-ex "echo @@ $name.sites\\n" -ex "file $file" -ex 'info probes')
+        if [ "$runner" = - ]; then
+            runs+=(-ex "echo @@ $name.hits\\n" -ex "file $prog" -ex "run $args")
+            continue
+        fi
+        gdb=gdb-multiarch
+        qemu_gdb_start "$runner" "$prog" $args </dev/null || return
+        pids+=("$QEMU_PID")
+        # (no file while connecting: the programs may be of several targets)
+        runs+=(-ex "echo @@ $name.hits\\n" -ex file -ex "target remote :$QEMU_PORT" -ex "file $prog" -ex continue)
     done
-    timeout "$HANG_SECONDS" gdb -batch -nx -ex 'set pagination off' "${sites[@]}" "${runs[@]}" 2>&1 |
+    timeout "$HANG_SECONDS" "$gdb" -batch -nx "${GDB_LEAN[@]}" -ex 'set pagination off' -ex "source $py" \
+        "${sites[@]}" "${runs[@]}" 2>&1 |
         awk -v d="$dir" '/^@@ / { if (out != "") close(out); out = d "/" $2; printf "" >out; next }
             out ~ /\.sites$/ && $1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") >out }
             out ~ /\.hits$/ && /^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )/ { print >out }'
-    rm -f "$py"
+    [ ${#pids[@]} -eq 0 ] || qemu_reap "${pids[@]}" || true
 }
 
 # libbpf BINARY PROBE... -- CMD...: the loader, stderr kept apart in err.

@@ -223,7 +223,7 @@ sym_row() {
 # bats test_tags=tracer
 @test "gdb reads every argument of every type as passed with both headers: gcc and clang, -O0 and -O2" {
     need_cmd gdb
-    # every build first, then one gdb session runs them all (gdb_batch)
+    # every build first, then one gdb session runs them all (gdb_runs)
     : >jobs
     for def in "" -DUSE_USDT_H; do
         for cc in gcc clang; do
@@ -231,11 +231,11 @@ sym_row() {
                 at=at${def:+-usdt}-$cc$o
                 $cc $o $def -std=gnu11 -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" \
                     "$ROOT/tests/libbpf/alltypes.c" -o $at
-                echo "$at - $PWD/$at >$PWD/$at.out" >>jobs
+                echo "$at - - $PWD/$at >$PWD/$at.out" >>jobs
             done
         done
     done
-    gdb_batch "$PWD" types:small types:wide types:misc types:consts <jobs
+    gdb_runs "$PWD" types:small types:wide types:misc types:consts <jobs
     while read -r at _; do
         output=$(grep -vE '^[A-Za-z_0-9]+ hit$' $at.hits)
         p=$(sed -n 's/^p=\([0-9]*\) .*/\1/p' $at.out)
@@ -254,15 +254,15 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "gdb stops at every <usdt.h> probe and decodes its arguments: gcc and clang, -O0 and -O2" {
     need_cmd gdb
-    # every build first, then one gdb session runs them all (gdb_batch)
+    # every build first, then one gdb session runs them all (gdb_runs)
     : >jobs
     for cc in gcc clang; do
         for o in -O0 -O2; do
             build $cc p-$cc$o $o
-            echo "p-$cc$o - $PWD/p-$cc$o 1 >$PWD/p-$cc$o.out" >>jobs
+            echo "p-$cc$o - - $PWD/p-$cc$o 1 >$PWD/p-$cc$o.out" >>jobs
         done
     done
-    gdb_batch "$PWD" app:args app:twelve app:imp app:exp1 <jobs
+    gdb_runs "$PWD" app:args app:twelve app:imp app:exp1 <jobs
     while read -r p _; do
         echo "$p"
         output=$(grep -vE '^[A-Za-z_0-9]+ hit$' $p.hits)
