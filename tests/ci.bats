@@ -479,3 +479,21 @@ C
     qemu_reap "$QEMU_PID" || st=$?
     [ "$st" -eq 7 ]
 }
+
+# bats test_tags=cross
+@test "gdb_runs runs several programs in one gdb session, natively and under qemu-user, and files each one's stops" {
+    need_cmd gdb gdb-multiarch qemu-aarch64
+    need_arch aarch64
+    printf '#include <sys/sdt.h>\nint main(int c, char **v) { (void) v; DTRACE_PROBE1(p, a, c); DTRACE_PROBE2(p, b, c, 7); return 0; }\n' >p.c
+    gcc -g -I "$INCLUDE" p.c -o host
+    aarch64-linux-gnu-gcc -g -static -I "$INCLUDE" p.c -o arm
+    printf '%s\n' "one - $PWD/host $PWD/host x" "two - - $PWD/host" | gdb_runs "$PWD" p:a p:b
+    printf '%s\n' "three qemu-aarch64 - $PWD/arm x y" "four qemu-aarch64 $PWD/arm $PWD/arm" | gdb_runs "$PWD" p:a p:b
+    [ "$(cat one.hits)" = "$(printf '%s\n' 'a hit' 'a arg0 2' 'b hit' 'b arg0 2' 'b arg1 7')" ]
+    [ "$(cat two.hits)" = "$(printf '%s\n' 'a hit' 'a arg0 1' 'b hit' 'b arg0 1' 'b arg1 7')" ]
+    [ "$(cat three.hits)" = "$(printf '%s\n' 'a hit' 'a arg0 3' 'b hit' 'b arg0 3' 'b arg1 7')" ]
+    [ "$(cat four.hits)" = "$(printf '%s\n' 'a hit' 'a arg0 1' 'b hit' 'b arg0 1' 'b arg1 7')" ]
+    [ "$(sort one.sites)" = "$(note_sites host)" ]
+    [ "$(sort four.sites)" = "$(note_sites arm)" ]
+    [ ! -e two.sites ]
+}

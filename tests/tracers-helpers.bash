@@ -276,7 +276,8 @@ note_sites() {
 # tests/gdb-probe-args.py, ProbeArgs by default: "name hit", then "name
 # argN VALUE" a stop).  A line of JOBS is "NAME RUNNER FILE PROGRAM ARGS...":
 # RUNNER "-" runs PROGRAM under gdb (ARGS may redirect its output), else
-# under that qemu-user, stopped in its gdb stub, for gdb-multiarch.
+# under that qemu-user, stopped in its gdb stub, for gdb-multiarch (a
+# session's programs run all natively or all under qemu-user).
 # DIR/NAME.hits: NAME's stops; DIR/NAME.sites, when FILE is not "-":
 # FILE's probes as `info probes' lists them, as note_sites' lines.
 gdb_runs() {
@@ -287,7 +288,7 @@ gdb_runs() {
     while read -r name runner file prog args; do
         [ "$file" = - ] || sites+=(-ex "echo @@ $name.sites\\n" -ex "file $file" -ex 'info probes')
         if [ "$runner" = - ]; then
-            runs+=(-ex "echo @@ $name.hits\\n" -ex "file $prog" -ex "run $args")
+            runs+=(-ex "echo @@ $name.hits\\n" -ex "file $prog" -ex "set args $args" -ex run)
             continue
         fi
         gdb=gdb-multiarch
