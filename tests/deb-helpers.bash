@@ -17,10 +17,18 @@ need_deb_tools() {
     done
 }
 
-# need_testbed: what a testbed needs: root (mounts, chroot), unshare and
-# overlayfs; crossbuild-essential-* for the cross builds in it.
+# need_testbed: what a testbed needs: root (mounts, chroot), unshare, its
+# layers on another file system than the machine's root (overlayfs stacks
+# no file system on itself: make check's run directory is on a tmpfs, a
+# bats run of its own needs TMPDIR=/dev/shm); crossbuild-essential-* for
+# the cross builds in it.
 need_testbed() {
     [ "$(id -u)" -eq 0 ] || refused "not root: a testbed (tests/testbed.bash) needs mounts and chroot"
+    local d
+    for d in "$RUN_DIR" "$BATS_RUN_TMPDIR"; do
+        [ "$(stat -c %d "$d")" != "$(stat -c %d /)" ] ||
+            refused "$d is on the root file system, which overlayfs cannot stack on itself: TMPDIR on a tmpfs (/dev/shm), as make check puts it"
+    done
     need_cmd unshare
     local p
     for p in crossbuild-essential-arm64 crossbuild-essential-s390x; do

@@ -45,6 +45,8 @@ die() {
 mount_root() {
     local lowers=$1 dir=$2 root=$2/root d
     mkdir -p "$dir/upper" "$dir/work" "$root"
+    [ "$(stat -c %d "$dir")" != "$(stat -c %d /)" ] ||
+        die "$dir is on the root file system, which overlayfs cannot stack on itself (a tmpfs: /dev/shm)"
     mount -t overlay overlay -o "lowerdir=$lowers,upperdir=$dir/upper,workdir=$dir/work" "$root" ||
         die "the kernel refuses an overlay mount of / (overlayfs)"
     mount -t proc proc "$root/proc"
