@@ -11,7 +11,7 @@
 # bats file_tags=release
 
 load helpers
-load deb-helpers
+load package-helpers
 load tracers-helpers
 
 # NO_ARCHIVE: the testbed's apt sources and lists removed, and their caches

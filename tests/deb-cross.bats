@@ -11,12 +11,12 @@
 # systemtap-sdt-dev:arm64: the same probes, which gdb-multiarch reads under
 # qemu-user.
 #
-# sdtkit's packages are built once a run (deb-helpers.bash), minipg's two
+# sdtkit's packages are built once a run (package-helpers.bash), minipg's two
 # builds here, each in a testbed of its own (tests/testbed.bash).
 # bats file_tags=release
 
 load helpers
-load deb-helpers
+load package-helpers
 
 # CROSS: Debian's name of each architecture, and its name in
 # tests/arches.table.
@@ -92,23 +92,12 @@ setup() {
     cd "$BATS_TEST_TMPDIR"
 }
 
-# elf_headers DIR: "FILE<TAB>CLASS DATA MACHINE" of every ELF file under
-# DIR, and of every member of its ar archives, as tests/arches.table
-# writes them (readelf -h).
-elf_headers() {
-    find "$1" -type f -print0 | xargs -0 readelf -h 2>/dev/null | awk '
-        /^File: / { f = $2 }
-        /^ *Class:/ { c = $2 }
-        /^ *Data:/ { d = ($0 ~ /little/) ? "little" : "big" }
-        /^ *Machine:/ { sub(/^ *Machine: */, ""); print f "\t" c " " d " " $0 }'
-}
-
 @test "dpkg-buildpackage -a arm64 and -a s390x build the five packages of that architecture, every ELF file in them its own" {
     local a p x n
     for a in arm64 s390x; do
         cross_debs "$a"
         x=$BATS_TEST_TMPDIR/$a
-        for p in $PACKAGES; do
+        for p in $DEB_PACKAGES; do
             local deb=$CROSS_DEBS/${p}_${DEB_VERSION}_$a.deb
             [ -f "$deb" ] || { ls "$CROSS_DEBS"; false; }
             [ "$(dpkg-deb -f "$deb" Architecture)" = "$a" ]

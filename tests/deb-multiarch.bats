@@ -9,12 +9,12 @@
 # architecture (apt-get -a arm64); and the upgrade from 0.1.0-1's single
 # sdtkit package.
 #
-# The native and arm64 packages are built once a run (deb-helpers.bash),
+# The native and arm64 packages are built once a run (package-helpers.bash),
 # 0.1.0-1's here, from the commit that made it.
 # bats file_tags=release
 
 load helpers
-load deb-helpers
+load package-helpers
 
 # OLD_COMMIT: the last commit with the single sdtkit package, 0.1.0-1.
 OLD_COMMIT=6ed1417
@@ -177,7 +177,7 @@ local_apt() {
     in_tb apt-get install -y -q "${old[@]}" >/dev/null
     in_tb dpkg-query -L sdtkit | sort > old-files
     local new=()
-    for p in $PACKAGES; do new+=("$(native $p)"); done
+    for p in $DEB_PACKAGES; do new+=("$(native $p)"); done
     local_repo "$PWD/repo" "${new[@]}"
     local_apt "$PWD/repo" update >/dev/null
     # apt-get upgrade keeps sdtkit back (it installs no new package);

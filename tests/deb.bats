@@ -11,14 +11,14 @@
 # (tests/deb-multiarch.bats: cross builds' dependencies and upgrades).
 #
 # The tarball is made once (make dist) and the packages built once a run,
-# in an unpacked copy of it (deb-helpers.bash: native_debs; the
+# in an unpacked copy of it (package-helpers.bash: native_debs; the
 # checkout's own build/ is left alone), and installed only into scratch
 # dpkg databases and directories: the system's systemtap-sdt-dev is never
 # touched.
 # bats file_tags=release
 
 load helpers
-load deb-helpers
+load package-helpers
 
 # copy_tree DIR: the release tarball unpacked into DIR.
 copy_tree() {
@@ -107,7 +107,7 @@ scratch_admindir() {
 
 @test "make deb builds the five packages under build/deb, versioned VERSION-REVISION from the changelog" {
     local p
-    for p in $PACKAGES; do
+    for p in $DEB_PACKAGES; do
         [ -f "$(deb $p)" ] || { ls "$DEBDIR"; false; }
         [ "$(dpkg-deb -f "$(deb $p)" Package)" = $p ]
         [ "$(dpkg-deb -f "$(deb $p)" Version)" = "$DEB_VERSION" ]
@@ -193,7 +193,7 @@ scratch_admindir() {
     (cd stage && find . ! -type d | sed 's|^\./|/|') | sort > installed
     [ "$(wc -l < installed)" -ge 25 ]
     local p
-    for p in $PACKAGES; do deb_files $p; done | sort > packaged
+    for p in $DEB_PACKAGES; do deb_files $p; done | sort > packaged
     while read -r f; do
         [ "$(grep -cx -e "$f" -e "$f.gz" packaged)" -eq 1 ] ||
             { echo "installed, but in $(grep -cx -e "$f" -e "$f.gz" packaged) packages: $f"; return 1; }
@@ -264,7 +264,7 @@ EOF
     need_cmd pkg-config gcc
     scratch_admindir db
     local p debs=()
-    for p in $PACKAGES; do debs+=("$(deb $p)"); done
+    for p in $DEB_PACKAGES; do debs+=("$(deb $p)"); done
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
         --force-script-chrootless --force-depends -i "${debs[@]}" > /dev/null
     local L="$PWD/db/root/usr/lib/$MULTIARCH"
@@ -304,7 +304,7 @@ EOF
     ! grep -i 'multi-\?arch' <<<"$output" || false
     # the .changes lintian read names every package and the source
     local p
-    for p in $PACKAGES; do
+    for p in $DEB_PACKAGES; do
         grep -q " ${p}_${DEB_VERSION}_$ARCH.deb\$" "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"
     done
     grep -q " sdtkit_$DEB_VERSION.dsc\$" "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"

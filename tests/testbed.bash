@@ -16,7 +16,7 @@
 #       updated, libc6 of both installed (what dpkg-shlibdeps reads in a
 #       cross build), and neither man-db's index nor services started by
 #       packages.  Run once
-#       a run, under a lock, by whichever suite asks first (deb-helpers.bash).
+#       a run, under a lock, by whichever suite asks first (package-helpers.bash).
 #   testbed.bash chroot BASE DIR CMD...
 #       runs CMD as root in a chroot of the machine under BASE/upper under
 #       DIR/upper (made when missing: what CMD changes is there for the next

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: MIT
-# Helpers of the Debian package suites (deb, deb-multiarch, deb-cross,
-# autopkgtest): the packages, each built once per run in RUN_DIR by
+# Helpers of the package suites (deb, deb-multiarch, deb-cross,
+# autopkgtest, rpm): the Debian packages, each built once per run in RUN_DIR by
 # whichever suite asks first (under a lock, as dist_tarball), and testbeds,
 # throwaway roots where they are installed (tests/testbed.bash): nothing is
 # ever installed on the machine, whose systemtap-sdt-dev other suites read.
 
-# PACKAGES: every binary package make deb builds.
-PACKAGES="sdtkit sdtkit-tools libsdtkit1 libstapsdt0 libsdtkit-dev"
+# DEB_PACKAGES: every binary package make deb builds.
+DEB_PACKAGES="sdtkit sdtkit-tools libsdtkit1 libstapsdt0 libsdtkit-dev"
 
 # need_deb_tools: what make deb, the builds and these suites run.
 need_deb_tools() {
@@ -134,4 +134,15 @@ sdt_clauses() {
 # deb_version: the packages' version, from debian/changelog.
 deb_version() {
     (cd "$ROOT" && dpkg-parsechangelog -S Version)
+}
+
+# elf_headers PATH...: "FILE<TAB>CLASS DATA MACHINE" of every ELF file
+# under the PATHs, and of every member of their ar archives, as
+# tests/arches.table writes them (readelf -h; FILE is empty for a lone file).
+elf_headers() {
+    find "$@" -type f -print0 | xargs -0 readelf -h 2>/dev/null | awk '
+        /^File: / { f = $2 }
+        /^ *Class:/ { c = $2 }
+        /^ *Data:/ { d = ($0 ~ /little/) ? "little" : "big" }
+        /^ *Machine:/ { sub(/^ *Machine: */, ""); print f "\t" c " " d " " $0 }'
 }
