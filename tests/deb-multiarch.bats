@@ -99,33 +99,27 @@ installed() {
 }
 
 @test "with sdtkit:arm64 and the build machine's tools, apt-get -a arm64 satisfies the Build-Depends of all fifteen packages that use systemtap-sdt-dev" {
-    local p c out
-    local -A users=() clause=()
+    local c out
     # shellcheck disable=SC2086
     in_tb apt-cache showsrc $SDT_USERS >showsrc 2>/dev/null || true
     grep -q '^Package: postgresql-15$' showsrc ||
         missing "apt has no deb-src lists (.ci/run adds them: sdtkit-deb-src.sources)"
-    while IFS=$'\t' read -r p c; do clause[$p]=$c; done < <(sdt_clauses showsrc)
-    for p in $SDT_USERS; do
-        c=${clause[$p]:-}
-        [ -n "$c" ] || { echo "$p does not build-depend on systemtap-sdt-dev"; false; }
-        users[$c]+="$p "
-    done
+    sdt_users showsrc
     # without sdtkit, a cross build needs SystemTap's arm64 package: the
     # host architecture's (systemtap-sdt-dev is Multi-Arch: same), for
     # each clause that is for arm64; gearmand's and php8.2's name
     # architectures without it, and apt needs nothing for them either way
     # (asked together: each apt-get -s here is seconds of CPU)
     local applies=0 other=()
-    for c in "${!users[@]}"; do
+    for c in "${!CLAUSE_USERS[@]}"; do
         if [ -z "$(clause_for arm64 "$c")" ]; then
             other+=("$c")
             continue
         fi
-        applies=$((applies + $(wc -w <<<"${users[$c]}")))
+        applies=$((applies + $(wc -w <<<"${CLAUSE_USERS[$c]}")))
         out=$(in_tb apt-get -s -a arm64 satisfy "$c") || { echo "$out"; false; }
         grep -q '^Inst systemtap-sdt-dev:arm64 ' <<<"$out" ||
-            { echo "${users[$c]}($c): apt would not install systemtap-sdt-dev:arm64: $out"; false; }
+            { echo "${CLAUSE_USERS[$c]}($c): apt would not install systemtap-sdt-dev:arm64: $out"; false; }
     done
     [ "$applies" -eq 13 ]
     out=$(in_tb apt-get -s -a arm64 satisfy "${other[@]}") || { echo "$out"; false; }
@@ -133,10 +127,10 @@ installed() {
     in_tb apt-get install -y -q "$(arm64 sdtkit)" "$(native sdtkit-tools)" >/dev/null
     # all clauses together: nothing to install; when apt has something,
     # each alone says which
-    if ! out=$(in_tb apt-get -s -a arm64 satisfy "${!users[@]}") || grep -q '^Inst \|^Remv ' <<<"$out"; then
-        for c in "${!users[@]}"; do
-            out=$(in_tb apt-get -s -a arm64 satisfy "$c") || { echo "${users[$c]}($c): $out"; false; }
-            ! grep -q '^Inst \|^Remv ' <<<"$out" || { echo "${users[$c]}($c) still needs: $out"; false; }
+    if ! out=$(in_tb apt-get -s -a arm64 satisfy "${!CLAUSE_USERS[@]}") || grep -q '^Inst \|^Remv ' <<<"$out"; then
+        for c in "${!CLAUSE_USERS[@]}"; do
+            out=$(in_tb apt-get -s -a arm64 satisfy "$c") || { echo "${CLAUSE_USERS[$c]}($c): $out"; false; }
+            ! grep -q '^Inst \|^Remv ' <<<"$out" || { echo "${CLAUSE_USERS[$c]}($c) still needs: $out"; false; }
         done
         echo "apt has something to do for the clauses together: $out"
         false

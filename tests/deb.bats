@@ -48,6 +48,15 @@ deb() {
     echo "$DEBDIR/${1}_${DEB_VERSION}_$ARCH.deb"
 }
 
+# described DEB WORDS: DEB has a real description: a synopsis naming
+# WORDS, and a long text.
+described() {
+    local desc
+    desc=$(dpkg-deb -f "$1" Description)
+    [[ "$(head -1 <<<"$desc")" == *"$2"* ]] || { echo "$1: synopsis without $2: $desc"; return 1; }
+    [ "$(wc -l <<<"$desc")" -ge 5 ] || { echo "$1: a short description: $desc"; return 1; }
+}
+
 # deb_files PACKAGE: the paths PACKAGE ships, one a line, as /usr/...
 deb_files() {
     dpkg-deb -c "$(deb "$1")" | awk '{ print $6 }' | sed 's|^\./|/|'
@@ -137,11 +146,7 @@ scratch_admindir() {
     # the tools of this source version, or a binNMU's
     [ "$(dpkg-deb -f "$DEBFILE" Depends)" = "sdtkit-tools (>= $DEB_VERSION)" ]
     [ "$(dpkg-deb -f "$DEBFILE" Section)" = devel ]
-    # a real description: a synopsis and a long text
-    local desc
-    desc=$(dpkg-deb -f "$DEBFILE" Description)
-    [[ "$(head -1 <<<"$desc")" == *"<sys/sdt.h>"* ]]
-    [ "$(wc -l <<<"$desc")" -ge 5 ]
+    described "$DEBFILE" "<sys/sdt.h>"
 }
 
 @test "sdtkit-tools is Multi-Arch: foreign, needs only libc, and takes the files of systemtap-sdt-dev and of sdtkit before 0.1.0-2" {
@@ -153,10 +158,7 @@ scratch_admindir() {
     [ "$(dpkg-deb -f "$TOOLSFILE" Replaces)" = "sdtkit (<< 0.1.0-2~), systemtap-sdt-dev" ]
     [ -z "$(dpkg-deb -f "$TOOLSFILE" Provides)" ]
     [ "$(dpkg-deb -f "$TOOLSFILE" Section)" = devel ]
-    local desc
-    desc=$(dpkg-deb -f "$TOOLSFILE" Description)
-    [[ "$(head -1 <<<"$desc")" == *"dtrace -h/-G"* ]]
-    [ "$(wc -l <<<"$desc")" -ge 5 ]
+    described "$TOOLSFILE" "dtrace -h/-G"
 }
 
 @test "sdtkit ships the headers (also multiarch), pkg-config and CMake files; sdtkit-tools dtrace, sdt-list and the man pages; both a copyright file" {
@@ -458,31 +460,25 @@ EOF
     satisfy() {
         apt_sim "$PWD/db/admin/status" satisfy "$@"
     }
-    local p c out
-    local -A users=() clause=()
-    while IFS=$'\t' read -r p c; do clause[$p]=$c; done < <(sdt_clauses showsrc)
-    for p in $SDT_USERS; do
-        c=${clause[$p]:-}
-        [ -n "$c" ] || { echo "$p does not build-depend on systemtap-sdt-dev"; false; }
-        users[$c]+="$p "
-    done
+    local c out
+    sdt_users showsrc
     # apt's answer depends on the clause alone, and most of the fifteen write
     # the same one: each clause is asked once (apt-get -s takes seconds)
-    for c in "${!users[@]}"; do
+    for c in "${!CLAUSE_USERS[@]}"; do
         # without sdtkit, apt would install SystemTap's package for it
         satisfy "$c" | grep -q '^Inst systemtap-sdt-dev ' ||
-            { echo "${users[$c]}($c): apt would not install systemtap-sdt-dev without sdtkit"; false; }
+            { echo "${CLAUSE_USERS[$c]}($c): apt would not install systemtap-sdt-dev without sdtkit"; false; }
     done
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
         --force-script-chrootless -i "$DEBFILE" "$TOOLSFILE" >/dev/null
     # all clauses at once: nothing to install for them together means
     # nothing for each; when apt has something, each alone says which
-    if ! out=$(satisfy "${!users[@]}") || grep -q '^Inst ' <<<"$out"; then
-        for c in "${!users[@]}"; do
-            out=$(satisfy "$c") || { echo "${users[$c]}($c): $out"; false; }
-            ! grep -q '^Inst ' <<<"$out" || { echo "${users[$c]}($c) still needs: $out"; false; }
+    if ! out=$(satisfy "${!CLAUSE_USERS[@]}") || grep -q '^Inst ' <<<"$out"; then
+        for c in "${!CLAUSE_USERS[@]}"; do
+            out=$(satisfy "$c") || { echo "${CLAUSE_USERS[$c]}($c): $out"; false; }
+            ! grep -q '^Inst ' <<<"$out" || { echo "${CLAUSE_USERS[$c]}($c) still needs: $out"; false; }
         done
-        echo "apt has something to install for the clauses together: $(satisfy "${!users[@]}")"
+        echo "apt has something to install for the clauses together: $(satisfy "${!CLAUSE_USERS[@]}")"
         false
     fi
     # and one whole build-dep, PostgreSQL's: everything but systemtap-sdt-dev

@@ -131,6 +131,21 @@ sdt_clauses() {
             seen[pkg] = 1; print pkg "\t" substr($0, RSTART, RLENGTH) }' "$1"
 }
 
+# sdt_users SHOWSRC: CLAUSE_USERS[CLAUSE], the packages of SDT_USERS that
+# write CLAUSE (sdt_clauses of SHOWSRC), space-separated; fails naming one
+# that has no such clause.
+sdt_users() {
+    local p c
+    local -A clause=()
+    declare -gA CLAUSE_USERS=()
+    while IFS=$'\t' read -r p c; do clause[$p]=$c; done < <(sdt_clauses "$1")
+    for p in $SDT_USERS; do
+        c=${clause[$p]:-}
+        [ -n "$c" ] || { echo "$p does not build-depend on systemtap-sdt-dev"; return 1; }
+        CLAUSE_USERS[$c]+="$p "
+    done
+}
+
 # deb_version: the packages' version, from debian/changelog.
 deb_version() {
     (cd "$ROOT" && dpkg-parsechangelog -S Version)
