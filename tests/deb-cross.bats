@@ -128,7 +128,7 @@ on() {
 }
 
 @test "under qemu-user, the arm64 and s390x dtrace -h/-G make a probed program that their sdt-list lists and checks, and their run-time libraries load probes" {
-    local a t x cc
+    local a t x cc p
     for a in arm64 s390x; do
         t=${CROSS[$a]}
         need_arch "$t"
@@ -136,7 +136,7 @@ on() {
         cross_debs "$a"
         x=$PWD/$a
         mkdir "$a" && cd "$a"
-        for p in sdtkit sdtkit-tools libsdtkit1 libstapsdt0 libsdtkit-dev; do
+        for p in $DEB_PACKAGES; do
             dpkg-deb -x "$CROSS_DEBS/${p}_${DEB_VERSION}_$a.deb" "$x"
         done
         cc=$(arch_gcc "$t")
