@@ -62,14 +62,17 @@ machines() {
     grep -q -- '-o usdt-jobs/usdt-jobs ' <<<"$output"
 }
 
-@test "every row of variants.table has every column, and .ci/run installs the variants' compilers from it" {
+@test "every row of variants.table has every column, each name once" {
     local rows
     rows=$(awk -F '  +' '!/^#/ && NF' "$ROOT/variants.table")
     [ "$(awk -F '  +' '{ print NF }' <<<"$rows" | sort -u)" = 12 ]
     [ "$(cut -d' ' -f1 <<<"$rows" | sort | uniq -d)" = "" ]
     [ "$(head -1 <<<"$rows" | tr -s ' ' | cut -d' ' -f1,4-7)" = "name cc ld objcopy ar" ]
-    # the musl passes' compiler is named there, not in .ci/run's list
     grep -q '^musl .* musl-tools$' <<<"$rows"
+}
+
+@test ".ci/run installs the variants' compilers from variants.table, and names none itself" {
+    [ -f "$ROOT/.ci/run" ] || skip "not a checkout: the release tarball leaves out .ci/, the checkout's machinery"
     grep -q 'variants.table' "$ROOT/.ci/run"
     ! grep -v '^ *#' "$ROOT/.ci/run" | grep -qw musl-tools || false
 }
