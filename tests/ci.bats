@@ -125,10 +125,10 @@ variants() {
     [[ "$output" == *"no $PWD/v/musl/dtrace: make check builds it when its compiler is installed (.ci/run installs pkg-musl)"* ]]
 }
 
-@test "each pass runs in its own directory with its variant's programs and libraries, the asan pass's sanitized" {
+@test "each pass runs in its own directory with its variant's programs and libraries, the asan pass's sanitized; SDTKIT_RUN_DIR is the run's" {
     variants
     # each pass writes its environment; every test starts in its own directory
-    printf '@test "env" {\n    [ "$PWD" = "$BATS_TEST_TMPDIR" ]\n    env | grep -E "^(SDTKIT_(DTRACE|SDT_LIST|RUNTIME_[A-Z]*)|[AU][A-Z]*SAN_OPTIONS)=" | sort >%s/${SDTKIT_DTRACE//\//_}\n}\n' \
+    printf '@test "env" {\n    [ "$PWD" = "$BATS_TEST_TMPDIR" ]\n    mkdir -p "$SDTKIT_RUN_DIR/shared/$BASHPID"\n    env | grep -E "^(SDTKIT_(DTRACE|SDT_LIST|RUNTIME_[A-Z]*)|[AU][A-Z]*SAN_OPTIONS)=" | sort >%s/${SDTKIT_DTRACE//\//_}\n}\n' \
         "$PWD" > dtrace-env.bats
     sed -i "1i load $ROOT/tests/helpers" dtrace-env.bats
     run fresh env SANITIZED_SUITES=dtrace-env.bats "$ROOT/tests/run" "$PWD/dtrace-env.bats"

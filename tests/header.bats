@@ -176,7 +176,7 @@ EOF
 }
 
 @test "the same C source gives the same notes whether compiled as C or as C++" {
-    sizes() { notes_of "$1" && cat "$1.sizes"; }
+    sizes() { note_sizes "$1"; }
     for cc in gcc clang; do
         CC=$cc build "$SRC/types.c" c.o -O2
         CXX=${cc/gcc/g++}; CXX=${CXX/clang/clang++}

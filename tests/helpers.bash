@@ -272,6 +272,11 @@ arg_sizes() {
     awk "$SIZES_AWK"' { all = all " " $0 } END { print sizes(all) }' <<<"$1"
 }
 
+# note_sizes FILE: one line per probe, "provider:name SIZES".
+note_sizes() {
+    note_probes "$1" | awk -F '\t' "$SIZES_AWK"' { print $1 " " sizes($2) }'
+}
+
 # notes_of FILE...: beside each FILE, FILE.notes (note_probes' lines) and
 # FILE.sizes ("provider:name SIZES" a probe); one readelf, one awk for all.
 notes_of() {
