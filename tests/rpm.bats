@@ -66,8 +66,10 @@ setup_file() {
     # %check runs make check-fast there: a make check of its own, which
     # must not take this run's (fresh), with the provider corpus of the
     # checkout, as make distcheck passes it on
-    # (make check SUITES=... exports SUITES, which it would read)
-    fresh env -u SUITES SDTKIT_CORPUS="$(realpath -e "$CORPUS" 2>/dev/null)" make -s -C "$SRC" rpm \
+    # (make check SUITES=... exports SUITES, which it would read); its
+    # normal pass only: the sanitizer pass of the same suites on the same
+    # sources is this run's own, and would double the suite's CPU
+    fresh env -u SUITES SDTKIT_PASSES=normal SDTKIT_CORPUS="$(realpath -e "$CORPUS" 2>/dev/null)" make -s -C "$SRC" rpm \
         RPMBUILD="rpmbuild --noclean" >>"$BATS_FILE_TMPDIR/make-rpm.log" 2>&1 || return 0
     if [ -x "$ELFCLASSIFY" ] && [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
         rpm_without_elfutils >"$BATS_FILE_TMPDIR/make-rpm2.log" 2>&1 || true
@@ -226,15 +228,16 @@ modes() {
 
 @test "make rpm's %check runs the fast tier of the test suites on what it built, and it passes" {
     local log=$SRC/build/rpm/build.log
-    # the suites of the fast tier, both passes, in rpmbuild's tree
-    grep -q '^== tier fast, [0-9]* suite runs, ' "$log"
+    # the suites of the fast tier, in rpmbuild's tree (the normal pass:
+    # setup_file asks for it alone)
+    grep -q '^== tier fast, passes: normal, ' "$log"
     grep -q "^== normal pass: tests/dtrace-object.bats " "$log"
-    grep -q "^== asan pass: tests/runtime.bats " "$log"
+    grep -q "^== normal pass: tests/runtime.bats " "$log"
     local last
     last=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log")
     echo "$last"
     [[ "$last" == *" passed, 0 failed, "* ]]
-    [ "${last%% *}" -ge 600 ]
+    [ "${last%% *}" -ge 400 ]
     # and no test of the release tier: no package built inside the package
     [ "$(grep -A1 '^== normal pass: tests/rpm\.bats ' "$log" | tail -1)" = 1..0 ]
 }
