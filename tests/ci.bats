@@ -93,6 +93,7 @@ variants() {
     [ "$status" -eq 1 ]
     # d passes twice, e once (in the asan pass, with its programs)
     [ "${lines[${#lines[@]}-1]}" = "4 passed, 2 failed, 3 skipped" ]
+    [[ "$output" == *"== tier all, passes: normal asan musl musl-static, 3 suite runs, "* ]]
     [[ "$output" == *"== asan pass:"* ]]
     [[ "$output" == *"normal: b -- why not"* ]]
     [[ "$output" == *"musl: the musl pass -- no $PWD/v/musl/dtrace: make check builds it when its compiler is installed (.ci/run installs pkg-musl)"* ]]
