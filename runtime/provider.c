@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * provider.c: <sdtkit.h>, the native API of the run-time probe library.
+ * provider.c: <sdtkit.h>, the native API of the run-time probe library:
+ * providers, their probes and their lifecycle.
  *
- * A provider holds its probes; loading it writes a shared object for the
- * running target (lib/dso.c) into an object (a file, loaded: place.c), and
+ * A provider holds its probes; loading it puts them in an object (a
+ * shared object written for the running target, loaded: object.c), and
  * publishes each probe's stub and semaphore with release stores, which
- * fire and the inline is-enabled test read with acquire loads.  Unloading
- * publishes a zero semaphore and no stub, and zeroes the notes in the file.
- * Lifecycle calls on one provider take its mutex.
+ * fire and the inline is-enabled test read with acquire loads (fire.c).
+ * Unloading publishes a zero semaphore and no stub, and hides the probes
+ * from tracers.  Lifecycle calls on one provider take its mutex.
  *
  * The contract that makes fire and is-enabled safe without a lock, a
  * count or a clock:
@@ -58,56 +59,57 @@
 #define _GNU_SOURCE
 #include "runtime.h"
 
-#include "../lib/elf.h"
-
-/* sdtkit:fire, the library's own probe (below), has a semaphore. */
-#define _SDT_HAS_SEMAPHORES 1
-#include "../include/sys/sdt.h"
-
-#include <dlfcn.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-#include <unistd.h>
 
-/* What an unloaded probe's semaphore reads. */
-static const volatile unsigned short zero_semaphore = 0;
-
-/* The slots of a new object: at least this many, and a power of two, so
- * that a provider adding probes one by one rewrites its object in place
- * and moves to a new one only when it doubles. */
-enum {
-    MIN_SLOTS = 64
+struct sdtkit_provider {
+    pthread_mutex_t lock;
+    char *name;
+    struct sdtkit_probe **probes;
+    size_t nprobes, cap;
+    struct sdtkit_probe **index; /* the probes by name, strict only */
+    size_t index_cap;            /* a power of two, or 0 */
+    bool lax;                    /* libstapsdt's rules (see provider_create) */
+    bool loaded;
+    size_t published;      /* probes published by the last load */
+    bool prefer_file;      /* libstapsdt's memfd_disabled: not in memory */
+    bool named;            /* in a named file (for perf) */
+    char *named_dir;       /* in this directory, or NULL: the candidates */
+    struct tenant tenant;  /* its probes in an object (object.c) */
+    struct failure last;   /* of the last failed call */
+    char path[64];         /* sdtkit_provider_path's answer for a memory file */
 };
 
-/* The library's state besides providers: every object the process made
- * (loaded for good), and the probes of destroyed providers (allocated for
- * good).  fork() takes the lock first, so a child never inherits it held. */
+/* The probes of destroyed providers (allocated for good). */
 static struct {
     pthread_mutex_t lock;
-    struct object *objects;
     struct sdtkit_probe *retired;
-    unsigned long serial;
-    bool atfork;
-} lib = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, false};
+} graveyard = {PTHREAD_MUTEX_INITIALIZER, NULL};
 
-static void lib_lock(void) { pthread_mutex_lock(&lib.lock); }
-static void lib_unlock(void) { pthread_mutex_unlock(&lib.lock); }
+/* ---- failures ---- */
 
-static void atfork_once(void)
-{
-    if (!lib.atfork && pthread_atfork(lib_lock, lib_unlock, lib_unlock) == 0)
-        lib.atfork = true;
-}
-
-int provider_fail(struct sdtkit_provider *pv, int status, const char *fmt, ...)
+int fail(struct failure *f, int status, enum load_stage stage, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(pv->error, sizeof pv->error, fmt, ap);
+    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
     va_end(ap);
+    f->status = status;
+    f->stage = stage;
     return status;
+}
+
+void fail_attempt(struct failure *f, const char *what, const char *why)
+{
+    size_t n = strlen(f->msg);
+    snprintf(f->msg + n, sizeof f->msg - n, "%s%s: %s", n ? "; " : "", what, why);
+}
+
+void fail_clear(struct failure *f)
+{
+    f->status = SDTKIT_OK;
+    f->stage = STAGE_NONE;
+    f->msg[0] = '\0';
 }
 
 const char *sdtkit_strerror(int status)
@@ -167,6 +169,7 @@ int provider_create(const char *name, bool lax, struct sdtkit_provider **out)
         return SDTKIT_E_NOMEM;
     }
     pv->lax = lax;
+    pv->tenant.name = pv->name;
     *out = pv;
     return SDTKIT_OK;
 }
@@ -175,6 +178,10 @@ int sdtkit_provider_create(const char *name, sdtkit_provider **out)
 {
     return provider_create(name, false, out);
 }
+
+void provider_lock(struct sdtkit_provider *pv) { pthread_mutex_lock(&pv->lock); }
+
+void provider_unlock(struct sdtkit_provider *pv) { pthread_mutex_unlock(&pv->lock); }
 
 /* The note's size of a type, or 0 for an unknown type. */
 static int type_size(int type)
@@ -285,7 +292,7 @@ static struct sdtkit_probe *probe_new(size_t prefix, const char *pname, const ch
     char *names = (char *)(p + 1);
     p->pname = memcpy(names, pname, lp);
     p->name = memcpy(names + lp, name, ln);
-    p->semaphore = &zero_semaphore;
+    p->semaphore = &probe_zero_semaphore;
     return p;
 }
 
@@ -293,42 +300,43 @@ static struct sdtkit_probe *probe_new(size_t prefix, const char *pname, const ch
 int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, const int *types,
                               int nargs, size_t prefix, sdtkit_probe **out)
 {
+    struct failure *why = &pv->last;
     *out = NULL;
-    const char *why = bad_name(name, pv->lax);
-    if (why)
-        return provider_fail(pv, SDTKIT_E_INVALID, "probe of provider '%s': %s", pv->name, why);
+    const char *bad = bad_name(name, pv->lax);
+    if (bad)
+        return fail(why, SDTKIT_E_INVALID, STAGE_NONE, "probe of provider '%s': %s", pv->name,
+                    bad);
     if (nargs < 0 || nargs > SDTKIT_MAX_ARGS || (nargs > 0 && !types))
-        return provider_fail(pv, SDTKIT_E_INVALID,
-                             "probe '%s': %d arguments (0 to %d, with their types)", name, nargs,
-                             SDTKIT_MAX_ARGS);
+        return fail(why, SDTKIT_E_INVALID, STAGE_NONE,
+                    "probe '%s': %d arguments (0 to %d, with their types)", name, nargs,
+                    SDTKIT_MAX_ARGS);
     for (int i = 0; i < nargs; i++)
         if (!type_size(types[i]))
-            return provider_fail(pv, SDTKIT_E_INVALID,
-                                 "probe '%s': argument %d has the unknown type %d", name, i + 1,
-                                 types[i]);
+            return fail(why, SDTKIT_E_INVALID, STAGE_NONE,
+                        "probe '%s': argument %d has the unknown type %d", name, i + 1, types[i]);
     if (pv->loaded && !pv->lax)
-        return provider_fail(pv, SDTKIT_E_STATE,
-                             "probe '%s': provider '%s' is loaded (unload it, add the probe, "
-                             "load it again)",
-                             name, pv->name);
+        return fail(why, SDTKIT_E_STATE, STAGE_NONE,
+                    "probe '%s': provider '%s' is loaded (unload it, add the probe, "
+                    "load it again)",
+                    name, pv->name);
     if (!pv->lax) {
         if (find_probe(pv, name))
-            return provider_fail(pv, SDTKIT_E_EXISTS, "provider '%s' has a probe '%s' already",
-                                 pv->name, name);
+            return fail(why, SDTKIT_E_EXISTS, STAGE_NONE,
+                        "provider '%s' has a probe '%s' already", pv->name, name);
         if (index_reserve(pv) != 0)
-            return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+            return fail(why, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
     }
     if (pv->nprobes == pv->cap) {
         size_t cap = pv->cap ? 2 * pv->cap : 8;
         void *v = realloc(pv->probes, cap * sizeof *pv->probes);
         if (!v)
-            return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+            return fail(why, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
         pv->probes = v;
         pv->cap = cap;
     }
     struct sdtkit_probe *p = probe_new(prefix, pv->name, name);
     if (!p)
-        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+        return fail(why, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
     p->nargs = nargs;
     p->direct = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
     p->all_u64 = true;
@@ -353,357 +361,64 @@ int sdtkit_provider_add_probe(sdtkit_provider *pv, const char *name, const int *
     *out = NULL;
     if (!pv)
         return SDTKIT_E_INVALID;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     int rc = provider_add_probe_locked(pv, name, types, nargs, 0, out);
-    pthread_mutex_unlock(&pv->lock);
+    provider_unlock(pv);
     return rc;
 }
 
-/* The ELF identity of the object this library was loaded as (or linked
- * into): the loader accepted its class, machine and flags, so an object
- * carrying the same ones is accepted too (ARM hard-float, MIPS ABI and
- * NaN, PowerPC64 ELFv1/v2 ...).  Its header is mapped at its base, in the
- * running byte order. */
-static int own_target(struct target *t)
-{
-    Dl_info info;
-    if (!dladdr((void *)(uintptr_t)own_target, &info) || !info.dli_fbase)
-        return -1;
-    const unsigned char *e = info.dli_fbase;
-    if (memcmp(e, "\177ELF", 4) != 0)
-        return -1;
-    uint16_t machine;
-    uint32_t flags;
-    t->elfclass = e[4];
-    t->data = e[5];
-    t->osabi = e[7];
-    memcpy(&machine, e + 18, 2);
-    memcpy(&flags, e + (t->elfclass == ELFCLASS64 ? 48 : 36), 4);
-    t->machine = machine;
-    t->flags = flags;
-    bool msb = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-    if ((t->elfclass == ELFCLASS64) != (sizeof(void *) == 8) || (t->data == ELFDATA2MSB) != msb)
-        return -1;
-    return 0;
-}
-
-/* ---- objects ---- */
-
-static bool owned(const struct object *o) { return o->owner == (long)getpid(); }
-
-/* No tracer is on o: every semaphore reads zero and every stub holds its
- * own bytes (a uprobe or a debugger's breakpoint changes them). */
-static bool untraced(const struct object *o)
-{
-    for (size_t i = 0; i < o->capacity; i++) {
-        const volatile unsigned short *sem =
-            (const volatile unsigned short *)(o->base + (uintptr_t)(o->semaphores + 2 * i));
-        if (*sem || memcmp((const void *)(o->base + (uintptr_t)(o->text + i * o->stride)), o->stub,
-                           o->stub_len) != 0)
-            return false;
-    }
-    return true;
-}
-
-/* A free object of this process, untraced, of the kind asked for (named
- * when named, and in dir when given), with room for need probes: the
- * smallest.  Marked in use. */
-static struct object *take_free(bool named, const char *dir, size_t need)
-{
-    struct object *best = NULL;
-    lib_lock();
-    for (struct object *o = lib.objects; o; o = o->next) {
-        if (o->in_use || !owned(o) || o->capacity < need || (named && !o->named) ||
-            (named && dir && (!o->dir || strcmp(o->dir, dir) != 0)))
-            continue;
-        if ((!best || o->capacity < best->capacity) && untraced(o))
-            best = o;
-    }
-    if (best)
-        best->in_use = true;
-    lib_unlock();
-    return best;
-}
-
-/* Give o back: free for the next load that fits (whose image it then
- * takes whole: a new generation). */
-static void release(struct object *o)
-{
-    lib_lock();
-    o->in_use = false;
-    o->tenant = NULL;
-    lib_unlock();
-}
-
-/* At exit, this process's named files go (a child's exit leaves its
- * parent's alone: they are not its own). */
-__attribute__((destructor)) static void remove_named_files(void)
-{
-    lib_lock();
-    for (struct object *o = lib.objects; o; o = o->next)
-        if (o->named && owned(o))
-            unlink(o->path);
-    lib_unlock();
-}
-
-/* What makes each object's build-id differ from every other's: the
- * process, the object and its contents' generation (see lib/dso.c). */
-struct salt {
-    long pid;
-    unsigned long serial, generation;
-};
-
-/* Lay out and write pv's probes into an object of capacity slots: *buf
- * (malloc'd) and d; pv locked. */
-static int make_image(struct sdtkit_provider *pv, const struct target *t, size_t capacity,
-                      const struct salt *salt, struct dso *d, void **buf)
-{
-    const char *why = NULL;
-    d->target = t;
-    d->provider = pv->name;
-    d->nprobes = pv->nprobes;
-    d->capacity = capacity;
-    d->salt = salt;
-    d->salt_len = sizeof *salt;
-    d->probes = calloc(pv->nprobes ? pv->nprobes : 1, sizeof *d->probes);
-    if (!d->probes)
-        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
-    for (size_t i = 0; i < pv->nprobes; i++) {
-        d->probes[i].name = pv->probes[i]->name;
-        d->probes[i].nargs = pv->probes[i]->nargs;
-        d->probes[i].sizes = pv->probes[i]->size;
-    }
-    if (dso_layout(d, &why) != 0) {
-        char machine[32];
-        return provider_fail(pv, SDTKIT_E_UNSUPPORTED, "%s: %s",
-                             arch_machine_name(t->machine, machine, sizeof machine), why);
-    }
-    *buf = malloc((size_t)d->size);
-    if (!*buf)
-        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory for a %zu-byte object",
-                             (size_t)d->size);
-    if (dso_write(d, *buf) != 0)
-        return provider_fail(pv, SDTKIT_E_LOAD,
-                             "internal error: the object's layout and writer disagree");
-    return SDTKIT_OK;
-}
-
-/* Note in o what the image d holds: where its slots and notes are, and
- * the notes' bytes (to show them again after an unload).  0, or -1 out of
- * memory (o unchanged). */
-static int describe(struct object *o, const struct dso *d, const void *buf)
-{
-    const struct dso_layout *lo = &d->lo;
-    const struct elf_section *notes = &lo->sec[lo->notes];
-    unsigned char *copy = malloc(notes->size ? (size_t)notes->size : 1);
-    if (!copy)
-        return -1;
-    memcpy(copy, (const unsigned char *)buf + notes->offset, (size_t)notes->size);
-    free(o->notes);
-    o->notes = copy;
-    o->notes_offset = notes->offset;
-    o->notes_size = notes->size;
-    o->capacity = d->capacity;
-    o->text = lo->sec[lo->text].addr;
-    o->stride = d->arch->align;
-    o->semaphores = lo->sec[lo->probes].addr;
-    o->stub_len = stub_size(d->arch);
-    assert(o->stub_len <= sizeof o->stub);
-    memcpy(o->stub, (const unsigned char *)buf + lo->sec[lo->text].offset, o->stub_len);
-    o->loaded_end = lo->loaded_end;
-    if (d->size > o->file_size)
-        o->file_size = d->size;
-    return 0;
-}
-
-/* The smallest capacity for n probes: MIN_SLOTS, doubled until it fits. */
-static size_t capacity_for(size_t n)
-{
-    size_t c = MIN_SLOTS;
-    while (c < n && c < DSO_MAX_SLOTS)
-        c *= 2;
-    return c;
-}
-
-/* A new object for pv's probes, made and loaded; marked in use. */
-static int new_object(struct sdtkit_provider *pv, const struct target *t, bool named,
-                      const char *dir, struct object **out)
-{
-    struct dso d;
-    void *buf = NULL;
-    memset(&d, 0, sizeof d);
-    struct object *o = calloc(1, sizeof *o);
-    if (!o)
-        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
-    o->fd = -1;
-    o->owner = (long)getpid();
-    lib_lock();
-    o->serial = ++lib.serial;
-    lib_unlock();
-    struct salt salt = {o->owner, o->serial, 0};
-    pv->stage = STAGE_OBJECT;
-    int rc = make_image(pv, t, capacity_for(pv->nprobes), &salt, &d, &buf);
-    if (rc == SDTKIT_OK) {
-        rc = SDTKIT_E_LOAD;
-        if (describe(o, &d, buf) != 0) {
-            rc = provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
-        } else if (place_object(pv, named, dir, buf, (size_t)d.size, o) == 0) {
-            o->tenant = pv;
-            o->tenant_probes = pv->nprobes;
-            o->visible = true;
-            o->in_use = true;
-            lib_lock();
-            atfork_once();
-            o->next = lib.objects;
-            lib.objects = o;
-            lib_unlock();
-            *out = o;
-            o = NULL;
-            rc = SDTKIT_OK;
-        }
-    }
-    if (o)
-        free(o->notes);
-    free(o);
-    free(buf);
-    free(d.probes);
-    return rc;
-}
-
-/* Make o's file describe pv's probes, visibly: its notes again when it
- * holds them already, else a new image (a new generation, so a new
- * build-id), whose loaded bytes are the ones already there. */
-static int rewrite(struct sdtkit_provider *pv, const struct target *t, struct object *o)
-{
-    struct dso d;
-    void *buf = NULL;
-    memset(&d, 0, sizeof d);
-    if (o->tenant == pv && o->tenant_probes == pv->nprobes) {
-        if (!o->visible && object_write(o, o->notes, (size_t)o->notes_size, o->notes_offset) != 0) {
-            pv->stage = STAGE_FILE;
-            return provider_fail(pv, SDTKIT_E_LOAD, "cannot write the probes' object %s: %s",
-                                 o->path, strerror(errno));
-        }
-        o->visible = true;
-        return SDTKIT_OK;
-    }
-    struct salt salt = {o->owner, o->serial, o->generation + 1};
-    pv->stage = STAGE_OBJECT;
-    int rc = make_image(pv, t, o->capacity, &salt, &d, &buf);
-    if (rc == SDTKIT_OK && d.lo.loaded_end != o->loaded_end)
-        rc = provider_fail(pv, SDTKIT_E_LOAD,
-                           "internal error: a rewritten object's loaded part moved");
-    if (rc == SDTKIT_OK && describe(o, &d, buf) != 0)
-        rc = provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
-    if (rc == SDTKIT_OK) {
-        pv->stage = STAGE_FILE;
-        o->generation = salt.generation;
-        o->tenant = pv;
-        o->tenant_probes = pv->nprobes;
-        o->visible = true;
-        if (object_write(o, buf, (size_t)d.size, 0) != 0) {
-            rc = provider_fail(pv, SDTKIT_E_LOAD, "cannot write the probes' object %s: %s", o->path,
-                               strerror(errno));
-            o->tenant = NULL; /* what the file holds is unknown: all of it next time */
-        }
-    }
-    free(buf);
-    free(d.probes);
-    return rc;
-}
-
-/* Zero o's notes in its file: tracers that read it again find no probe
- * (zeros read as notes with no name).  The notes are not loaded. */
-static void hide(struct object *o)
-{
-    static const char zeros[4096];
-    if (!o->visible || !owned(o))
-        return;
-    for (uint64_t off = 0; off < o->notes_size;) {
-        size_t n =
-            o->notes_size - off < sizeof zeros ? (size_t)(o->notes_size - off) : sizeof zeros;
-        if (object_write(o, zeros, n, o->notes_offset + off) != 0)
-            return; /* the probes stay visible, and inert */
-        off += n;
-    }
-    o->visible = false;
-}
+/* ---- load and unload ---- */
 
 /* Point each probe at its stub and semaphore in pv's object. */
 static void publish(struct sdtkit_provider *pv)
 {
-    const struct object *o = pv->obj;
     for (size_t i = 0; i < pv->nprobes; i++) {
-        struct sdtkit_probe *p = pv->probes[i];
-        p->stub = o->base + (uintptr_t)(o->text + i * o->stride);
-        uintptr_t call = p->stub;
-#if defined __powerpc64__ && (!defined _CALL_ELF || _CALL_ELF == 1)
-        p->descriptor[0] = p->stub; /* the stub uses no TOC */
-        call = (uintptr_t)p->descriptor;
-#endif
-        const volatile unsigned short *sem =
-            (const volatile unsigned short *)(o->base + (uintptr_t)(o->semaphores + 2 * i));
-        __atomic_store_n(&p->semaphore, sem, __ATOMIC_RELEASE);
-        __atomic_store_n(&p->call, call, __ATOMIC_RELEASE);
+        uintptr_t stub;
+        const volatile unsigned short *sem;
+        object_slot(&pv->tenant, i, &stub, &sem);
+        probe_publish(pv->probes[i], stub, sem);
     }
     pv->published = pv->nprobes;
 }
 
 static void unpublish(struct sdtkit_provider *pv)
 {
-    for (size_t i = 0; i < pv->nprobes; i++) {
-        __atomic_store_n(&pv->probes[i]->call, 0, __ATOMIC_RELEASE);
-        __atomic_store_n(&pv->probes[i]->semaphore, &zero_semaphore, __ATOMIC_RELEASE);
-    }
+    for (size_t i = 0; i < pv->nprobes; i++)
+        probe_unpublish(pv->probes[i]);
     pv->published = 0;
 }
 
 int provider_unload_locked(struct sdtkit_provider *pv)
 {
     if (!pv->loaded)
-        return provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is not loaded", pv->name);
+        return fail(&pv->last, SDTKIT_E_STATE, STAGE_NONE, "provider '%s' is not loaded",
+                    pv->name);
     unpublish(pv);
-    hide(pv->obj);
+    object_hide(&pv->tenant);
     pv->loaded = false;
     return SDTKIT_OK;
 }
 
 int provider_load_locked(struct sdtkit_provider *pv)
 {
-    struct target t;
     if (pv->loaded) {
         if (!pv->lax || pv->published == pv->nprobes)
-            return provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is loaded already", pv->name);
+            return fail(&pv->last, SDTKIT_E_STATE, STAGE_NONE,
+                        "provider '%s' is loaded already", pv->name);
         provider_unload_locked(pv); /* probes were added: load them too */
     }
-    if (own_target(&t) != 0)
-        return provider_fail(pv, SDTKIT_E_UNSUPPORTED,
-                             "this program cannot load shared objects (it is statically "
-                             "linked: dladdr finds no ELF header for this library)");
     const char *env = getenv("SDTKIT_RUNTIME_NAMED");
-    bool named = pv->named || pv->prefer_file || (env && strcmp(env, "1") == 0);
-    const char *dir = pv->named_dir;
-    struct object *o = pv->obj;
-    if (o && (!owned(o) || o->capacity < pv->nprobes || (named && !o->named) ||
-              (named && dir && (!o->dir || strcmp(o->dir, dir) != 0)))) {
-        if (owned(o))
-            release(o); /* outgrown: free for a smaller provider */
-        pv->obj = o = NULL;
-    }
-    int rc = SDTKIT_OK;
-    if (!o && (o = take_free(named, dir, pv->nprobes)))
-        pv->obj = o;
-    if (o) {
-        rc = rewrite(pv, &t, o);
-    } else if ((rc = new_object(pv, &t, named, dir, &o)) == SDTKIT_OK) {
-        pv->obj = o;
-    }
+    struct tenant *t = &pv->tenant;
+    t->probes = pv->probes;
+    t->nprobes = pv->nprobes;
+    t->named = pv->named || pv->prefer_file || (env && strcmp(env, "1") == 0);
+    t->dir = pv->named_dir;
+    int rc = object_lodge(t, &pv->last);
     if (rc != SDTKIT_OK)
         return rc;
     publish(pv);
     pv->loaded = true;
-    pv->stage = STAGE_NONE;
-    pv->error[0] = '\0';
+    fail_clear(&pv->last);
     return SDTKIT_OK;
 }
 
@@ -711,9 +426,9 @@ int sdtkit_provider_load(sdtkit_provider *pv)
 {
     if (!pv)
         return SDTKIT_E_INVALID;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     int rc = provider_load_locked(pv);
-    pthread_mutex_unlock(&pv->lock);
+    provider_unlock(pv);
     return rc;
 }
 
@@ -721,9 +436,9 @@ int sdtkit_provider_unload(sdtkit_provider *pv)
 {
     if (!pv)
         return SDTKIT_E_INVALID;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     int rc = provider_unload_locked(pv);
-    pthread_mutex_unlock(&pv->lock);
+    provider_unlock(pv);
     return rc;
 }
 
@@ -731,19 +446,17 @@ void sdtkit_provider_destroy(sdtkit_provider *pv)
 {
     if (!pv)
         return;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     if (pv->loaded)
         provider_unload_locked(pv);
-    if (pv->obj && owned(pv->obj))
-        release(pv->obj);
-    pv->obj = NULL;
-    pthread_mutex_unlock(&pv->lock);
-    lib_lock();
+    object_leave(&pv->tenant);
+    provider_unlock(pv);
+    pthread_mutex_lock(&graveyard.lock);
     for (size_t i = 0; i < pv->nprobes; i++) {
-        pv->probes[i]->next_retired = lib.retired;
-        lib.retired = pv->probes[i];
+        pv->probes[i]->next_retired = graveyard.retired;
+        graveyard.retired = pv->probes[i];
     }
-    lib_unlock();
+    pthread_mutex_unlock(&graveyard.lock);
     free(pv->probes);
     free(pv->index);
     free(pv->name);
@@ -756,28 +469,30 @@ int sdtkit_provider_use_named_file(sdtkit_provider *pv, const char *dir)
 {
     if (!pv)
         return SDTKIT_E_INVALID;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     char *copy = dir ? strdup(dir) : NULL;
     int rc = SDTKIT_OK;
     if (dir && !copy) {
-        rc = provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+        rc = fail(&pv->last, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
     } else if (pv->loaded) {
-        rc = provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is loaded already", pv->name);
+        rc = fail(&pv->last, SDTKIT_E_STATE, STAGE_NONE, "provider '%s' is loaded already",
+                  pv->name);
         free(copy);
     } else {
         free(pv->named_dir);
         pv->named_dir = copy;
         pv->named = true;
     }
-    pthread_mutex_unlock(&pv->lock);
+    provider_unlock(pv);
     return rc;
 }
 
-const char *sdtkit_provider_error(const sdtkit_provider *pv) { return pv ? pv->error : ""; }
+const char *sdtkit_provider_error(const sdtkit_provider *pv) { return pv ? pv->last.msg : ""; }
 
-const char *provider_path_locked(struct sdtkit_provider *pv)
+static const char *path_locked(struct sdtkit_provider *pv)
 {
-    return pv->loaded ? object_path(pv->obj, pv->path, sizeof pv->path) : NULL;
+    struct loaded l;
+    return provider_loaded_locked(pv, &l) ? l.path : NULL;
 }
 
 const char *sdtkit_provider_path(const sdtkit_provider *cpv)
@@ -785,163 +500,36 @@ const char *sdtkit_provider_path(const sdtkit_provider *cpv)
     struct sdtkit_provider *pv = (struct sdtkit_provider *)cpv; /* for its lock */
     if (!pv)
         return NULL;
-    pthread_mutex_lock(&pv->lock);
-    const char *path = provider_path_locked(pv);
-    pthread_mutex_unlock(&pv->lock);
+    provider_lock(pv);
+    const char *path = path_locked(pv);
+    provider_unlock(pv);
     return path;
 }
 
-/* ---- firing ---- */
+/* ---- for stapsdt.c ---- */
 
-/* An argument slot: the value in its first bytes (see lib/arch.c). */
-union slot {
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t u64;
-    float f;
-    double d;
-    const void *p;
-};
-
-static void put_slot(union slot *s, unsigned kind, const sdtkit_value *v)
+bool provider_current_locked(const struct sdtkit_provider *pv)
 {
-    s->u64 = 0;
-    switch (kind) {
-    case KIND_U8:
-        s->u8 = (uint8_t)v->u;
-        break;
-    case KIND_U16:
-        s->u16 = (uint16_t)v->u;
-        break;
-    case KIND_U32:
-        s->u32 = (uint32_t)v->u;
-        break;
-    case KIND_POINTER:
-        s->p = v->p;
-        break;
-    case KIND_FLOAT:
-        s->f = (float)v->d;
-        break;
-    case KIND_DOUBLE:
-        s->d = v->d;
-        break;
-    default: /* KIND_U64 */
-        s->u64 = v->u;
-        break;
-    }
+    return pv->loaded && pv->published == pv->nprobes;
 }
 
-/* sdtkit:fire(provider, name, nargs, slots): every run-time probe, of
- * every provider of every process using this library, passes through it
- * when it fires, so one attach sees them all:
- *
- *   bpftrace -e 'usdt:/usr/lib/x86_64-linux-gnu/libsdtkit.so.1:sdtkit:fire {
- *       printf("%s:%s\n", str(arg0), str(arg1)); }'
- *
- * slots holds the arguments, 8 bytes apart.  Its semaphore keeps it to a
- * load and a branch while nobody watches. */
-__extension__ unsigned short sdtkit_fire_semaphore
-    __attribute__((section(".probes"), visibility("hidden")));
-
-/* Call p's stub with its slots, through sdtkit:fire when watched. */
-static inline __attribute__((always_inline)) void call_stub(const sdtkit_probe *p, uintptr_t call,
-                                                            const union slot *slots)
+bool provider_prefer_file_locked(struct sdtkit_provider *pv, bool prefer)
 {
-    if (__builtin_expect(sdtkit_fire_semaphore, 0))
-        STAP_PROBE4(sdtkit, fire, p->pname, p->name, p->nargs, slots);
-    ((stub_fn *)call)(slots);
+    if (pv->loaded)
+        return false;
+    pv->prefer_file = prefer;
+    return true;
 }
 
-/* Out of line, so that the direct path needs no stack frame of its own. */
-static __attribute__((noinline)) void fire_converted(const sdtkit_probe *p, uintptr_t call,
-                                                     const sdtkit_value *args)
+bool provider_loaded_locked(struct sdtkit_provider *pv, struct loaded *out)
 {
-    union slot slots[SDTKIT_MAX_ARGS];
-    for (int i = 0; i < p->nargs; i++)
-        put_slot(&slots[i], p->kind[i], &args[i]);
-    call_stub(p, call, slots);
+    if (!pv->loaded)
+        return false;
+    object_describe(&pv->tenant, pv->path, sizeof pv->path, out);
+    return true;
 }
 
-/* Firing reads p and calls the stub; it writes nothing shared between
- * threads (see the contract at the top). */
-void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
+const struct failure *provider_failure_locked(const struct sdtkit_provider *pv)
 {
-    if (!p || (p->nargs > 0 && !args))
-        return;
-    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
-    if (!call)
-        return;
-    /* A value is 8 bytes, its bits first in the order a little-endian
-     * target reads a slot, and a tracer reads only the size the note
-     * gives: the values are the slots, but for a float (a double, made
-     * one) or on a big-endian target (where a short value goes first). */
-    _Static_assert(sizeof(sdtkit_value) == sizeof(union slot), "a value per slot");
-    if (p->direct)
-        call_stub(p, call, (const union slot *)(const void *)args);
-    else
-        fire_converted(p, call, args);
-}
-
-void probe_fire_va(const sdtkit_probe *p, va_list *ap)
-{
-    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
-    if (!call)
-        return;
-    union slot slots[SDTKIT_MAX_ARGS];
-    if (p->all_u64) {
-        for (int i = 0; i < p->nargs; i++)
-            slots[i].u64 = va_arg(*ap, uint64_t);
-        call_stub(p, call, slots);
-        return;
-    }
-    for (int i = 0; i < p->nargs; i++) {
-        union slot *s = &slots[i];
-        s->u64 = 0;
-        switch (p->kind[i]) {
-        case KIND_U8:
-            s->u8 = (uint8_t)va_arg(*ap, unsigned);
-            break;
-        case KIND_U16:
-            s->u16 = (uint16_t)va_arg(*ap, unsigned);
-            break;
-        case KIND_U32:
-            s->u32 = va_arg(*ap, uint32_t);
-            break;
-        case KIND_POINTER:
-            s->p = va_arg(*ap, const void *);
-            break;
-        case KIND_FLOAT:
-            s->f = (float)va_arg(*ap, double);
-            break;
-        case KIND_DOUBLE:
-            s->d = va_arg(*ap, double);
-            break;
-        default: /* KIND_U64 */
-            s->u64 = va_arg(*ap, uint64_t);
-            break;
-        }
-    }
-    call_stub(p, call, slots);
-}
-
-void sdtkit_probe_firev(const sdtkit_probe *p, ...)
-{
-    if (!p)
-        return;
-    va_list ap;
-    va_start(ap, p);
-    probe_fire_va(p, &ap);
-    va_end(ap);
-}
-
-int sdtkit_probe_is_enabled(const sdtkit_probe *p) { return p && sdtkit_probe_enabled(p); }
-
-const char *sdtkit_probe_name(const sdtkit_probe *p) { return p ? p->name : NULL; }
-
-int sdtkit_probe_nargs(const sdtkit_probe *p) { return p ? p->nargs : -1; }
-
-const volatile unsigned short *sdtkit_probe_semaphore(const sdtkit_probe *p)
-{
-    return p ? __atomic_load_n(&p->semaphore, __ATOMIC_ACQUIRE) : NULL;
+    return &pv->last;
 }

@@ -484,7 +484,8 @@ stressed() {
 @test "the same under ThreadSanitizer, gcc and clang: no data race" {
     [ -z "$RT_CFLAGS" ] || skip "ThreadSanitizer and AddressSanitizer do not mix: the normal pass runs this"
     need_cmd clang
-    local cc srcs=("$ROOT"/runtime/provider.c "$ROOT"/runtime/place.c "$ROOT"/runtime/stapsdt.c
+    local cc srcs=("$ROOT"/runtime/provider.c "$ROOT"/runtime/object.c "$ROOT"/runtime/place.c
+                   "$ROOT"/runtime/fire.c "$ROOT"/runtime/stapsdt.c
                    "$ROOT"/lib/arch.c "$ROOT"/lib/elfwrite.c "$ROOT"/lib/sha1.c "$ROOT"/lib/dso.c)
     for cc in gcc clang; do
         "$cc" -std=c11 -O1 -g -fsanitize=thread -D_POSIX_C_SOURCE=200809L \
