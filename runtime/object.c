@@ -50,22 +50,16 @@ struct object {
 };
 
 /* The library's objects: every object the process made (loaded for good).
- * fork() takes the lock first, so a child never inherits it held. */
+ * The lock is taken inside calls on providers only, so that fork, which
+ * waits for those to end (provider.c), never leaves it held. */
 static struct {
     pthread_mutex_t lock;
     struct object *objects;
     unsigned long serial;
-    bool atfork;
-} lib = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, false};
+} lib = {PTHREAD_MUTEX_INITIALIZER, NULL, 0};
 
 static void lib_lock(void) { pthread_mutex_lock(&lib.lock); }
 static void lib_unlock(void) { pthread_mutex_unlock(&lib.lock); }
-
-static void atfork_once(void)
-{
-    if (!lib.atfork && pthread_atfork(lib_lock, lib_unlock, lib_unlock) == 0)
-        lib.atfork = true;
-}
 
 /* The ELF identity of the object this library was loaded as (or linked
  * into): the loader accepted its class, machine and flags, so an object
@@ -265,7 +259,6 @@ static int new_object(const struct tenant *t, const struct target *tg, struct ob
         o->visible = true;
         o->in_use = true;
         lib_lock();
-        atfork_once();
         o->next = lib.objects;
         lib.objects = o;
         lib_unlock();

@@ -86,6 +86,75 @@ static struct {
     struct sdtkit_probe *retired;
 } graveyard = {PTHREAD_MUTEX_INITIALIZER, NULL};
 
+/* ---- calls and fork ----
+ *
+ * fork() copies the memory of every thread but runs only the one that
+ * called it: a lock another thread held (a provider's, across a load's
+ * dlopen) stays held in the child for ever, and what that thread was
+ * writing stays half written.  So fork waits for the calls in progress
+ * to end and holds the next ones back until it is done: every call on a
+ * provider is one, from provider_lock() to provider_unlock(); the locks a
+ * call takes inside (objects', the graveyard's) are free between calls.
+ * The handlers are registered when the library is loaded, before any
+ * provider exists. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed; /* calls ended, or a fork did */
+    unsigned long calls;    /* in progress */
+    bool forking;
+} gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false};
+
+static void gate_enter(void)
+{
+    pthread_mutex_lock(&gate.lock);
+    while (gate.forking)
+        pthread_cond_wait(&gate.changed, &gate.lock);
+    gate.calls++;
+    pthread_mutex_unlock(&gate.lock);
+}
+
+static void gate_leave(void)
+{
+    pthread_mutex_lock(&gate.lock);
+    assert(gate.calls > 0);
+    if (--gate.calls == 0 && gate.forking)
+        pthread_cond_broadcast(&gate.changed);
+    pthread_mutex_unlock(&gate.lock);
+}
+
+/* Before fork: wait for the calls in progress; the gate stays locked
+ * through fork. */
+static void gate_close(void)
+{
+    pthread_mutex_lock(&gate.lock);
+    gate.forking = true;
+    while (gate.calls > 0)
+        pthread_cond_wait(&gate.changed, &gate.lock);
+}
+
+static void gate_open_parent(void)
+{
+    gate.forking = false;
+    pthread_cond_broadcast(&gate.changed);
+    pthread_mutex_unlock(&gate.lock);
+}
+
+/* In the child, the one thread: the gate as new (the threads waiting in
+ * the parent are not in the child). */
+static void gate_open_child(void)
+{
+    pthread_mutex_init(&gate.lock, NULL);
+    pthread_cond_init(&gate.changed, NULL);
+    gate.forking = false;
+    gate.calls = 0;
+}
+
+__attribute__((constructor)) static void gate_register(void)
+{
+    /* on failure (out of memory at load), fork is as unsafe as before */
+    (void)pthread_atfork(gate_close, gate_open_parent, gate_open_child);
+}
+
 /* ---- failures ---- */
 
 int fail(struct failure *f, int status, enum load_stage stage, const char *fmt, ...)
@@ -179,9 +248,17 @@ int sdtkit_provider_create(const char *name, sdtkit_provider **out)
     return provider_create(name, false, out);
 }
 
-void provider_lock(struct sdtkit_provider *pv) { pthread_mutex_lock(&pv->lock); }
+void provider_lock(struct sdtkit_provider *pv)
+{
+    gate_enter();
+    pthread_mutex_lock(&pv->lock);
+}
 
-void provider_unlock(struct sdtkit_provider *pv) { pthread_mutex_unlock(&pv->lock); }
+void provider_unlock(struct sdtkit_provider *pv)
+{
+    pthread_mutex_unlock(&pv->lock);
+    gate_leave();
+}
 
 /* The note's size of a type, or 0 for an unknown type. */
 static int type_size(int type)
@@ -450,13 +527,13 @@ void sdtkit_provider_destroy(sdtkit_provider *pv)
     if (pv->loaded)
         provider_unload_locked(pv);
     object_leave(&pv->tenant);
-    provider_unlock(pv);
     pthread_mutex_lock(&graveyard.lock);
     for (size_t i = 0; i < pv->nprobes; i++) {
         pv->probes[i]->next_retired = graveyard.retired;
         graveyard.retired = pv->probes[i];
     }
     pthread_mutex_unlock(&graveyard.lock);
+    provider_unlock(pv);
     free(pv->probes);
     free(pv->index);
     free(pv->name);

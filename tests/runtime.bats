@@ -430,6 +430,16 @@ stressed() {
     done
 }
 
+@test "a threaded server forks 2,000 workers while a thread toggles its providers: every worker loads, fires and exits" {
+    rt_build forks "$ROOT/tests/runtime/forks.c"
+    # a worker that inherits a lock held by the toggling thread hangs: the
+    # timeout (status 124) fails the test
+    run timeout "$HANG_SECONDS" ./forks 2000
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "${lines[-1]}" = "2000 of 2000 workers finished" ]
+}
+
 @test "threads stopped inside fire or between is-enabled's two loads resume on mapped memory, whatever the others did" {
     [ "$(uname -m)" = x86_64 ] || skip "x86-64 only (the breakpoint the test puts on a stub)"
     [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)" -le 1 ] ||
