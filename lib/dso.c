@@ -13,7 +13,9 @@
  *                                             .shstrtab, section headers
  *
  * The object has `capacity' slots (at least as many as probes): slot i is
- * probe i's stub and semaphore.  What is loaded depends on the target and
+ * probe i's stub and semaphore, or the slot the caller gives each probe
+ * (an object holding several providers' probes, each of which names its
+ * provider, in the slots they were given).  What is loaded depends on the target and
  * the capacity alone, never on the names or the number of probes: the
  * run-time library rewrites a loaded object's file for more probes (up to
  * its capacity) or another provider, and the loaded bytes it writes again
@@ -91,13 +93,24 @@ static size_t arg_string(const struct dso *d, const struct dso_probe *p, char *b
     return n + 1;
 }
 
+static const char *provider_of(const struct dso *d, const struct dso_probe *p)
+{
+    return p->provider ? p->provider : d->provider;
+}
+
 /* The descriptor of a probe's note: three addresses, then provider, name
  * and arguments, each NUL-terminated, ending at the last NUL. */
 static uint32_t note_desc_size(const struct dso *d, const struct dso_probe *p)
 {
     size_t word = d->target->elfclass == ELFCLASS64 ? 8 : 4;
-    return (uint32_t)(3 * word + strlen(d->provider) + 1 + strlen(p->name) + 1 +
+    return (uint32_t)(3 * word + strlen(provider_of(d, p)) + 1 + strlen(p->name) + 1 +
                       arg_string(d, p, NULL));
+}
+
+/* A note's whole size: header, name and descriptor, padded. */
+static uint64_t note_size(const struct dso *d, const struct dso_probe *p)
+{
+    return 12 + 8 + align_up(note_desc_size(d, p), 4);
 }
 
 static size_t add(struct dso_layout *lo, struct elf_section s)
@@ -136,8 +149,9 @@ int dso_layout(struct dso *d, const char **why)
     for (size_t i = 0; i < d->nprobes; i++) {
         const struct dso_probe *p = &d->probes[i];
         assert(p->nargs >= 0 && p->nargs <= MAX_PROBE_ARGS);
+        assert(!d->slotted || p->slot < d->capacity);
         strtab += strlen(p->name) + 1;
-        notes += 12 + 8 + align_up(note_desc_size(d, p), 4);
+        notes += note_size(d, p);
     }
     const struct stub_arch *a = d->arch;
     uint64_t hw = a->hash_word;
@@ -194,11 +208,16 @@ int dso_layout(struct dso *d, const char **why)
             s->addr = s->offset + (s->flags & SHF_WRITE ? SEG : 0);
     }
     lo->loaded_end = lo->sec[lo->probes].offset + lo->sec[lo->probes].size;
+    uint64_t note = lo->sec[lo->notes].offset;
     for (size_t i = 0; i < d->nprobes; i++) {
         struct dso_probe *p = &d->probes[i];
-        p->stub = dso_slot_stub(d, i);
+        size_t slot = d->slotted ? p->slot : i;
+        p->stub = dso_slot_stub(d, slot);
         p->pc = p->stub + (uint64_t)a->unit * a->prologue_len;
-        p->semaphore = dso_slot_semaphore(d, i);
+        p->semaphore = dso_slot_semaphore(d, slot);
+        p->note = note;
+        p->note_size = note_size(d, p);
+        note += p->note_size;
     }
     return 0;
 }
@@ -305,7 +324,7 @@ static void write_notes(struct elfw *w, const struct dso *d)
         elfw_addr(w, p->pc);
         elfw_addr(w, base);
         elfw_addr(w, p->semaphore);
-        elfw_bytes(w, d->provider, strlen(d->provider) + 1);
+        elfw_bytes(w, provider_of(d, p), strlen(provider_of(d, p)) + 1);
         elfw_bytes(w, p->name, strlen(p->name) + 1);
         size_t args = arg_string(d, p, NULL);
         if (w->cap - w->len < args) { /* as elfw_bytes would refuse */
