@@ -99,6 +99,9 @@ extern "C" {
 
 /* At most this many arguments per probe, as <sys/sdt.h> and libbpf. */
 #define SDTKIT_MAX_ARGS 12
+/* A destroyed provider's probe handles stay valid, and inert, until this
+   many more probes have been destroyed in the process (see above). */
+#define SDTKIT_RETIRED_PROBES 1024
 /* Provider and probe names are C identifiers of at most this many bytes:
    perf names a provider's events sdt_PROVIDER, and the kernel takes event
    names of at most 64 bytes; bpftrace and gdb take a ':' for a separator.

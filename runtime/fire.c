@@ -1,14 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fire.c: firing a probe and testing it, which take no lock and write
- * nothing shared between threads (see the contract at the top of
- * provider.c), and publishing a probe's stub and semaphore for them.
+ * fire.c: firing a probe and testing it, which take no lock, and what
+ * makes it safe to give a probe's slot to another probe, or to free the
+ * probe, while other threads may be firing it.
+ *
+ * A thread firing probe p says so, in a record of its own (its rider,
+ * registered at its first fire), from before it reads where p's stub is
+ * until the stub has returned.  Giving p's slot away, or freeing p, waits
+ * until no rider says p: after p is unpublished, fire_quiesce() makes the
+ * riders' stores visible with membarrier(2) (an asymmetric fence: fire
+ * itself needs no fence) and takes a snapshot of them.  A thread that was
+ * about to call p's stub is then in the snapshot; one that was not reads
+ * p unpublished.  A thread stopped anywhere in fire, for any time, keeps
+ * p's slot and p itself from reuse until it has returned.
+ *
+ * Firing writes only its own thread's rider, no counter and no atomic
+ * read-modify-write, so threads firing the same probe do not contend.
+ * A thread's first fire registers its rider, under a lock, once.
  */
+#define _GNU_SOURCE
 #include "runtime.h"
 
 /* sdtkit:fire, the library's own probe (below), has a semaphore. */
 #define _SDT_HAS_SEMAPHORES 1
 #include "../include/sys/sdt.h"
+
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 const volatile unsigned short probe_zero_semaphore = 0;
 
@@ -35,6 +54,182 @@ uintptr_t probe_stub(const struct sdtkit_probe *p)
     return __atomic_load_n(&p->call, __ATOMIC_ACQUIRE) ? p->stub : 0;
 }
 
+/* ---- riders ---- */
+
+/* A thread's record: the probe it is firing, or NULL. */
+struct rider {
+    const struct sdtkit_probe *flying; /* its thread's stores, the others' loads */
+    bool taken;                        /* by a live thread */
+    struct rider *next;                /* every rider */
+};
+
+/* membarrier(2)'s commands (linux/membarrier.h, which musl lacks). */
+enum {
+    BARRIER_QUERY = 0,
+    BARRIER_GLOBAL = 1,
+    BARRIER_PRIVATE_EXPEDITED = 8,
+    BARRIER_REGISTER_PRIVATE_EXPEDITED = 16,
+};
+
+static struct {
+    pthread_mutex_t lock;
+    struct rider *all;
+    pthread_key_t key; /* gives a rider back when its thread ends */
+    bool keyed;
+    int barrier; /* the command fire_quiesce uses; 0: none works; -1: not asked yet */
+} riders = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, false, -1};
+
+static __thread struct rider *me;
+
+static void rider_gone(void *arg)
+{
+    struct rider *r = arg;
+    pthread_mutex_lock(&riders.lock);
+    __atomic_store_n(&r->flying, NULL, __ATOMIC_RELAXED);
+    r->taken = false;
+    pthread_mutex_unlock(&riders.lock);
+}
+
+__attribute__((constructor)) static void riders_begin(void)
+{
+    riders.keyed = pthread_key_create(&riders.key, rider_gone) == 0;
+}
+
+/* Unloaded (dlclose of a library that was loaded so), no thread's end may
+ * call rider_gone any more. */
+__attribute__((destructor)) static void riders_end(void)
+{
+    if (riders.keyed)
+        pthread_key_delete(riders.key);
+    riders.keyed = false;
+}
+
+/* This thread's rider, registered at its first fire; NULL out of memory
+ * (then it does not fire). */
+static __attribute__((noinline, cold)) struct rider *rider_new(void)
+{
+    pthread_mutex_lock(&riders.lock);
+    struct rider *r = riders.all;
+    while (r && r->taken)
+        r = r->next;
+    if (!r && (r = calloc(1, sizeof *r))) {
+        r->next = riders.all;
+        riders.all = r;
+    }
+    if (r)
+        r->taken = true;
+    pthread_mutex_unlock(&riders.lock);
+    if (r && riders.keyed)
+        (void)pthread_setspecific(riders.key, r);
+    me = r;
+    return r;
+}
+
+static inline __attribute__((always_inline)) struct rider *rider(void)
+{
+    struct rider *r = me;
+    return __builtin_expect(r != NULL, 1) ? r : rider_new();
+}
+
+/* r says p, before p is read: a compiler barrier keeps the store first,
+ * and fire_quiesce's membarrier orders it for the processor.  It returns
+ * what r said before (a signal handler's fire inside another fire). */
+static inline __attribute__((always_inline)) const struct sdtkit_probe *
+board(struct rider *r, const struct sdtkit_probe *p)
+{
+    const struct sdtkit_probe *outer = r->flying;
+    __atomic_store_n(&r->flying, p, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return outer;
+}
+
+static inline __attribute__((always_inline)) void land(struct rider *r,
+                                                        const struct sdtkit_probe *outer)
+{
+    __atomic_store_n(&r->flying, outer, __ATOMIC_RELEASE);
+}
+
+/* membarrier(2), or -1. */
+static long barrier(int cmd)
+{
+#ifdef SYS_membarrier
+    return syscall(SYS_membarrier, cmd, 0, 0);
+#else
+    (void)cmd;
+    return -1;
+#endif
+}
+
+/* The command that makes every thread's stores visible: the process's
+ * own (registered once), else the system's, else none.  Riders locked. */
+static int barrier_command(void)
+{
+    if (riders.barrier >= 0)
+        return riders.barrier;
+    long cmds = barrier(BARRIER_QUERY);
+    riders.barrier = 0;
+    if (cmds > 0 && (cmds & BARRIER_PRIVATE_EXPEDITED) &&
+        barrier(BARRIER_REGISTER_PRIVATE_EXPEDITED) == 0)
+        riders.barrier = BARRIER_PRIVATE_EXPEDITED;
+    else if (cmds > 0 && (cmds & BARRIER_GLOBAL))
+        riders.barrier = BARRIER_GLOBAL;
+    return riders.barrier;
+}
+
+int fire_quiesce(struct flights *f)
+{
+    f->n = 0;
+    f->probes = NULL;
+    pthread_mutex_lock(&riders.lock);
+    int cmd = barrier_command();
+    size_t n = 0;
+    for (struct rider *r = riders.all; r; r = r->next)
+        n++;
+    if (!cmd || barrier(cmd) != 0 || !(f->probes = malloc((n ? n : 1) * sizeof *f->probes))) {
+        pthread_mutex_unlock(&riders.lock);
+        return -1;
+    }
+    for (struct rider *r = riders.all; r; r = r->next) {
+        const struct sdtkit_probe *p = __atomic_load_n(&r->flying, __ATOMIC_ACQUIRE);
+        if (p)
+            f->probes[f->n++] = p;
+    }
+    pthread_mutex_unlock(&riders.lock);
+    return 0;
+}
+
+bool fire_flying(const struct flights *f, const struct sdtkit_probe *p)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (f->probes[i] == p)
+            return true;
+    return false;
+}
+
+void fire_landed(struct flights *f)
+{
+    free(f->probes);
+    f->probes = NULL;
+    f->n = 0;
+}
+
+void fire_fork_prepare(void) { pthread_mutex_lock(&riders.lock); }
+
+void fire_fork_parent(void) { pthread_mutex_unlock(&riders.lock); }
+
+void fire_fork_child(void)
+{
+    /* the other threads are not in the child, nor the registration of
+     * the parent's mm with membarrier */
+    pthread_mutex_init(&riders.lock, NULL);
+    for (struct rider *r = riders.all; r; r = r->next) {
+        if (r == me)
+            continue;
+        r->flying = NULL;
+        r->taken = false;
+    }
+    riders.barrier = -1;
+}
 
 /* An argument slot: the value in its first bytes (see lib/arch.c). */
 union slot {
@@ -106,36 +301,35 @@ static __attribute__((noinline)) void fire_converted(const sdtkit_probe *p, uint
     call_stub(p, call, slots);
 }
 
-/* Firing reads p and calls the stub; it writes nothing shared between
- * threads (see the contract at the top). */
+/* Firing reads p and calls the stub, its rider saying p meanwhile; it
+ * writes nothing else (see the top). */
 void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
 {
-    if (!p || (p->nargs > 0 && !args))
+    if (!p || (p->nargs > 0 && !args) || !__atomic_load_n(&p->call, __ATOMIC_RELAXED))
+        return; /* not loaded: nothing to say */
+    struct rider *r = rider();
+    if (!r)
         return;
+    const struct sdtkit_probe *outer = board(r, p);
     uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
-    if (!call)
-        return;
     /* A value is 8 bytes, its bits first in the order a little-endian
      * target reads a slot, and a tracer reads only the size the note
      * gives: the values are the slots, but for a float (a double, made
      * one) or on a big-endian target (where a short value goes first). */
     _Static_assert(sizeof(sdtkit_value) == sizeof(union slot), "a value per slot");
-    if (p->direct)
+    if (call && p->direct)
         call_stub(p, call, (const union slot *)(const void *)args);
-    else
+    else if (call)
         fire_converted(p, call, args);
+    land(r, outer);
 }
 
-void probe_fire_va(const sdtkit_probe *p, va_list *ap)
+/* The slots of p's arguments, read from ap in their declared types. */
+static void read_va(const sdtkit_probe *p, va_list *ap, union slot *slots)
 {
-    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
-    if (!call)
-        return;
-    union slot slots[SDTKIT_MAX_ARGS];
     if (p->all_u64) {
         for (int i = 0; i < p->nargs; i++)
             slots[i].u64 = va_arg(*ap, uint64_t);
-        call_stub(p, call, slots);
         return;
     }
     for (int i = 0; i < p->nargs; i++) {
@@ -165,7 +359,23 @@ void probe_fire_va(const sdtkit_probe *p, va_list *ap)
             break;
         }
     }
-    call_stub(p, call, slots);
+}
+
+void probe_fire_va(const sdtkit_probe *p, va_list *ap)
+{
+    if (!__atomic_load_n(&p->call, __ATOMIC_RELAXED))
+        return;
+    struct rider *r = rider();
+    if (!r)
+        return;
+    const struct sdtkit_probe *outer = board(r, p);
+    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
+    if (call) {
+        union slot slots[SDTKIT_MAX_ARGS];
+        read_va(p, ap, slots);
+        call_stub(p, call, slots);
+    }
+    land(r, outer);
 }
 
 void sdtkit_probe_firev(const sdtkit_probe *p, ...)

@@ -2,12 +2,33 @@
 /*
  * object.c: the objects providers' probes are loaded into.
  *
- * An object is a file holding a shared object of `capacity' probe slots
- * (a stub and a semaphore each), written by the core (lib/dso.c) for the
- * target this library was loaded as, loaded once (place.c) and never
- * unloaded.  A provider takes an object, its file is rewritten to
- * describe the provider's probes, and gives it back; see the contract at
- * the top of provider.c.
+ * An object is a file holding a shared object of `capacity' slots (a stub
+ * and a semaphore each), written by the core (lib/dso.c) for the target
+ * this library was loaded as, loaded once (place.c) and never unloaded.
+ * Providers share objects: a provider lodged in an object holds a slot
+ * for each of its probes, and the object's file describes the probes of
+ * every provider lodged there that is loaded (its notes name each probe's
+ * provider).  So a thousand small providers are a few dozen objects, and
+ * a load costs what writing one object costs, however many are loaded:
+ * the dynamic loader, whose dlopen walks every object it has, runs once
+ * for an object's worth of providers.
+ *
+ *   lodge    a provider's probes get slots (their own again when they
+ *            fit, else in an object with room, else in a new object), the
+ *            file is written whole with every loaded provider's notes (or,
+ *            for a provider reloaded in place, its own notes written back)
+ *            and the probes are published;
+ *   hide     the probes are unpublished and their notes zeroed in the
+ *            file; they keep their slots for the next load;
+ *   leave    the slots are given back.
+ *
+ * A slot given back is pending until no tracer is on it (its semaphore
+ * reads zero and its stub holds its own bytes: a uprobe or a debugger's
+ * breakpoint changes them); then it is free for any provider.  See the
+ * contract at the top of provider.c.
+ *
+ * Only the process that made an object writes its file or hands out its
+ * slots: after fork, a child never touches the objects it inherited.
  */
 #define _GNU_SOURCE
 #include "runtime.h"
@@ -20,43 +41,57 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* The slots of a new object: at least this many, and a power of two, so
- * that a provider adding probes one by one rewrites its object in place
- * and moves to a new one only when it doubles. */
+/* The slots of a new object: at least this many, and a power of two
+ * (a provider of more probes gets an object of the next power of two,
+ * and shares what it leaves). */
 enum {
-    MIN_SLOTS = 64
+    MIN_SLOTS = 64,
+    BUCKETS = 21 /* objects by free slots: 1, 2-3, 4-7 ... up to DSO_MAX_SLOTS */
+};
+_Static_assert((size_t)1 << (BUCKETS - 1) == DSO_MAX_SLOTS, "a bucket for every count");
+
+enum slot_state {
+    SLOT_FREE,    /* for any provider */
+    SLOT_HELD,    /* a lodged provider's probe's */
+    SLOT_PENDING, /* given back, until no tracer is on it */
 };
 
-/* An object: a file holding a loaded shared object of `capacity' probe
- * slots, loaded once and never unloaded (see provider.c), which providers
- * take, rewrite and give back. */
 struct object {
     struct placement pl; /* its file and where it is loaded (place.c) */
     long owner;          /* the process that made it: only it writes the file */
-    bool in_use;         /* a provider's (else free, for the next load that fits) */
-    bool visible;        /* the notes are in the file (not zeroed) */
     size_t capacity;
     uint64_t text, stride,
         semaphores;         /* slot 0's stub and semaphore (in the object), slot stride */
     unsigned char stub[64]; /* a stub's bytes, as every slot holds them */
     size_t stub_len;
-    uint64_t notes_offset, notes_size; /* .note.stapsdt of what the file holds */
-    unsigned char *notes;              /* its bytes, to show them again */
-    uint64_t loaded_end;               /* the loaded bytes: never change */
-    const void *tenant;               /* the tenant whose probes the file describes */
-    size_t tenant_probes;             /* and how many */
+    uint64_t loaded_end; /* the loaded bytes: never change */
     unsigned long serial, generation; /* for the build-id's salt */
-    struct object *next;              /* every object of the process */
+    /* slots */
+    unsigned char *state;                /* enum slot_state, capacity of them */
+    const struct sdtkit_probe **holder;  /* the probe a slot is or was held by */
+    size_t nfree, npending;
+    /* the file */
+    struct tenant *tenants;      /* lodged here, loaded or not */
+    unsigned char *saved;        /* the file after loaded_end, as last written whole */
+    uint64_t saved_size;
+    bool stale;                  /* a write failed: what the file holds is unknown */
+    /* lists */
+    struct object *next;         /* every object of the process */
+    struct object *next_open, *prev_open; /* in the bucket of its free slots */
+    struct object *next_pending; /* with pending slots */
+    int bucket;                  /* -1: in none */
 };
 
-/* The library's objects: every object the process made (loaded for good).
- * The lock is taken inside calls on providers only, so that fork, which
- * waits for those to end (provider.c), never leaves it held. */
+/* The library's objects, under one lock, which is taken inside calls on
+ * providers only, so that fork, which waits for those to end (provider.c),
+ * never leaves it held. */
 static struct {
     pthread_mutex_t lock;
-    struct object *objects;
+    struct object *objects;          /* every object made */
+    struct object *open[BUCKETS];    /* this process's, by free slots */
+    struct object *pending;          /* this process's, with pending slots */
     unsigned long serial;
-} lib = {PTHREAD_MUTEX_INITIALIZER, NULL, 0};
+} lib = {PTHREAD_MUTEX_INITIALIZER, NULL, {NULL}, NULL, 0};
 
 static void lib_lock(void) { pthread_mutex_lock(&lib.lock); }
 static void lib_unlock(void) { pthread_mutex_unlock(&lib.lock); }
@@ -89,7 +124,7 @@ static int own_target(struct target *t)
     return 0;
 }
 
-/* ---- objects ---- */
+/* ---- objects and their slots ---- */
 
 static bool owned(const struct object *o) { return o->owner == (long)getpid(); }
 
@@ -103,45 +138,128 @@ static const volatile unsigned short *slot_semaphore(const struct object *o, siz
     return (const volatile unsigned short *)(o->pl.base + (uintptr_t)(o->semaphores + 2 * i));
 }
 
-/* No tracer is on o: every semaphore reads zero and every stub holds its
- * own bytes (a uprobe or a debugger's breakpoint changes them). */
-static bool untraced(const struct object *o)
+/* No tracer is on slot i: its semaphore reads zero and its stub holds its
+ * own bytes. */
+static bool untraced(const struct object *o, size_t i)
 {
-    for (size_t i = 0; i < o->capacity; i++)
-        if (*slot_semaphore(o, i) ||
-            memcmp((const void *)slot_stub(o, i), o->stub, o->stub_len) != 0)
-            return false;
-    return true;
+    return !*slot_semaphore(o, i) &&
+           memcmp((const void *)slot_stub(o, i), o->stub, o->stub_len) == 0;
 }
 
-/* A free object of this process, untraced, of the kind asked for (named
- * when named, and in dir when given), with room for need probes: the
- * smallest.  Marked in use. */
-static struct object *take_free(bool named, const char *dir, size_t need)
+/* The bucket of n free slots: floor(log2(n)), or -1 for none. */
+static int bucket_of(size_t n)
 {
-    struct object *best = NULL;
-    lib_lock();
-    for (struct object *o = lib.objects; o; o = o->next) {
-        if (o->in_use || !owned(o) || o->capacity < need || (named && !o->pl.named) ||
-            (named && dir && (!o->pl.dir || strcmp(o->pl.dir, dir) != 0)))
-            continue;
-        if ((!best || o->capacity < best->capacity) && untraced(o))
-            best = o;
+    int b = -1;
+    for (; n; n >>= 1)
+        b++;
+    return b < BUCKETS ? b : BUCKETS - 1;
+}
+
+/* Put o in the bucket of its free slots (in none when full, or not
+ * this process's). */
+static void rebucket(struct object *o)
+{
+    int b = owned(o) ? bucket_of(o->nfree) : -1;
+    if (b == o->bucket)
+        return;
+    if (o->bucket >= 0) {
+        if (o->prev_open)
+            o->prev_open->next_open = o->next_open;
+        else
+            lib.open[o->bucket] = o->next_open;
+        if (o->next_open)
+            o->next_open->prev_open = o->prev_open;
     }
-    if (best)
-        best->in_use = true;
-    lib_unlock();
-    return best;
+    o->bucket = b;
+    o->prev_open = NULL;
+    o->next_open = NULL;
+    if (b >= 0) {
+        o->next_open = lib.open[b];
+        if (o->next_open)
+            o->next_open->prev_open = o;
+        lib.open[b] = o;
+    }
 }
 
-/* Give o back: free for the next load that fits (whose image it then
- * takes whole: a new generation). */
-static void release(struct object *o)
+/* An object of this process of the kind asked for, with need free slots:
+ * one of the fullest that fit.  The buckets below need's may hold some
+ * that fit; a few are looked at, then those above, any of which fits. */
+static struct object *find_room(bool named, const char *dir, size_t need)
 {
-    lib_lock();
-    o->in_use = false;
-    o->tenant = NULL;
-    lib_unlock();
+    for (int b = need ? bucket_of(need) : 0, looked = 0; b < BUCKETS; b++) {
+        for (struct object *o = lib.open[b]; o && looked < 16; o = o->next_open, looked++) {
+            assert(owned(o));
+            if (o->nfree < need || o->pl.named != named ||
+                (named && dir && (!o->pl.dir || strcmp(o->pl.dir, dir) != 0)))
+                continue;
+            return o;
+        }
+        looked = 0;
+    }
+    return NULL;
+}
+
+/* Slot i of o for p. */
+static void slot_take(struct object *o, size_t i, const struct sdtkit_probe *p)
+{
+    assert(o->state[i] == SLOT_FREE && o->nfree > 0);
+    o->state[i] = SLOT_HELD;
+    o->holder[i] = p;
+    o->nfree--;
+}
+
+/* Give slot i of o back: pending, until reclaim() finds no tracer on it
+ * and no thread firing the probe that held it. */
+static void slot_give(struct object *o, size_t i)
+{
+    assert(o->state[i] == SLOT_HELD);
+    o->state[i] = SLOT_PENDING;
+    if (o->npending++ == 0) {
+        o->next_pending = lib.pending;
+        lib.pending = o;
+    }
+}
+
+/* A slot of o never published (a lodging that failed): free at once. */
+static void slot_untake(struct object *o, size_t i)
+{
+    assert(o->state[i] == SLOT_HELD);
+    o->state[i] = SLOT_FREE;
+    o->holder[i] = NULL;
+    o->nfree++;
+}
+
+/* Free the pending slots no tracer is on and no thread is firing, as f
+ * saw the threads (lib locked). */
+static void reclaim(const struct flights *f)
+{
+    for (struct object **link = &lib.pending, *o; (o = *link);) {
+        for (size_t i = 0; i < o->capacity && o->npending; i++) {
+            if (o->state[i] != SLOT_PENDING || !untraced(o, i) || fire_flying(f, o->holder[i]))
+                continue;
+            o->state[i] = SLOT_FREE;
+            o->holder[i] = NULL;
+            o->nfree++;
+            o->npending--;
+        }
+        rebucket(o);
+        if (o->npending)
+            link = &o->next_pending;
+        else
+            *link = o->next_pending;
+    }
+}
+
+void object_forked(void)
+{
+    /* the child owns none of the objects: none has room for it, none is
+     * pending (lib's lock is free: fork waited for the calls) */
+    for (struct object *o = lib.objects; o; o = o->next) {
+        o->bucket = -1;
+        o->next_open = o->prev_open = o->next_pending = NULL;
+    }
+    memset(lib.open, 0, sizeof lib.open);
+    lib.pending = NULL;
 }
 
 /* At exit, this process's named files go (a child's exit leaves its
@@ -155,6 +273,8 @@ __attribute__((destructor)) static void remove_named_files(void)
     lib_unlock();
 }
 
+/* ---- images ---- */
+
 /* What makes each object's build-id differ from every other's: the
  * process, the object and its contents' generation (see lib/dso.c). */
 struct salt {
@@ -162,26 +282,45 @@ struct salt {
     unsigned long serial, generation;
 };
 
-/* Lay out and write t's probes into an object of capacity slots: *buf
- * (malloc'd) and d. */
-static int make_image(const struct tenant *t, const struct target *tg, size_t capacity,
-                      const struct salt *salt, struct dso *d, void **buf, struct failure *why)
+/* The probes an image of o describes: those of its loaded tenants, and
+ * t's (being loaded), each tenant's together, with their slots. */
+static struct dso_probe *image_probes(const struct object *o, const struct tenant *t, size_t *n)
+{
+    size_t count = 0;
+    for (const struct tenant *u = o->tenants; u; u = u->next)
+        if (u->visible || u == t)
+            count += u->nslots;
+    struct dso_probe *probes = calloc(count ? count : 1, sizeof *probes);
+    if (!probes)
+        return NULL;
+    size_t k = 0;
+    for (const struct tenant *u = o->tenants; u; u = u->next) {
+        if (!u->visible && u != t)
+            continue;
+        for (size_t i = 0; i < u->nslots; i++) {
+            const struct sdtkit_probe *p = u->probes[i];
+            probes[k++] = (struct dso_probe){.name = p->name,
+                                             .nargs = p->nargs,
+                                             .sizes = p->size,
+                                             .provider = u->name,
+                                             .slot = p->slot};
+        }
+    }
+    *n = count;
+    return probes;
+}
+
+/* Lay out and write d (its probes set) into *buf (malloc'd). */
+static int make_image(struct dso *d, const struct target *tg, size_t capacity,
+                      const struct salt *salt, void **buf, struct failure *why)
 {
     const char *bad = NULL;
     d->target = tg;
-    d->provider = t->name;
-    d->nprobes = t->nprobes;
+    d->provider = "";
     d->capacity = capacity;
+    d->slotted = true;
     d->salt = salt;
     d->salt_len = sizeof *salt;
-    d->probes = calloc(t->nprobes ? t->nprobes : 1, sizeof *d->probes);
-    if (!d->probes)
-        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
-    for (size_t i = 0; i < t->nprobes; i++) {
-        d->probes[i].name = t->probes[i]->name;
-        d->probes[i].nargs = t->probes[i]->nargs;
-        d->probes[i].sizes = t->probes[i]->size;
-    }
     if (dso_layout(d, &bad) != 0) {
         char machine[32];
         return fail(why, SDTKIT_E_UNSUPPORTED, STAGE_OBJECT, "%s: %s",
@@ -197,21 +336,11 @@ static int make_image(const struct tenant *t, const struct target *tg, size_t ca
     return SDTKIT_OK;
 }
 
-/* Note in o what the image d holds: where its slots and notes are, and
- * the notes' bytes (to show them again after an unload).  0, or
- * SDTKIT_E_NOMEM (o unchanged). */
-static int describe(struct object *o, const struct dso *d, const void *buf, struct failure *why)
+/* Keep in o what the loaded part of an image holds (fixed for good):
+ * where its slots are, and a stub's bytes. */
+static void describe(struct object *o, const struct dso *d, const void *buf)
 {
     const struct dso_layout *lo = &d->lo;
-    const struct elf_section *notes = &lo->sec[lo->notes];
-    unsigned char *copy = malloc(notes->size ? (size_t)notes->size : 1);
-    if (!copy)
-        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
-    memcpy(copy, (const unsigned char *)buf + notes->offset, (size_t)notes->size);
-    free(o->notes);
-    o->notes = copy;
-    o->notes_offset = notes->offset;
-    o->notes_size = notes->size;
     o->capacity = d->capacity;
     o->text = lo->sec[lo->text].addr;
     o->stride = d->arch->align;
@@ -220,7 +349,6 @@ static int describe(struct object *o, const struct dso *d, const void *buf, stru
     assert(o->stub_len <= sizeof o->stub);
     memcpy(o->stub, (const unsigned char *)buf + lo->sec[lo->text].offset, o->stub_len);
     o->loaded_end = lo->loaded_end;
-    return SDTKIT_OK;
 }
 
 /* The smallest capacity for n probes: MIN_SLOTS, doubled until it fits. */
@@ -232,103 +360,346 @@ static size_t capacity_for(size_t n)
     return c;
 }
 
-/* A new object for t's probes, made and loaded; marked in use. */
-static int new_object(const struct tenant *t, const struct target *tg, struct object **out,
-                      struct failure *why)
+/* The image of o's file with the notes of its loaded tenants and of t
+ * (of the generation gen, for the build-id): d (its probes malloc'd) and
+ * *buf (malloc'd); the copy of what follows the loaded part in *saved. */
+static int image_of(const struct object *o, const struct tenant *t, const struct target *tg,
+                    unsigned long gen, struct dso *d, void **buf, unsigned char **saved,
+                    struct failure *why)
 {
-    struct dso d;
-    void *buf = NULL;
-    memset(&d, 0, sizeof d);
-    struct object *o = calloc(1, sizeof *o);
-    if (!o)
+    memset(d, 0, sizeof *d);
+    *buf = NULL;
+    *saved = NULL;
+    if (!(d->probes = image_probes(o, t, &d->nprobes)))
         return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
-    o->pl.fd = -1;
-    o->owner = (long)getpid();
-    lib_lock();
-    o->serial = ++lib.serial;
-    lib_unlock();
-    struct salt salt = {o->owner, o->serial, 0};
-    int rc = make_image(t, tg, capacity_for(t->nprobes), &salt, &d, &buf, why);
-    if (rc == SDTKIT_OK)
-        rc = describe(o, &d, buf, why);
-    if (rc == SDTKIT_OK)
-        rc = place_object(t->name, t->named, t->dir, buf, (size_t)d.size, &o->pl, why);
-    if (rc == SDTKIT_OK) {
-        o->tenant = t;
-        o->tenant_probes = t->nprobes;
-        o->visible = true;
-        o->in_use = true;
-        lib_lock();
-        o->next = lib.objects;
-        lib.objects = o;
-        lib_unlock();
-        *out = o;
-        o = NULL;
-    }
-    if (o)
-        free(o->notes);
-    free(o);
-    free(buf);
-    free(d.probes);
-    return rc;
-}
-
-/* Make o's file describe t's probes, visibly: its notes again when it
- * holds them already, else a new image (a new generation, so a new
- * build-id), whose loaded bytes are the ones already there. */
-static int rewrite(const struct tenant *t, const struct target *tg, struct object *o,
-                   struct failure *why)
-{
-    struct dso d;
-    void *buf = NULL;
-    memset(&d, 0, sizeof d);
-    if (o->tenant == t && o->tenant_probes == t->nprobes) {
-        if (!o->visible &&
-            place_write(&o->pl, o->notes, (size_t)o->notes_size, o->notes_offset, why) != 0)
-            return SDTKIT_E_LOAD;
-        o->visible = true;
-        return SDTKIT_OK;
-    }
-    struct salt salt = {o->owner, o->serial, o->generation + 1};
-    int rc = make_image(t, tg, o->capacity, &salt, &d, &buf, why);
-    if (rc == SDTKIT_OK && d.lo.loaded_end != o->loaded_end)
+    struct salt salt = {o->owner, o->serial, gen};
+    int rc = make_image(d, tg, o->capacity, &salt, buf, why);
+    if (rc == SDTKIT_OK && o->loaded_end && d->lo.loaded_end != o->loaded_end)
         rc = fail(why, SDTKIT_E_LOAD, STAGE_OBJECT,
                   "internal error: a rewritten object's loaded part moved");
+    uint64_t after = rc == SDTKIT_OK ? d->size - d->lo.loaded_end : 0;
+    if (rc == SDTKIT_OK && !(*saved = malloc(after ? (size_t)after : 1)))
+        rc = fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
     if (rc == SDTKIT_OK)
-        rc = describe(o, &d, buf, why);
-    if (rc == SDTKIT_OK) {
-        o->generation = salt.generation;
-        o->tenant = t;
-        o->tenant_probes = t->nprobes;
-        o->visible = true;
-        rc = place_write(&o->pl, buf, (size_t)d.size, 0, why);
-        if (rc != SDTKIT_OK)
-            o->tenant = NULL; /* what the file holds is unknown: all of it next time */
+        memcpy(*saved, (unsigned char *)*buf + d->lo.loaded_end, (size_t)after);
+    return rc;
+}
+
+/* o's file now holds the image d of generation gen: keep its copy, and
+ * where each tenant written has its notes (those are visible). */
+static void written(struct object *o, const struct tenant *t, const struct dso *d,
+                    unsigned long gen, unsigned char *saved)
+{
+    free(o->saved);
+    o->saved = saved;
+    o->saved_size = d->size - d->lo.loaded_end;
+    o->stale = false;
+    o->generation = gen;
+    size_t k = 0;
+    for (struct tenant *u = o->tenants; u; u = u->next) {
+        if (!u->visible && u != t)
+            continue;
+        u->visible = true;
+        u->written = gen;
+        u->note_off = u->nslots ? d->probes[k].note : 0;
+        u->note_len = 0;
+        for (size_t i = 0; i < u->nslots; i++)
+            u->note_len += d->probes[k++].note_size;
     }
+    assert(k == d->nprobes);
+}
+
+/* Slots of o for t's probes from the first on (the others hold theirs in
+ * o already). */
+static void take_slots(struct object *o, struct tenant *t, size_t first)
+{
+    for (size_t i = first, s = 0; i < t->nprobes; i++, s++) {
+        while (o->state[s] != SLOT_FREE)
+            s++;
+        assert(s < o->capacity);
+        slot_take(o, s, t->probes[i]);
+        t->probes[i]->slot = (uint32_t)s;
+    }
+}
+
+static void free_object(struct object *o)
+{
+    free(o->state);
+    free(o->holder);
+    free(o->saved);
+    free(o);
+}
+
+/* A new object of capacity slots of the kind t asks for, with t lodged
+ * in it (visible, not yet published): made, loaded (lib unlocked
+ * meanwhile: dlopen takes the loader's lock, never under ours) and in the
+ * library's lists. */
+static int new_object(struct tenant *t, const struct target *tg, size_t capacity,
+                      struct object **out, struct failure *why)
+{
+    struct object *o = calloc(1, sizeof *o);
+    if (o) {
+        o->state = calloc(capacity, sizeof *o->state);
+        o->holder = calloc(capacity, sizeof *o->holder);
+    }
+    if (!o || !o->state || !o->holder) {
+        if (o)
+            free_object(o);
+        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
+    }
+    o->pl.fd = -1;
+    o->owner = (long)getpid();
+    o->serial = ++lib.serial;
+    o->bucket = -1;
+    o->capacity = capacity;
+    o->nfree = capacity;
+    take_slots(o, t, 0);
+    t->nslots = t->nprobes;
+    o->tenants = t;
+    struct dso d;
+    void *buf;
+    unsigned char *saved;
+    int rc = image_of(o, t, tg, 1, &d, &buf, &saved, why);
+    if (rc == SDTKIT_OK) {
+        describe(o, &d, buf);
+        lib_unlock();
+        rc = place_object(t->name, t->named, t->dir, buf, (size_t)d.size, &o->pl, why);
+        lib_lock();
+    }
+    if (rc == SDTKIT_OK) {
+        t->obj = o;
+        t->visible = false;
+        t->next = NULL;
+        written(o, t, &d, 1, saved);
+        saved = NULL;
+        o->next = lib.objects;
+        lib.objects = o;
+        rebucket(o);
+        *out = o;
+    } else {
+        free_object(o);
+    }
+    free(saved);
     free(buf);
     free(d.probes);
     return rc;
 }
 
-/* Zero o's notes in its file: tracers that read it again find no probe
- * (zeros read as notes with no name).  The notes are not loaded. */
-static void hide(struct object *o)
+/* Write o's file whole: the notes of its loaded tenants and of t, with a
+ * new build-id. */
+static int write_whole(struct object *o, struct tenant *t, const struct target *tg,
+                       struct failure *why)
+{
+    struct dso d;
+    void *buf;
+    unsigned char *saved;
+    unsigned long gen = o->generation + 1;
+    int rc = image_of(o, t, tg, gen, &d, &buf, &saved, why);
+    if (rc == SDTKIT_OK) {
+        o->stale = true; /* until the write is whole */
+        rc = place_write(&o->pl, buf, (size_t)d.size, 0, why);
+    }
+    if (rc == SDTKIT_OK) {
+        written(o, t, &d, gen, saved);
+        saved = NULL;
+    }
+    free(saved);
+    free(buf);
+    free(d.probes);
+    return rc;
+}
+
+/* Zero t's notes in its object's file: tracers that read it again find no
+ * probe of t (zeros read as notes with no name).  The notes are not
+ * loaded. */
+static void hide_notes(struct tenant *t)
 {
     static const char zeros[4096];
+    struct object *o = t->obj;
     struct failure ignored;
-    if (!o->visible || !owned(o))
+    if (!t->visible || !owned(o))
         return;
-    for (uint64_t off = 0; off < o->notes_size;) {
-        size_t n =
-            o->notes_size - off < sizeof zeros ? (size_t)(o->notes_size - off) : sizeof zeros;
-        if (place_write(&o->pl, zeros, n, o->notes_offset + off, &ignored) != 0)
-            return; /* the probes stay visible, and inert */
+    t->visible = false;
+    if (o->stale || t->written != o->generation || !t->note_len)
+        return; /* written whole next time, without t; or nothing to hide */
+    assert(t->note_off >= o->loaded_end &&
+           t->note_off + t->note_len <= o->loaded_end + o->saved_size);
+    for (uint64_t off = 0; off < t->note_len;) {
+        size_t n = t->note_len - off < sizeof zeros ? (size_t)(t->note_len - off) : sizeof zeros;
+        if (place_write(&o->pl, zeros, n, t->note_off + off, &ignored) != SDTKIT_OK) {
+            o->stale = true; /* the probes stay visible, and inert */
+            return;
+        }
         off += n;
     }
-    o->visible = false;
+}
+
+/* Show t's notes again where they were, from the copy of the file. */
+static int show_notes(struct tenant *t, struct failure *why)
+{
+    struct object *o = t->obj;
+    if (!t->note_len) {
+        t->visible = true;
+        return SDTKIT_OK;
+    }
+    assert(t->note_off >= o->loaded_end && t->note_off + t->note_len <= o->loaded_end + o->saved_size);
+    int rc = place_write(&o->pl, o->saved + (t->note_off - o->loaded_end), (size_t)t->note_len,
+                         t->note_off, why);
+    if (rc != SDTKIT_OK)
+        o->stale = true;
+    else
+        t->visible = true;
+    return rc;
+}
+
+static void unlink_tenant(struct object *o, struct tenant *t)
+{
+    for (struct tenant **link = &o->tenants; *link; link = &(*link)->next) {
+        if (*link == t) {
+            *link = t->next;
+            break;
+        }
+    }
+    t->next = NULL;
+}
+
+/* t leaves its object: notes hidden, slots given back (lib locked). */
+static void leave_locked(struct tenant *t)
+{
+    struct object *o = t->obj;
+    if (!o)
+        return;
+    if (owned(o)) {
+        hide_notes(t);
+        for (size_t i = 0; i < t->nslots; i++)
+            slot_give(o, t->probes[i]->slot);
+        unlink_tenant(o, t);
+    }
+    t->obj = NULL;
+    t->nslots = 0;
+    t->visible = false;
+}
+
+/* Point each of t's probes at its stub and semaphore. */
+static void publish(const struct tenant *t)
+{
+    for (size_t i = 0; i < t->nprobes; i++) {
+        struct sdtkit_probe *p = t->probes[i];
+        probe_publish(p, slot_stub(t->obj, p->slot), slot_semaphore(t->obj, p->slot));
+    }
 }
 
 /* ---- for provider.c ---- */
+
+/* A debugger is attached (ptrace): gdb reads an object's probes once,
+ * when it is loaded, so a provider joining an object already loaded would
+ * be lost on it; then each load takes an object of its own. */
+static bool debugged(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    char line[256];
+    long tracer = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "TracerPid: %ld", &tracer) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return tracer != 0;
+}
+
+/* An object of this process with room for t's probes, for t to join:
+ * none while debugged().  Pending slots are reclaimed first when none
+ * has room (those of a provider destroyed while a thread fired it). */
+static struct object *room_for(const struct tenant *t)
+{
+    if (debugged())
+        return NULL;
+    struct object *o = find_room(t->named, t->dir, t->nprobes);
+    struct flights f;
+    if (!o && lib.pending && fire_quiesce(&f) == 0) {
+        reclaim(&f);
+        fire_landed(&f);
+        o = find_room(t->named, t->dir, t->nprobes);
+    }
+    return o;
+}
+
+/* t lodges again in its own object, where its probes added since fit. */
+static int lodge_again(struct tenant *t, const struct target *tg, struct failure *why)
+{
+    struct object *o = t->obj;
+    size_t had = t->nslots;
+    take_slots(o, t, had);
+    rebucket(o);
+    t->nslots = t->nprobes;
+    int rc;
+    if (had == t->nprobes && !o->stale && t->written == o->generation)
+        rc = t->visible ? SDTKIT_OK : show_notes(t, why);
+    else
+        rc = write_whole(o, t, tg, why);
+    if (rc != SDTKIT_OK) {
+        for (size_t i = had; i < t->nprobes; i++)
+            slot_untake(o, t->probes[i]->slot);
+        rebucket(o);
+        t->nslots = had;
+        return rc;
+    }
+    publish(t);
+    return SDTKIT_OK;
+}
+
+/* t moves to object o (NULL: a new one) from its own (NULL: none); on
+ * failure t is as it was. */
+static int lodge_in(struct tenant *t, struct object *o, const struct target *tg,
+                    struct failure *why)
+{
+    struct object *from = t->obj;
+    struct tenant was = *t;
+    uint32_t *old = malloc((t->nslots ? t->nslots : 1) * sizeof *old);
+    if (!old)
+        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
+    for (size_t i = 0; i < t->nslots; i++)
+        old[i] = t->probes[i]->slot;
+    if (from)
+        unlink_tenant(from, t);
+    int rc;
+    if (!o) {
+        rc = new_object(t, tg, capacity_for(t->nprobes), &o, why);
+    } else {
+        take_slots(o, t, 0);
+        rebucket(o);
+        t->obj = o;
+        t->nslots = t->nprobes;
+        t->visible = false;
+        t->next = o->tenants;
+        o->tenants = t;
+        if ((rc = write_whole(o, t, tg, why)) != SDTKIT_OK) {
+            for (size_t i = 0; i < t->nprobes; i++)
+                slot_untake(o, t->probes[i]->slot);
+            rebucket(o);
+            unlink_tenant(o, t);
+        }
+    }
+    if (rc != SDTKIT_OK) { /* t as it was */
+        *t = was;
+        for (size_t i = 0; i < t->nslots; i++)
+            t->probes[i]->slot = old[i];
+        if (from) {
+            t->next = from->tenants;
+            from->tenants = t;
+        }
+    } else {
+        publish(t); /* in o, before the old slots go back */
+    }
+    if (rc == SDTKIT_OK && from) {
+        was.next = NULL;
+        hide_notes(&was);
+        for (size_t i = 0; i < was.nslots; i++)
+            slot_give(from, old[i]);
+    }
+    free(old);
+    return rc;
+}
 
 int object_lodge(struct tenant *t, struct failure *why)
 {
@@ -337,42 +708,49 @@ int object_lodge(struct tenant *t, struct failure *why)
         return fail(why, SDTKIT_E_UNSUPPORTED, STAGE_NONE,
                     "this program cannot load shared objects (it is statically "
                     "linked: dladdr finds no ELF header for this library)");
+    lib_lock();
     struct object *o = t->obj;
-    if (o && (!owned(o) || o->capacity < t->nprobes || (t->named && !o->pl.named) ||
-              (t->named && t->dir && (!o->pl.dir || strcmp(o->pl.dir, t->dir) != 0)))) {
-        if (owned(o))
-            release(o); /* outgrown: free for a smaller provider */
+    if (o && !owned(o)) { /* inherited through fork: the parent's */
         t->obj = o = NULL;
+        t->nslots = 0;
+        t->visible = false;
     }
-    int rc = SDTKIT_OK;
-    if (!o && (o = take_free(t->named, t->dir, t->nprobes)))
-        t->obj = o;
-    if (o) {
-        rc = rewrite(t, &tg, o, why);
-    } else if ((rc = new_object(t, &tg, &o, why)) == SDTKIT_OK) {
-        t->obj = o;
+    if (o && (t->named != o->pl.named ||
+              (t->named && t->dir && (!o->pl.dir || strcmp(o->pl.dir, t->dir) != 0)))) {
+        leave_locked(t); /* another kind of file asked for */
+        o = NULL;
     }
+    int rc;
+    if (o && o->nfree >= t->nprobes - t->nslots)
+        rc = lodge_again(t, &tg, why);
+    else /* another object (t outgrew its own) */
+        rc = lodge_in(t, room_for(t), &tg, why);
+    lib_unlock();
     return rc;
 }
 
 void object_hide(struct tenant *t)
 {
+    lib_lock();
+    for (size_t i = 0; i < t->nslots; i++)
+        probe_unpublish(t->probes[i]);
     if (t->obj)
-        hide(t->obj);
+        hide_notes(t);
+    lib_unlock();
 }
 
 void object_leave(struct tenant *t)
 {
-    if (t->obj && owned(t->obj))
-        release(t->obj);
-    t->obj = NULL;
+    lib_lock();
+    leave_locked(t);
+    lib_unlock();
 }
 
-void object_slot(const struct tenant *t, size_t i, uintptr_t *stub,
-                 const volatile unsigned short **semaphore)
+void object_reclaim(const struct flights *f)
 {
-    *stub = slot_stub(t->obj, i);
-    *semaphore = slot_semaphore(t->obj, i);
+    lib_lock();
+    reclaim(f);
+    lib_unlock();
 }
 
 void object_describe(const struct tenant *t, char *buf, size_t len, struct loaded *out)

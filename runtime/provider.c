@@ -80,11 +80,14 @@ struct sdtkit_provider {
     char path[64];         /* sdtkit_provider_path's answer for a memory file */
 };
 
-/* The probes of destroyed providers (allocated for good). */
+/* The probes of destroyed providers, oldest first: the last
+ * SDTKIT_RETIRED_PROBES of them are kept, inert, and older ones freed
+ * once no thread is firing them. */
 static struct {
     pthread_mutex_t lock;
-    struct sdtkit_probe *retired;
-} graveyard = {PTHREAD_MUTEX_INITIALIZER, NULL};
+    struct sdtkit_probe *first, *last;
+    size_t n;
+} graveyard = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0};
 
 /* ---- calls and fork ----
  *
@@ -130,10 +133,12 @@ static void gate_close(void)
     gate.forking = true;
     while (gate.calls > 0)
         pthread_cond_wait(&gate.changed, &gate.lock);
+    fire_fork_prepare(); /* a thread's first fire registers it, under a lock */
 }
 
 static void gate_open_parent(void)
 {
+    fire_fork_parent();
     gate.forking = false;
     pthread_cond_broadcast(&gate.changed);
     pthread_mutex_unlock(&gate.lock);
@@ -147,6 +152,8 @@ static void gate_open_child(void)
     pthread_cond_init(&gate.changed, NULL);
     gate.forking = false;
     gate.calls = 0;
+    fire_fork_child();
+    object_forked();
 }
 
 __attribute__((constructor)) static void gate_register(void)
@@ -354,28 +361,62 @@ static int index_reserve(struct sdtkit_provider *pv)
     return 0;
 }
 
-/* A new probe, inert, with prefix bytes before it and its names after it,
- * in one allocation that is never freed (see the contract above). */
-static struct sdtkit_probe *probe_new(size_t prefix, const char *pname, const char *name)
+/* A new probe, inert, with extra bytes after it (at PROBE_EXTRA) and its
+ * names after those, in one allocation that starts with the probe. */
+static struct sdtkit_probe *probe_new(size_t extra, const char *pname, const char *name)
 {
-    size_t head = align_up(prefix, _Alignof(max_align_t));
     size_t lp = strlen(pname) + 1, ln = strlen(name) + 1;
-    if (lp > SIZE_MAX / 4 || ln > SIZE_MAX / 4)
+    if (extra > SIZE_MAX / 4 || lp > SIZE_MAX / 4 || ln > SIZE_MAX / 4)
         return NULL;
-    char *block = calloc(1, head + sizeof(struct sdtkit_probe) + lp + ln);
+    char *block = calloc(1, PROBE_EXTRA + extra + lp + ln);
     if (!block)
         return NULL;
-    struct sdtkit_probe *p = (struct sdtkit_probe *)(void *)(block + head);
-    char *names = (char *)(p + 1);
+    struct sdtkit_probe *p = (struct sdtkit_probe *)(void *)block;
+    char *names = block + PROBE_EXTRA + extra;
     p->pname = memcpy(names, pname, lp);
     p->name = memcpy(names + lp, name, ln);
     p->semaphore = &probe_zero_semaphore;
     return p;
 }
 
+/* Keep pv's probes, inert, among the retired (graveyard locked). */
+static void retire(struct sdtkit_provider *pv)
+{
+    for (size_t i = 0; i < pv->nprobes; i++) {
+        struct sdtkit_probe *p = pv->probes[i];
+        p->next_retired = NULL;
+        if (graveyard.last)
+            graveyard.last->next_retired = p;
+        else
+            graveyard.first = p;
+        graveyard.last = p;
+        graveyard.n++;
+    }
+}
+
+/* Free the oldest retired probes beyond SDTKIT_RETIRED_PROBES that no
+ * thread is firing (graveyard locked). */
+static void bury(const struct flights *f)
+{
+    struct sdtkit_probe **link = &graveyard.first, *prev = NULL;
+    while (graveyard.n > SDTKIT_RETIRED_PROBES && *link) {
+        struct sdtkit_probe *p = *link;
+        if (fire_flying(f, p)) { /* a thread stopped in fire: later */
+            prev = p;
+            link = &p->next_retired;
+            continue;
+        }
+        *link = p->next_retired;
+        if (graveyard.last == p)
+            graveyard.last = prev;
+        graveyard.n--;
+        free(p);
+    }
+}
+
 /* Check and add a probe; pv is locked. */
 int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, const int *types,
-                              int nargs, size_t prefix, sdtkit_probe **out)
+                              int nargs, size_t extra, sdtkit_probe **out)
 {
     struct failure *why = &pv->last;
     *out = NULL;
@@ -411,7 +452,7 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
         pv->probes = v;
         pv->cap = cap;
     }
-    struct sdtkit_probe *p = probe_new(prefix, pv->name, name);
+    struct sdtkit_probe *p = probe_new(extra, pv->name, name);
     if (!p)
         return fail(why, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
     p->nargs = nargs;
@@ -446,44 +487,24 @@ int sdtkit_provider_add_probe(sdtkit_provider *pv, const char *name, const int *
 
 /* ---- load and unload ---- */
 
-/* Point each probe at its stub and semaphore in pv's object. */
-static void publish(struct sdtkit_provider *pv)
-{
-    for (size_t i = 0; i < pv->nprobes; i++) {
-        uintptr_t stub;
-        const volatile unsigned short *sem;
-        object_slot(&pv->tenant, i, &stub, &sem);
-        probe_publish(pv->probes[i], stub, sem);
-    }
-    pv->published = pv->nprobes;
-}
-
-static void unpublish(struct sdtkit_provider *pv)
-{
-    for (size_t i = 0; i < pv->nprobes; i++)
-        probe_unpublish(pv->probes[i]);
-    pv->published = 0;
-}
-
 int provider_unload_locked(struct sdtkit_provider *pv)
 {
     if (!pv->loaded)
         return fail(&pv->last, SDTKIT_E_STATE, STAGE_NONE, "provider '%s' is not loaded",
                     pv->name);
-    unpublish(pv);
     object_hide(&pv->tenant);
+    pv->published = 0;
     pv->loaded = false;
     return SDTKIT_OK;
 }
 
 int provider_load_locked(struct sdtkit_provider *pv)
 {
-    if (pv->loaded) {
-        if (!pv->lax || pv->published == pv->nprobes)
-            return fail(&pv->last, SDTKIT_E_STATE, STAGE_NONE,
-                        "provider '%s' is loaded already", pv->name);
-        provider_unload_locked(pv); /* probes were added: load them too */
-    }
+    /* loaded, lax, with probes added since: they are loaded too, and the
+     * others stay loaded (also when that fails) */
+    if (pv->loaded && (!pv->lax || pv->published == pv->nprobes))
+        return fail(&pv->last, SDTKIT_E_STATE, STAGE_NONE, "provider '%s' is loaded already",
+                    pv->name);
     const char *env = getenv("SDTKIT_RUNTIME_NAMED");
     struct tenant *t = &pv->tenant;
     t->probes = pv->probes;
@@ -493,7 +514,7 @@ int provider_load_locked(struct sdtkit_provider *pv)
     int rc = object_lodge(t, &pv->last);
     if (rc != SDTKIT_OK)
         return rc;
-    publish(pv);
+    pv->published = pv->nprobes;
     pv->loaded = true;
     fail_clear(&pv->last);
     return SDTKIT_OK;
@@ -528,9 +549,14 @@ void sdtkit_provider_destroy(sdtkit_provider *pv)
         provider_unload_locked(pv);
     object_leave(&pv->tenant);
     pthread_mutex_lock(&graveyard.lock);
-    for (size_t i = 0; i < pv->nprobes; i++) {
-        pv->probes[i]->next_retired = graveyard.retired;
-        graveyard.retired = pv->probes[i];
+    retire(pv);
+    /* the slots given back, and the oldest retired probes, as soon as no
+     * thread is firing them */
+    struct flights f;
+    if (fire_quiesce(&f) == 0) {
+        object_reclaim(&f);
+        bury(&f);
+        fire_landed(&f);
     }
     pthread_mutex_unlock(&graveyard.lock);
     provider_unlock(pv);

@@ -70,8 +70,10 @@ enum arg_kind {
     KIND_DOUBLE
 };
 
-/* A probe.  Never freed and never reused (see provider.c): a handle stays
- * a handle of this probe for the life of the process. */
+/* A probe, in an allocation that starts with it: the library's bytes up to
+ * PROBE_EXTRA, a front end's extra bytes (libstapsdt's SDTProbeList_t),
+ * the names.  Kept, inert, for a while after its provider is destroyed
+ * (see provider.c). */
 struct sdtkit_probe {
     /* First, as <sdtkit.h> promises: the semaphore, or a zero of ours.
      * Written under the provider's lock, read by anyone (atomically). */
@@ -91,6 +93,7 @@ struct sdtkit_probe {
     signed char size[SDTKIT_MAX_ARGS];   /* in the note: 1, 2, 4, 8, negative when signed */
     bool direct;  /* the values are the slots as they are (see sdtkit_probe_fire) */
     bool all_u64; /* every argument is KIND_U64: probe_fire_va's fast path */
+    uint32_t slot; /* in its provider's object (object.c's) */
     struct sdtkit_probe *next_retired; /* once its provider is destroyed */
 };
 
@@ -102,10 +105,12 @@ int provider_create(const char *name, bool lax, struct sdtkit_provider **out);
 /* The provider's lock, which every call on it below needs (but create). */
 void provider_lock(struct sdtkit_provider *pv);
 void provider_unlock(struct sdtkit_provider *pv);
-/* Add a probe with `prefix' bytes before it in the same allocation (for
- * libstapsdt's SDTProbeList_t), which never moves nor is freed. */
+/* Where the extra bytes of a probe begin. */
+#define PROBE_EXTRA align_up(sizeof(struct sdtkit_probe), _Alignof(max_align_t))
+/* Add a probe with `extra' bytes after it in its allocation (at
+ * PROBE_EXTRA), which never moves. */
 int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, const int *types,
-                              int nargs, size_t prefix, struct sdtkit_probe **out);
+                              int nargs, size_t extra, struct sdtkit_probe **out);
 /* Load (a loaded provider is loaded again when probes were added since),
  * unload. */
 int provider_load_locked(struct sdtkit_provider *pv);
@@ -129,29 +134,39 @@ const struct failure *provider_failure_locked(const struct sdtkit_provider *pv);
 /* ---- object.c, for provider.c ---- */
 
 struct object;
+struct flights;
 
-/* The provider's probes and what it asks of an object: what object.c
- * reads of a provider, and its part of the provider's state. */
+/* A provider as object.c sees it: its probes and what it asks of an
+ * object (set before each lodging), and its place in an object. */
 struct tenant {
     const char *name;             /* the provider's */
-    struct sdtkit_probe **probes; /* in their slots' order */
+    struct sdtkit_probe **probes; /* in the order they were added */
     size_t nprobes;
     bool named;      /* in a named file */
     const char *dir; /* of the named file, or NULL: the candidates */
     /* object.c's: */
-    struct object *obj; /* its object, or NULL */
+    struct object *obj;     /* its object, or NULL */
+    size_t nslots;          /* probes[0 .. nslots) hold slots in obj */
+    bool visible;           /* its notes are in obj's file */
+    unsigned long written;  /* obj's generation that wrote its notes */
+    uint64_t note_off, note_len; /* where, in the file */
+    struct tenant *next;    /* obj's tenants */
 };
 
-/* Put t's probes in an object, visible to tracers (t->obj set): its own
- * object again when they fit, else a free one, else a new one. */
+/* Put t's probes in an object and publish them: t's own object again when
+ * they fit, else one with room, else a new one.  On failure t is as it
+ * was (a loaded provider stays loaded, with what it had). */
 int object_lodge(struct tenant *t, struct failure *why);
-/* Hide t's probes from tracers that read the object again. */
+/* Unpublish t's probes and hide them from tracers that read the object
+ * again; they keep their slots. */
 void object_hide(struct tenant *t);
-/* Give t's object back (t->obj NULL): free for the next load that fits. */
+/* t gives its slots back (t->obj NULL): pending until no tracer is on
+ * them and no thread is firing the probe that held them. */
 void object_leave(struct tenant *t);
-/* Slot i of t's object: its stub's address and its semaphore. */
-void object_slot(const struct tenant *t, size_t i, uintptr_t *stub,
-                 const volatile unsigned short **semaphore);
+/* Free the pending slots that are no longer so, as f saw the threads. */
+void object_reclaim(const struct flights *f);
+/* In a child of fork: the objects are the parent's (never given slots). */
+void object_forked(void);
 /* t's object: its path for this process (into buf), handle, descriptor. */
 void object_describe(const struct tenant *t, char *buf, size_t len, struct loaded *out);
 
@@ -197,5 +212,24 @@ uintptr_t probe_stub(const struct sdtkit_probe *p);
 /* Fire p, if loaded, with its arguments read from ap in the types it
  * declares after the default promotions (sdtkit_probe_firev, probeFire). */
 void probe_fire_va(const struct sdtkit_probe *p, va_list *ap);
+
+/* The probes threads are firing, as fire_quiesce() saw them. */
+struct flights {
+    const struct sdtkit_probe **probes;
+    size_t n;
+};
+/* After probes were unpublished: a snapshot of the probes being fired,
+ * after which every other fire of those probes sees them unpublished.
+ * 0, or -1 where the system has no membarrier(2) (or out of memory):
+ * nothing unpublished may then be reused or freed. */
+int fire_quiesce(struct flights *f);
+/* A thread was firing p when f was taken (it may still be). */
+bool fire_flying(const struct flights *f, const struct sdtkit_probe *p);
+void fire_landed(struct flights *f);
+/* fork: the riders' lock held across it; in the child, the riders of
+ * the threads that are not there freed. */
+void fire_fork_prepare(void);
+void fire_fork_parent(void);
+void fire_fork_child(void);
 
 #endif

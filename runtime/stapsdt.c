@@ -7,9 +7,11 @@
  * each is the first member of a larger one of ours: a provider carries its
  * native provider (libstapsdt's rules: any name, probes of the same name,
  * probes added while loaded) and the strings we own; a probe's list node
- * is allocated with its native probe, before it, in the one allocation the
- * native API never frees (provider.c), so a binding's stale probe stays a
- * probe that does nothing.  A binding only ever holds pointers to them.
+ * is the extra bytes of its native probe, in its allocation, which the
+ * native API keeps for SDTKIT_RETIRED_PROBES more destroyed probes after
+ * its provider's destroy (provider.c): so a binding's stale probe stays,
+ * that long, a probe that does nothing.  A binding only ever holds
+ * pointers to them.
  *
  * Every call holds the native provider's lock while it reads or writes the
  * provider's state, ours and the native one's; the native provider's it
@@ -36,7 +38,7 @@ struct compat_provider {
 
 static struct compat_provider *compat(SDTProvider_t *p) { return (struct compat_provider *)p; }
 
-/* The bytes before a native probe: its list node (provider.c aligns). */
+/* A probe's list node: the extra bytes of its native probe. */
 enum {
     NODE_SIZE = sizeof(SDTProbeList_t)
 };
@@ -45,14 +47,12 @@ static SDTProbeList_t *node_of(SDTProbe_t *probe) { return (SDTProbeList_t *)(vo
 
 static struct sdtkit_probe *native_of(SDTProbe_t *probe)
 {
-    size_t head = align_up(NODE_SIZE, _Alignof(max_align_t));
-    return (struct sdtkit_probe *)(void *)((char *)node_of(probe) + head);
+    return (struct sdtkit_probe *)(void *)((char *)node_of(probe) - PROBE_EXTRA);
 }
 
 static SDTProbe_t *probe_of(struct sdtkit_probe *p)
 {
-    size_t head = align_up(NODE_SIZE, _Alignof(max_align_t));
-    return &((SDTProbeList_t *)(void *)((char *)p - head))->probe;
+    return &((SDTProbeList_t *)(void *)((char *)p + PROBE_EXTRA))->probe;
 }
 
 /* The errno member, whatever <errno.h> made of the name. */
@@ -168,18 +168,18 @@ int providerLoad(SDTProvider_t *provider)
     struct loaded l;
     if (provider_current_locked(pv)) {
         /* loaded, and nothing added since: as libstapsdt, success */
-    } else if (provider_load_locked(pv) != SDTKIT_OK || !provider_loaded_locked(pv, &l)) {
+    } else if (provider_load_locked(pv) != SDTKIT_OK) {
         const struct failure *f = provider_failure_locked(pv);
         set_error(cp,
                   f->stage == STAGE_DLOPEN ? sharedLibraryOpenError
                   : f->stage == STAGE_FILE ? tmpCreationError
                                            : elfCreationError,
                   f->msg);
-        set_fire(provider, false);
-        provider->_handle = NULL;
-        provider->_memfd = -1;
+        /* a loaded provider stays loaded, with the probes it had: their
+         * _fire and the members stay as they were */
+        set_fire(provider, true);
         rc = -1;
-    } else {
+    } else if (provider_loaded_locked(pv, &l)) {
         free(cp->filename);
         cp->filename = strdup(l.path);
         provider->_filename = cp->filename;
