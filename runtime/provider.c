@@ -255,6 +255,18 @@ int sdtkit_provider_create(const char *name, sdtkit_provider **out)
     return provider_create(name, false, out);
 }
 
+/* What sdtkit_provider_error and sdtkit_provider_path return: a copy for
+ * the calling thread, made under the provider's lock (another thread's
+ * call on the provider may change the provider's own meanwhile).  The
+ * copy of a provider's message is kept up to date with the thread's calls
+ * on that provider: bindings ask for it in the expression that makes the
+ * call, before or after it as the compiler likes. */
+static __thread struct {
+    const struct sdtkit_provider *pv;
+    char msg[sizeof(((struct failure *)0)->msg)];
+} error_copy;
+static __thread char path_copy[sizeof(((struct placement *)0)->path)];
+
 void provider_lock(struct sdtkit_provider *pv)
 {
     gate_enter();
@@ -263,6 +275,8 @@ void provider_lock(struct sdtkit_provider *pv)
 
 void provider_unlock(struct sdtkit_provider *pv)
 {
+    if (error_copy.pv == pv)
+        memcpy(error_copy.msg, pv->last.msg, sizeof error_copy.msg);
     pthread_mutex_unlock(&pv->lock);
     gate_leave();
 }
@@ -560,6 +574,8 @@ void sdtkit_provider_destroy(sdtkit_provider *pv)
     }
     pthread_mutex_unlock(&graveyard.lock);
     provider_unlock(pv);
+    if (error_copy.pv == pv)
+        error_copy.pv = NULL; /* its address may be another provider's next */
     free(pv->probes);
     free(pv->index);
     free(pv->name);
@@ -590,23 +606,29 @@ int sdtkit_provider_use_named_file(sdtkit_provider *pv, const char *dir)
     return rc;
 }
 
-const char *sdtkit_provider_error(const sdtkit_provider *pv) { return pv ? pv->last.msg : ""; }
-
-static const char *path_locked(struct sdtkit_provider *pv)
+const char *sdtkit_provider_error(const sdtkit_provider *cpv)
 {
-    struct loaded l;
-    return provider_loaded_locked(pv, &l) ? l.path : NULL;
+    struct sdtkit_provider *pv = (struct sdtkit_provider *)cpv; /* for its lock */
+    if (!pv)
+        return "";
+    provider_lock(pv);
+    error_copy.pv = pv;
+    provider_unlock(pv); /* which copies the message */
+    return error_copy.msg;
 }
 
 const char *sdtkit_provider_path(const sdtkit_provider *cpv)
 {
-    struct sdtkit_provider *pv = (struct sdtkit_provider *)cpv; /* for its lock */
+    struct sdtkit_provider *pv = (struct sdtkit_provider *)cpv;
     if (!pv)
         return NULL;
+    struct loaded l;
     provider_lock(pv);
-    const char *path = path_locked(pv);
+    bool loaded = provider_loaded_locked(pv, &l);
+    if (loaded)
+        snprintf(path_copy, sizeof path_copy, "%s", l.path);
     provider_unlock(pv);
-    return path;
+    return loaded ? path_copy : NULL;
 }
 
 /* ---- for stapsdt.c ---- */
