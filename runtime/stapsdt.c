@@ -244,19 +244,21 @@ void probeFire(SDTProbe_t *probe, ...)
     va_end(ap);
 }
 
-/* The semaphore, which every tracer raises while attached; and, on x86-64,
- * what libstapsdt tested: an int3 in place of the stub's nop, which a
- * uprobe without a semaphore (a raw one, an older perf) also sets. */
+/* On x86-64, what libstapsdt tested: an int3 in place of the stub's nop.
+ * Every tracer there traps on the probe with one (a uprobe, with or
+ * without a semaphore, and gdb's breakpoints), and a fire reaches a
+ * tracer exactly while it is there: so it is the whole test, at
+ * libstapsdt's cost (its semaphore, raised a moment before the int3
+ * lands, would only say so earlier).  Elsewhere, the semaphore, which
+ * every tracer raises while attached. */
 int probeIsEnabled(SDTProbe_t *probe)
 {
     if (!probe)
         return 0;
-    if (sdtkit_probe_is_enabled(native_of(probe)))
-        return 1;
 #if defined __x86_64__
     const unsigned char *stub = __atomic_load_n(&probe->_fire, __ATOMIC_ACQUIRE);
     return stub && *(const volatile unsigned char *)stub == 0xcc;
 #else
-    return 0;
+    return sdtkit_probe_enabled(native_of(probe));
 #endif
 }
