@@ -3,58 +3,83 @@
  * provider.c: <sdtkit.h>, the native API of the run-time probe library:
  * providers, their probes and their lifecycle.
  *
- * A provider holds its probes; loading it puts them in an object (a
- * shared object written for the running target, loaded: object.c), and
- * publishes each probe's stub and semaphore with release stores, which
- * fire and the inline is-enabled test read with acquire loads (fire.c).
- * Unloading publishes a zero semaphore and no stub, and hides the probes
- * from tracers.  Lifecycle calls on one provider take its mutex.
+ * A provider holds its probes.  Loading it lodges them in an object (a
+ * shared object written for the running target and loaded: object.c),
+ * which small providers share, and publishes each probe's stub and
+ * semaphore with release stores, which fire and the inline is-enabled
+ * test read with acquire loads (fire.c).  Unloading publishes a zero
+ * semaphore and no stub, and zeroes the provider's notes in the file.
  *
- * The contract that makes fire and is-enabled safe without a lock, a
- * count or a clock:
+ * The contract, each promise with the test that holds it (in
+ * tests/runtime.bats unless another file is named):
  *
- *   Nothing that sdtkit_probe_fire(), sdtkit_probe_firev(),
- *   sdtkit_probe_enabled() or libstapsdt's probeFire() and probeIsEnabled()
- *   can read or call is ever freed or unmapped while the process lives.
+ * Threads
+ *   1. The calls on one provider (add, load, unload, destroy,
+ *      use_named_file, error, path, and libstapsdt's) take its mutex;
+ *      calls on different providers share only the library's locks (the
+ *      objects', the retired probes', the firing threads' records), each
+ *      held while what it guards changes, never across dlopen.
+ *      ("many threads fire while another unloads, loads and adds probes",
+ *      and the same under ThreadSanitizer)
+ *   2. Fire and is-enabled take no lock.  Is-enabled writes nothing; fire
+ *      writes only its own thread's record of the probe it is firing (a
+ *      thread's first fire registers that record, once, under a lock).
+ *      ("firing takes no lock")
+ *   3. fork() waits for the calls in progress and holds new ones back
+ *      until it returns: a child never inherits a lock held or a provider
+ *      half changed.  ("a threaded server forks 2,000 workers")
+ *   4. error and path answer copies for the calling thread, made under
+ *      the provider's lock.  (stress.c's threads read them, under
+ *      ThreadSanitizer)
  *
- *   - A probe is allocated once and never freed nor reused: destroying its
- *     provider unpublishes it and moves it to the retired list.  A handle
- *     kept past destroy therefore reads its own probe, whose stub is 0 and
- *     semaphore the library's zero: it does nothing, and can never become
- *     another probe's handle.  Everything fire reads of the probe (its
- *     arguments' types, its names) is written before it is first published
- *     and never again.
- *   - An object is loaded once (RTLD_NODELETE) and never unloaded.  A
- *     provider's loads reuse its object while its probes fit; an object
- *     outgrown, or whose provider was destroyed, is free, and the next load
- *     that fits takes it, rewriting its file.  What the loader mapped never
- *     changes when the file is rewritten: the stubs of every slot are the
- *     same code, the semaphores stay where they are (lib/dso.c lays out
- *     the loaded bytes from the capacity alone).
+ * Lifetimes: what fire and is-enabled may reach
+ *   5. An object is loaded once (RTLD_NODELETE) and never unloaded: a
+ *      thread stopped anywhere in fire or is-enabled, for any time,
+ *      resumes on mapped memory.  ("threads stopped inside fire")
+ *   6. A slot given back (its provider destroyed, or moved to a larger
+ *      object) goes to another probe only once no tracer is on it (its
+ *      semaphore reads zero, its stub holds its own bytes) and no thread
+ *      is firing the probe that held it: no fire ever reaches another
+ *      probe's slot, however long its thread was stopped.  ("threads
+ *      stopped inside fire": none of 20 providers takes the slot of the
+ *      stopped thread's probe, the second made after it returned does)
+ *   7. A probe of a destroyed provider stays allocated and inert
+ *      (semaphore the library's zero, no stub) until SDTKIT_RETIRED_PROBES
+ *      more probes have been destroyed, and while a thread fires it; then
+ *      it is freed, and using its handle is undefined (as libstapsdt's
+ *      were at once).  Until then it is never handed out again.  (cases/lifecycle.case; runtime-tracers.bats
+ *      "a handle kept past its provider's destroy fires nothing")
+ *   8. An old semaphore address (the first load of is-enabled, held)
+ *      reads a semaphore: its probe's, or once its slot went to another
+ *      probe, that one's; at worst one needless call of fire, which does
+ *      nothing.  ("threads stopped ... between is-enabled's two loads")
  *
- *   So a thread stopped anywhere -- between the two loads of is-enabled,
- *   or inside fire, inside the stub -- for any time, while other threads
- *   unload, load, destroy and create providers, resumes on mapped memory:
- *   an old semaphore address reads a semaphore (its probe's, or after the
- *   object was taken by another provider, another probe's: at worst one
- *   needless call of fire, which then does nothing or fires its own
- *   probe), and an old stub is the same stub.  Fire writes nothing shared
- *   between threads.
+ * Costs
+ *   9. What a process holds is what is live: the live providers' probes
+ *      and slots, the retired probes of 7, and the slots a tracer or a
+ *      stopped fire keeps.  A provider made, loaded and destroyed over and
+ *      over holds nothing more.  ("20,000 short-lived providers";
+ *      "a program that drops its handles ... leaks nothing")
+ *  10. A load makes a new object only when no object of this process, of
+ *      the kind asked for (a memory file, or named files in a directory),
+ *      has free slots for all of the provider's probes, or while a
+ *      debugger is attached (gdb reads an object's probes when it is
+ *      loaded).  A new object has the smallest power of two of slots, at
+ *      least 64, that holds the provider's probes.  So one dlopen serves
+ *      an object's worth of small providers.  ("1,000 providers of 2 probes ... 32 objects and 32
+ *      dlopen calls"; shared.c)
+ *  11. A reload keeps its object and slots: no file, mapping or
+ *      descriptor, and the tracers attached before see its probes again.
+ *      ("10,000 unload and load cycles")
+ *  12. A load that fails leaves the provider as it was: a loaded one stays
+ *      loaded with what it had.  (cases/reload-fails.case)
  *
- *   The cost: a probe's handle (its struct and names) stays allocated
- *   after destroy, and the objects a process holds are as many as it had
- *   loaded at once, never more: a reload loop reuses one object, with no
- *   new file, mapping or descriptor.
- *
- *   An object is taken for another provider only when no tracer is on it:
- *   every semaphore reads zero and every stub still holds its own bytes (a
- *   uprobe's breakpoint would show there).  A provider reloading its own
- *   object keeps the tracers already attached: they see its probes again.
- *
- * After fork, the child inherits the objects but does not own them: it
- * never writes their files (the parent's probes stay as they are) and its
- * next load makes objects of its own; only the process that made a named
- * file removes it.
+ * Fork
+ *  13. A child inherits the objects but owns none: it never writes their
+ *      files nor gives out their slots, and its next load makes objects of
+ *      its own; only the process that made a named file removes it.
+ *      (runtime-tracers.bats "after fork"; bindings.bats "a pre-fork
+ *      worker")
  */
 #define _GNU_SOURCE
 #include "runtime.h"
