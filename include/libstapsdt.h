@@ -53,7 +53,8 @@
      limit; with '/' in a file) loads.
    - The object has a build-id (perf needs it); it stays loaded for the
      next load (see <sdtkit.h>): _handle is its dlopen handle, which a
-     dlclose() cannot unload.  Small providers share an object: their
+     dlclose() cannot unload (nor make providerUnload() fail, as after
+     libstapsdt's object was unloaded under it).  Small providers share an object: their
      _filename, _memfd and _handle are its (its notes list every loaded
      provider's probes in it).  Probes, _fire and all, stay valid after
      providerDestroy() (inert) until SDTKIT_RETIRED_PROBES (1024) more
