@@ -234,6 +234,7 @@ struct dso {
     bool slotted;
     const void *salt; /* hashed into the build-id after the file, or NULL */
     size_t salt_len;
+    bool hash_tail;   /* the build-id hashes the part not loaded alone */
     /* Set by dso_layout(): */
     const struct stub_arch *arch;
     uint64_t size; /* of the file */

@@ -31,7 +31,10 @@
  * then of the caller's salt: without one, the same provider gives the same
  * bytes; the run-time library salts each object it writes, because perf
  * keys its cache by build-id and would take a new object for an old one
- * with the same probes.
+ * with the same probes.  A caller may ask for the SHA-1 of the part that is
+ * not loaded alone (hash_tail): the loaded part follows from the target and
+ * the capacity, which its salt then tells apart (the run-time library's
+ * salt names the object, whose target and capacity are its own).
  *
  * Pure: no allocation, no output.  dso_layout() says how big the file is;
  * dso_write() writes it into a buffer of that size.
@@ -405,11 +408,13 @@ int dso_write(const struct dso *d, void *buf)
     if (elfw_done(&w) != 0)
         return -1; /* the layout and the writer disagree: a bug, caught */
 
-    /* the build-id: the file's SHA-1 with the build-id zeroed, and the salt */
+    /* the build-id: the file's SHA-1 with the build-id zeroed (or of its
+     * part that is not loaded), and the salt */
     unsigned char id[BUILD_ID_SIZE];
     struct sha1 h;
+    uint64_t from = d->hash_tail ? lo->loaded_end : 0;
     sha1_init(&h);
-    sha1_update(&h, buf, (size_t)d->size);
+    sha1_update(&h, (const unsigned char *)buf + from, (size_t)(d->size - from));
     if (d->salt)
         sha1_update(&h, d->salt, d->salt_len);
     sha1_final(&h, id);

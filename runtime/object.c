@@ -37,6 +37,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -321,6 +322,7 @@ static int make_image(struct dso *d, const struct target *tg, size_t capacity,
     d->slotted = true;
     d->salt = salt;
     d->salt_len = sizeof *salt;
+    d->hash_tail = true; /* the salt names the object: its target, its capacity */
     if (dso_layout(d, &bad) != 0) {
         char machine[32];
         return fail(why, SDTKIT_E_UNSUPPORTED, STAGE_OBJECT, "%s: %s",
@@ -596,15 +598,14 @@ static void publish(const struct tenant *t)
  * be lost on it; then each load takes an object of its own. */
 static bool debugged(void)
 {
-    FILE *f = fopen("/proc/self/status", "re");
-    char line[256];
-    long tracer = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "TracerPid: %ld", &tracer) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return tracer != 0;
+    char buf[4096];
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+    if (fd >= 0)
+        close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    const char *t = strstr(buf, "\nTracerPid:");
+    return t && strtol(t + 11, NULL, 10) != 0;
 }
 
 /* An object of this process with room for t's probes, for t to join:
