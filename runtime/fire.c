@@ -56,7 +56,13 @@ uintptr_t probe_stub(const struct sdtkit_probe *p)
 
 /* ---- riders ---- */
 
-/* A thread's record: the probe it is firing, or NULL. */
+/* A thread's record: the probe it is firing, or NULL.  Each in a cache
+ * line of its own (128 bytes: the largest line, or pair of lines, a
+ * processor fetches together), so that threads firing at once do not
+ * write one line. */
+enum {
+    RIDER_ALIGN = 128
+};
 struct rider {
     const struct sdtkit_probe *flying; /* its thread's stores, the others' loads */
     bool taken;                        /* by a live thread */
@@ -112,7 +118,10 @@ static __attribute__((noinline, cold)) struct rider *rider_new(void)
     struct rider *r = riders.all;
     while (r && r->taken)
         r = r->next;
-    if (!r && (r = calloc(1, sizeof *r))) {
+    void *line;
+    if (!r && posix_memalign(&line, RIDER_ALIGN, RIDER_ALIGN) == 0) {
+        _Static_assert(sizeof *r <= RIDER_ALIGN, "a rider in its line");
+        r = memset(line, 0, RIDER_ALIGN);
         r->next = riders.all;
         riders.all = r;
     }
@@ -363,8 +372,6 @@ static void read_va(const sdtkit_probe *p, va_list *ap, union slot *slots)
 
 void probe_fire_va(const sdtkit_probe *p, va_list *ap)
 {
-    if (!__atomic_load_n(&p->call, __ATOMIC_RELAXED))
-        return;
     struct rider *r = rider();
     if (!r)
         return;
@@ -380,8 +387,8 @@ void probe_fire_va(const sdtkit_probe *p, va_list *ap)
 
 void sdtkit_probe_firev(const sdtkit_probe *p, ...)
 {
-    if (!p)
-        return;
+    if (!p || !__atomic_load_n(&p->call, __ATOMIC_RELAXED))
+        return; /* not loaded: nothing to say */
     va_list ap;
     va_start(ap, p);
     probe_fire_va(p, &ap);

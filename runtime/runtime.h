@@ -210,7 +210,8 @@ void probe_unpublish(struct sdtkit_probe *p);
 /* p's stub while published, else 0 (acquire). */
 uintptr_t probe_stub(const struct sdtkit_probe *p);
 /* Fire p, if loaded, with its arguments read from ap in the types it
- * declares after the default promotions (sdtkit_probe_firev, probeFire). */
+ * declares after the default promotions (sdtkit_probe_firev, probeFire:
+ * each has seen p loaded a moment before). */
 void probe_fire_va(const struct sdtkit_probe *p, va_list *ap);
 
 /* The probes threads are firing, as fire_quiesce() saw them. */
