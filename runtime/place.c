@@ -22,7 +22,9 @@
  *
  * A memory file is loaded as /proc/PID/fd/N, a path that names it for as
  * long as it is open, from any process: bpftrace, bcc and libbpf find it
- * there through the mapping's inode, gdb by that name.  Objects are never
+ * there through the mapping's inode number (bcc by the number alone: a
+ * memory file whose number a lower descriptor's file on another
+ * filesystem has is made again), gdb by that name.  Objects are never
  * unloaded (provider.c), so the descriptor stays open and its number never
  * names another file while the loader's list names it.
  *
@@ -60,15 +62,44 @@
 #define NAMED_PREFIX "sdtkit-"
 #define NAMED_SUFFIX ".so"
 
+/* A descriptor of this process below fd names a file of fd's inode
+ * number, on another filesystem (whose numbers are its own: a tmpfs, the
+ * program's files).  bcc, and bpftrace through it, find a memory file's
+ * path from its mapping's inode number alone, taking the first descriptor
+ * in /proc/PID/fd whose file has it: that other file, whose probes it
+ * then does not find. */
+static bool inode_shadowed(int fd)
+{
+    struct stat me, st;
+    DIR *d = fstat(fd, &me) == 0 ? opendir("/proc/self/fd") : NULL;
+    bool shadowed = false;
+    for (struct dirent *e; d && !shadowed && (e = readdir(d));) {
+        char *end;
+        long n = strtol(e->d_name, &end, 10);
+        if (e->d_name[0] == '.' || *end || n >= fd || n == dirfd(d))
+            continue;
+        shadowed = fstat((int)n, &st) == 0 && st.st_ino == me.st_ino && st.st_dev != me.st_dev;
+    }
+    if (d)
+        closedir(d);
+    return shadowed;
+}
+
 static int memory_file(struct failure *why)
 {
-    int fd = memfd_create("sdtkit", MFD_CLOEXEC | MFD_EXEC);
-    /* EINVAL: a kernel before MFD_EXEC; EACCES: vm.memfd_noexec=2 */
-    if (fd < 0 && (errno == EINVAL || errno == EACCES))
-        fd = memfd_create("sdtkit", MFD_CLOEXEC);
-    if (fd < 0)
-        fail_attempt(why, "memfd_create", strerror(errno));
-    return fd;
+    for (int tries = 0;; tries++) {
+        int fd = memfd_create("sdtkit", MFD_CLOEXEC | MFD_EXEC);
+        /* EINVAL: a kernel before MFD_EXEC; EACCES: vm.memfd_noexec=2 */
+        if (fd < 0 && (errno == EINVAL || errno == EACCES))
+            fd = memfd_create("sdtkit", MFD_CLOEXEC);
+        if (fd < 0) {
+            fail_attempt(why, "memfd_create", strerror(errno));
+            return -1;
+        }
+        if (tries == 8 || !inode_shadowed(fd))
+            return fd;
+        close(fd); /* the next one has another number (they only grow) */
+    }
 }
 
 /* dir exists and is not mounted noexec. */

@@ -314,6 +314,17 @@ C
     grep -q '/memfd:sdtkit (deleted)' "/proc/$RT_PID/maps"
 }
 
+@test "a memory file whose inode number a lower descriptor's file shares is made again: bcc takes the first descriptor with the number" {
+    [ "$(id -u)" -eq 0 ] || refused "a tmpfs of the test's own needs root"
+    rt_build inode "$ROOT/tests/runtime/inode.c"
+    mkdir mnt
+    unshare -m true 2>/dev/null || refused "no mount namespace for a tmpfs of the test's own"
+    run unshare -m sh -c "mount -t tmpfs none '$PWD/mnt' && exec ./inode '$PWD/mnt'"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$output" = "the object's own descriptor is the first with its inode" ]
+}
+
 @test "when the kernel refuses executable memory files, a memory file all the same, made without MFD_EXEC" {
     need_cmd unshare
     [ "$(id -u)" -eq 0 ] || refused "not root: a pid namespace's vm.memfd_noexec needs root"
