@@ -197,9 +197,9 @@ struct dso_probe {
     const char *provider;     /* its provider, or NULL: the object's */
     size_t slot;              /* its slot, where the object says so (slotted) */
     /* Set by dso_layout(), addresses in the object (add the load base): */
-    uint64_t stub;      /* the stub: call it with the argument slots */
-    uint64_t pc;        /* its probe instruction, where tracers trap */
-    uint64_t semaphore; /* its semaphore, an unsigned short */
+    uint64_t stub;            /* the stub: call it with the argument slots */
+    uint64_t pc;              /* its probe instruction, where tracers trap */
+    uint64_t semaphore;       /* its semaphore, an unsigned short */
     uint64_t note, note_size; /* its note's offset in the file, and size */
 };
 
@@ -234,7 +234,7 @@ struct dso {
     bool slotted;
     const void *salt; /* hashed into the build-id after the file, or NULL */
     size_t salt_len;
-    bool hash_tail;   /* the build-id hashes the part not loaded alone */
+    bool hash_tail; /* the build-id hashes the part not loaded alone */
     /* Set by dso_layout(): */
     const struct stub_arch *arch;
     uint64_t size; /* of the file */

@@ -153,7 +153,7 @@ board(struct rider *r, const struct sdtkit_probe *p)
 }
 
 static inline __attribute__((always_inline)) void land(struct rider *r,
-                                                        const struct sdtkit_probe *outer)
+                                                       const struct sdtkit_probe *outer)
 {
     __atomic_store_n(&r->flying, outer, __ATOMIC_RELEASE);
 }

@@ -65,22 +65,22 @@ struct object {
         semaphores;         /* slot 0's stub and semaphore (in the object), slot stride */
     unsigned char stub[64]; /* a stub's bytes, as every slot holds them */
     size_t stub_len;
-    uint64_t loaded_end; /* the loaded bytes: never change */
+    uint64_t loaded_end;              /* the loaded bytes: never change */
     unsigned long serial, generation; /* for the build-id's salt */
     /* slots */
-    unsigned char *state;                /* enum slot_state, capacity of them */
-    const struct sdtkit_probe **holder;  /* the probe a slot is or was held by */
+    unsigned char *state;               /* enum slot_state, capacity of them */
+    const struct sdtkit_probe **holder; /* the probe a slot is or was held by */
     size_t nfree, npending;
     /* the file */
-    struct tenant *tenants;      /* lodged here, loaded or not */
-    unsigned char *saved;        /* the file after loaded_end, as last written whole */
+    struct tenant *tenants; /* lodged here, loaded or not */
+    unsigned char *saved;   /* the file after loaded_end, as last written whole */
     uint64_t saved_size;
-    bool stale;                  /* a write failed: what the file holds is unknown */
+    bool stale; /* a write failed: what the file holds is unknown */
     /* lists */
-    struct object *next;         /* every object of the process */
+    struct object *next;                  /* every object of the process */
     struct object *next_open, *prev_open; /* in the bucket of its free slots */
-    struct object *next_pending; /* with pending slots */
-    int bucket;                  /* -1: in none */
+    struct object *next_pending;          /* with pending slots */
+    int bucket;                           /* -1: in none */
 };
 
 /* The library's objects, under one lock, which is taken inside calls on
@@ -88,9 +88,9 @@ struct object {
  * never leaves it held. */
 static struct {
     pthread_mutex_t lock;
-    struct object *objects;          /* every object made */
-    struct object *open[BUCKETS];    /* this process's, by free slots */
-    struct object *pending;          /* this process's, with pending slots */
+    struct object *objects;       /* every object made */
+    struct object *open[BUCKETS]; /* this process's, by free slots */
+    struct object *pending;       /* this process's, with pending slots */
     unsigned long serial;
 } lib = {PTHREAD_MUTEX_INITIALIZER, NULL, {NULL}, NULL, 0};
 
@@ -544,7 +544,8 @@ static int show_notes(struct tenant *t, struct failure *why)
         t->visible = true;
         return SDTKIT_OK;
     }
-    assert(t->note_off >= o->loaded_end && t->note_off + t->note_len <= o->loaded_end + o->saved_size);
+    assert(t->note_off >= o->loaded_end &&
+           t->note_off + t->note_len <= o->loaded_end + o->saved_size);
     int rc = place_write(&o->pl, o->saved + (t->note_off - o->loaded_end), (size_t)t->note_len,
                          t->note_off, why);
     if (rc != SDTKIT_OK)

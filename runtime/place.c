@@ -203,8 +203,8 @@ int place_write(const struct placement *pl, const void *buf, size_t size, uint64
 {
     if (write_all(pl->fd, buf, size, off) == 0)
         return SDTKIT_OK;
-    return fail(why, SDTKIT_E_LOAD, STAGE_FILE, "cannot write the probes' object %s: %s",
-                pl->path, strerror(errno));
+    return fail(why, SDTKIT_E_LOAD, STAGE_FILE, "cannot write the probes' object %s: %s", pl->path,
+                strerror(errno));
 }
 
 const char *place_path(const struct placement *pl, char *buf, size_t len)
@@ -220,8 +220,8 @@ const char *place_path(const struct placement *pl, char *buf, size_t len)
  * when that is empty.  0, or -1 after noting why and the stage (the
  * caller closes fd).  RTLD_NODELETE: nothing, not even a binding's
  * dlclose of libstapsdt's _handle, unmaps it (see provider.c). */
-static int load_from(const char *what, int fd, const void *buf, size_t size,
-                     struct placement *pl, struct failure *why)
+static int load_from(const char *what, int fd, const void *buf, size_t size, struct placement *pl,
+                     struct failure *why)
 {
     if (write_all(fd, buf, size, 0) != 0) {
         fail_attempt(why, what, strerror(errno));

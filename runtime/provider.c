@@ -96,13 +96,13 @@ struct sdtkit_provider {
     size_t index_cap;            /* a power of two, or 0 */
     bool lax;                    /* libstapsdt's rules (see provider_create) */
     bool loaded;
-    size_t published;      /* probes published by the last load */
-    bool prefer_file;      /* libstapsdt's memfd_disabled: not in memory */
-    bool named;            /* in a named file (for perf) */
-    char *named_dir;       /* in this directory, or NULL: the candidates */
-    struct tenant tenant;  /* its probes in an object (object.c) */
-    struct failure last;   /* of the last failed call */
-    char path[64];         /* sdtkit_provider_path's answer for a memory file */
+    size_t published;     /* probes published by the last load */
+    bool prefer_file;     /* libstapsdt's memfd_disabled: not in memory */
+    bool named;           /* in a named file (for perf) */
+    char *named_dir;      /* in this directory, or NULL: the candidates */
+    struct tenant tenant; /* its probes in an object (object.c) */
+    struct failure last;  /* of the last failed call */
+    char path[64];        /* sdtkit_provider_path's answer for a memory file */
 };
 
 /* The probes of destroyed providers, oldest first: the last
@@ -461,8 +461,7 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
     *out = NULL;
     const char *bad = bad_name(name, pv->lax);
     if (bad)
-        return fail(why, SDTKIT_E_INVALID, STAGE_NONE, "probe of provider '%s': %s", pv->name,
-                    bad);
+        return fail(why, SDTKIT_E_INVALID, STAGE_NONE, "probe of provider '%s': %s", pv->name, bad);
     if (nargs < 0 || nargs > SDTKIT_MAX_ARGS || (nargs > 0 && !types))
         return fail(why, SDTKIT_E_INVALID, STAGE_NONE,
                     "probe '%s': %d arguments (0 to %d, with their types)", name, nargs,
@@ -478,8 +477,8 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
                     name, pv->name);
     if (!pv->lax) {
         if (find_probe(pv, name))
-            return fail(why, SDTKIT_E_EXISTS, STAGE_NONE,
-                        "provider '%s' has a probe '%s' already", pv->name, name);
+            return fail(why, SDTKIT_E_EXISTS, STAGE_NONE, "provider '%s' has a probe '%s' already",
+                        pv->name, name);
         if (index_reserve(pv) != 0)
             return fail(why, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
     }
@@ -529,8 +528,7 @@ int sdtkit_provider_add_probe(sdtkit_provider *pv, const char *name, const int *
 int provider_unload_locked(struct sdtkit_provider *pv)
 {
     if (!pv->loaded)
-        return fail(&pv->last, SDTKIT_E_STATE, STAGE_NONE, "provider '%s' is not loaded",
-                    pv->name);
+        return fail(&pv->last, SDTKIT_E_STATE, STAGE_NONE, "provider '%s' is not loaded", pv->name);
     object_hide(&pv->tenant);
     pv->published = 0;
     pv->loaded = false;

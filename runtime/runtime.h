@@ -91,8 +91,8 @@ struct sdtkit_probe {
     int nargs;
     unsigned char kind[SDTKIT_MAX_ARGS]; /* enum arg_kind: how fire reads it */
     signed char size[SDTKIT_MAX_ARGS];   /* in the note: 1, 2, 4, 8, negative when signed */
-    bool direct;  /* the values are the slots as they are (see sdtkit_probe_fire) */
-    bool all_u64; /* every argument is KIND_U64: probe_fire_va's fast path */
+    bool direct;   /* the values are the slots as they are (see sdtkit_probe_fire) */
+    bool all_u64;  /* every argument is KIND_U64: probe_fire_va's fast path */
     uint32_t slot; /* in its provider's object (object.c's) */
     struct sdtkit_probe *next_retired; /* once its provider is destroyed */
 };
@@ -145,12 +145,12 @@ struct tenant {
     bool named;      /* in a named file */
     const char *dir; /* of the named file, or NULL: the candidates */
     /* object.c's: */
-    struct object *obj;     /* its object, or NULL */
-    size_t nslots;          /* probes[0 .. nslots) hold slots in obj */
-    bool visible;           /* its notes are in obj's file */
-    unsigned long written;  /* obj's generation that wrote its notes */
+    struct object *obj;          /* its object, or NULL */
+    size_t nslots;               /* probes[0 .. nslots) hold slots in obj */
+    bool visible;                /* its notes are in obj's file */
+    unsigned long written;       /* obj's generation that wrote its notes */
     uint64_t note_off, note_len; /* where, in the file */
-    struct tenant *next;    /* obj's tenants */
+    struct tenant *next;         /* obj's tenants */
 };
 
 /* Put t's probes in an object and publish them: t's own object again when
@@ -176,9 +176,9 @@ void object_describe(const struct tenant *t, char *buf, size_t len, struct loade
 struct placement {
     void *handle;
     int fd;
-    bool named; /* a file of ours on disk (perf's mode, or no memory file) */
-    char *dir;  /* named: its directory */
-    uintptr_t base; /* where it is loaded */
+    bool named;      /* a file of ours on disk (perf's mode, or no memory file) */
+    char *dir;       /* named: its directory */
+    uintptr_t base;  /* where it is loaded */
     char path[4096]; /* the named file (empty for a memory file) */
 };
 
