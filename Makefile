@@ -358,6 +358,40 @@ uninstall-runtime:
 
 .PHONY: install-runtime uninstall-runtime
 
+# ---- This build as a prefix: build/env.sh ------------------------------
+#
+# make (or make env) installs this build into build/prefix and writes
+# build/env.sh, which puts that prefix first on the paths compilers,
+# linkers, the loader, the shell, pkg-config, CMake and man search: after
+# `. build/env.sh` a shell runs this build's dtrace, sdt-list, headers and
+# libraries, not a system's (README's examples).  Every directory is given
+# to the install here, so that a PREFIX or LIBDIR given to make (or in the
+# environment) does not move it.
+
+ENV_PREFIX = $(CURDIR)/build/prefix
+ENV_SCRIPT = build/env.sh
+ENV_DIRS   = PREFIX=$(ENV_PREFIX) BINDIR=$(ENV_PREFIX)/bin INCLUDEDIR=$(ENV_PREFIX)/include \
+             MANDIR=$(ENV_PREFIX)/share/man LIBDIR=$(ENV_PREFIX)/lib \
+             PKGCONFIGDIR=$(ENV_PREFIX)/share/pkgconfig LIBPKGCONFIGDIR=$(ENV_PREFIX)/lib/pkgconfig \
+             CMAKEDIR=$(ENV_PREFIX)/share/cmake/sdtkit \
+             RT_CMAKEDIR=$(ENV_PREFIX)/lib/cmake/sdtkit-runtime DESTDIR=
+# env_var NAME VALUE: the script's line putting VALUE before $NAME's value.
+env_var = 'export $(1)="$(2)$${$(1):+:$$$(1)}"'
+
+all: env
+env: tools headers runtime
+	@$(MAKE) -s --no-print-directory install $(ENV_DIRS)
+	@printf '%s\n' '# Written by make: `. $(ENV_SCRIPT)` puts this build of sdtkit first.' \
+	  $(call env_var,PATH,$(ENV_PREFIX)/bin) $(call env_var,CPATH,$(ENV_PREFIX)/include) \
+	  $(call env_var,LIBRARY_PATH,$(ENV_PREFIX)/lib) \
+	  $(call env_var,LD_LIBRARY_PATH,$(ENV_PREFIX)/lib) \
+	  $(call env_var,PKG_CONFIG_PATH,$(ENV_PREFIX)/lib/pkgconfig:$(ENV_PREFIX)/share/pkgconfig) \
+	  $(call env_var,CMAKE_PREFIX_PATH,$(ENV_PREFIX)) \
+	  'export MANPATH="$(ENV_PREFIX)/share/man:$$MANPATH"' > $(ENV_SCRIPT)
+	@echo 'sdtkit: `. $(ENV_SCRIPT)` puts this build first on PATH, CPATH, LD_LIBRARY_PATH ...'
+
+.PHONY: env
+
 # ---- Benchmarks, cleaning -----------------------------------------------
 
 # Performance figures, side by side with SystemTap (not part of make check);

@@ -23,7 +23,7 @@
          sdtkit_provider_load (pv) != 0)
        fprintf (stderr, "probes: %s\n", sdtkit_provider_error (pv));
      ...
-     if (sdtkit_probe_enabled (req))          one load, no call
+     if (sdtkit_probe_enabled (req))          two loads, no call
        {
          sdtkit_value v[2];
          v[0].p = path; v[1].i = id;

@@ -9,6 +9,15 @@
 #ifndef _SYS_SDT_CONFIG_H
 #define _SYS_SDT_CONFIG_H 1
 
+/* sdtkit's version, the three numbers of the project's VERSION file, in
+   <sys/sdt.h> and <usdt.h> alike.  SystemTap's and libbpf's headers define
+   none of these: `#ifdef SDTKIT_VERSION_MAJOR' in a program, or `cc -E -dM'
+   of an include, tells which header a build gets.  A new VERSION changes
+   them too (tests/readme.bats compares).  */
+#define SDTKIT_VERSION_MAJOR 0
+#define SDTKIT_VERSION_MINOR 1
+#define SDTKIT_VERSION_PATCH 0
+
 /* 1 when the assembler understands the "?" section flag ("put this section
    in the group of the section being assembled"), which GNU as has had since
    2.26 (2016) and LLVM's integrated assembler since LLVM 11.  With it, the

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: MIT
-# blocks.awk -v dir=DIR FILE.md: write every fenced block that follows a
+# blocks.awk -v dir=DIR FILE.md...: write every fenced block that follows a
 # line `<!-- readme-test: EXAMPLE/NAME -->` to DIR/EXAMPLE/NAME, and print
-# EXAMPLE/NAME once per block, in the order of the file.  A marker with no
-# block after it, or a block left open, is an error (exit 1).
+# EXAMPLE/NAME once per block, in the order of the files.  A marker with no
+# block after it, a block left open, or a name marked twice (in any of the
+# files) is an error (exit 1).
 function fail(msg) { print FILENAME ":" FNR ": " msg > "/dev/stderr"; bad = 1; exit 1 }
 /^<!-- readme-test: [^ ]+ -->$/ {
     if (name != "") fail("marker for " name " has no block")
     name = $3
     if (name !~ /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.:-]+$/) fail("bad block name " name)
+    if (marked[name]++) fail("block " name " is marked twice")
     next
 }
 inblock && /^```$/ { close(out); inblock = 0; name = ""; next }
