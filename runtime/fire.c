@@ -56,19 +56,6 @@ uintptr_t probe_stub(const struct sdtkit_probe *p)
 
 /* ---- riders ---- */
 
-/* A thread's record: the probe it is firing, or NULL.  Each in a cache
- * line of its own (128 bytes: the largest line, or pair of lines, a
- * processor fetches together), so that threads firing at once do not
- * write one line. */
-enum {
-    RIDER_ALIGN = 128
-};
-struct rider {
-    const struct sdtkit_probe *flying; /* its thread's stores, the others' loads */
-    bool taken;                        /* by a live thread */
-    struct rider *next;                /* every rider */
-};
-
 /* membarrier(2)'s commands (linux/membarrier.h, which musl lacks). */
 enum {
     BARRIER_QUERY = 0,
@@ -80,12 +67,10 @@ enum {
 static struct {
     pthread_mutex_t lock;
     struct rider *all;
-    pthread_key_t key; /* gives a rider back when its thread ends */
-    bool keyed;
     int barrier; /* the command fire_quiesce uses; 0: none works; -1: not asked yet */
-} riders = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, false, -1};
+} riders = {PTHREAD_MUTEX_INITIALIZER, NULL, -1};
 
-static __thread struct rider *me;
+struct fire_key fire_key;
 
 static void rider_gone(void *arg)
 {
@@ -98,22 +83,24 @@ static void rider_gone(void *arg)
 
 __attribute__((constructor)) static void riders_begin(void)
 {
-    riders.keyed = pthread_key_create(&riders.key, rider_gone) == 0;
+    fire_key.keyed = pthread_key_create(&fire_key.key, rider_gone) == 0;
 }
 
 /* Unloaded (dlclose of a library that was loaded so), no thread's end may
  * call rider_gone any more. */
 __attribute__((destructor)) static void riders_end(void)
 {
-    if (riders.keyed)
-        pthread_key_delete(riders.key);
-    riders.keyed = false;
+    if (fire_key.keyed)
+        pthread_key_delete(fire_key.key);
+    fire_key.keyed = false;
 }
 
 /* This thread's rider, registered at its first fire; NULL out of memory
  * (then it does not fire). */
-static __attribute__((noinline, cold)) struct rider *rider_new(void)
+struct rider *rider_new(void)
 {
+    if (!fire_key.keyed)
+        return NULL;
     pthread_mutex_lock(&riders.lock);
     struct rider *r = riders.all;
     while (r && r->taken)
@@ -125,37 +112,12 @@ static __attribute__((noinline, cold)) struct rider *rider_new(void)
         r->next = riders.all;
         riders.all = r;
     }
+    if (r && pthread_setspecific(fire_key.key, r) != 0)
+        r = NULL; /* left untaken, for another thread */
     if (r)
         r->taken = true;
     pthread_mutex_unlock(&riders.lock);
-    if (r && riders.keyed)
-        (void)pthread_setspecific(riders.key, r);
-    me = r;
     return r;
-}
-
-static inline __attribute__((always_inline)) struct rider *rider(void)
-{
-    struct rider *r = me;
-    return __builtin_expect(r != NULL, 1) ? r : rider_new();
-}
-
-/* r says p, before p is read: a compiler barrier keeps the store first,
- * and fire_quiesce's membarrier orders it for the processor.  It returns
- * what r said before (a signal handler's fire inside another fire). */
-static inline __attribute__((always_inline)) const struct sdtkit_probe *
-board(struct rider *r, const struct sdtkit_probe *p)
-{
-    const struct sdtkit_probe *outer = r->flying;
-    __atomic_store_n(&r->flying, p, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    return outer;
-}
-
-static inline __attribute__((always_inline)) void land(struct rider *r,
-                                                       const struct sdtkit_probe *outer)
-{
-    __atomic_store_n(&r->flying, outer, __ATOMIC_RELEASE);
 }
 
 /* membarrier(2), or -1. */
@@ -231,6 +193,7 @@ void fire_fork_child(void)
     /* the other threads are not in the child, nor the registration of
      * the parent's mm with membarrier */
     pthread_mutex_init(&riders.lock, NULL);
+    struct rider *me = fire_key.keyed ? pthread_getspecific(fire_key.key) : NULL;
     for (struct rider *r = riders.all; r; r = r->next) {
         if (r == me)
             continue;
@@ -239,17 +202,6 @@ void fire_fork_child(void)
     }
     riders.barrier = -1;
 }
-
-/* An argument slot: the value in its first bytes (see lib/arch.c). */
-union slot {
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t u64;
-    float f;
-    double d;
-    const void *p;
-};
 
 static void put_slot(union slot *s, unsigned kind, const sdtkit_value *v)
 {
@@ -288,16 +240,11 @@ static void put_slot(union slot *s, unsigned kind, const sdtkit_value *v)
  *
  * slots holds the arguments, 8 bytes apart.  Its semaphore keeps it to a
  * load and a branch while nobody watches. */
-__extension__ unsigned short sdtkit_fire_semaphore
-    __attribute__((section(".probes"), visibility("hidden")));
+__extension__ unsigned short sdtkit_fire_semaphore __attribute__((section(".probes")));
 
-/* Call p's stub with its slots, through sdtkit:fire when watched. */
-static inline __attribute__((always_inline)) void call_stub(const sdtkit_probe *p, uintptr_t call,
-                                                            const union slot *slots)
+void fire_watched(const struct sdtkit_probe *p, const union slot *slots)
 {
-    if (__builtin_expect(sdtkit_fire_semaphore, 0))
-        STAP_PROBE4(sdtkit, fire, p->pname, p->name, p->nargs, slots);
-    ((stub_fn *)call)(slots);
+    STAP_PROBE4(sdtkit, fire, p->pname, p->name, p->nargs, slots);
 }
 
 /* Out of line, so that the direct path needs no stack frame of its own. */
@@ -333,14 +280,8 @@ void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
     land(r, outer);
 }
 
-/* The slots of p's arguments, read from ap in their declared types. */
-static void read_va(const sdtkit_probe *p, va_list *ap, union slot *slots)
+void read_va_kinds(const struct sdtkit_probe *p, va_list *ap, union slot *slots)
 {
-    if (p->all_u64) {
-        for (int i = 0; i < p->nargs; i++)
-            slots[i].u64 = va_arg(*ap, uint64_t);
-        return;
-    }
     for (int i = 0; i < p->nargs; i++) {
         union slot *s = &slots[i];
         s->u64 = 0;
@@ -368,21 +309,6 @@ static void read_va(const sdtkit_probe *p, va_list *ap, union slot *slots)
             break;
         }
     }
-}
-
-void probe_fire_va(const sdtkit_probe *p, va_list *ap)
-{
-    struct rider *r = rider();
-    if (!r)
-        return;
-    const struct sdtkit_probe *outer = board(r, p);
-    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
-    if (call) {
-        union slot slots[SDTKIT_MAX_ARGS];
-        read_va(p, ap, slots);
-        call_stub(p, call, slots);
-    }
-    land(r, outer);
 }
 
 void sdtkit_probe_firev(const sdtkit_probe *p, ...)

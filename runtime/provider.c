@@ -282,15 +282,48 @@ int sdtkit_provider_create(const char *name, sdtkit_provider **out)
 
 /* What sdtkit_provider_error and sdtkit_provider_path return: a copy for
  * the calling thread, made under the provider's lock (another thread's
- * call on the provider may change the provider's own meanwhile).  The
- * copy of a provider's message is kept up to date with the thread's calls
- * on that provider: bindings ask for it in the expression that makes the
- * call, before or after it as the compiler likes. */
-static __thread struct {
-    const struct sdtkit_provider *pv;
+ * call on the provider may change the provider's own meanwhile), in a
+ * block of the thread's own found through a pthread key.  The copy of a
+ * provider's message is kept up to date with the thread's calls on that
+ * provider: bindings ask for it in the expression that makes the call,
+ * before or after it as the compiler likes. */
+struct copies {
+    const struct sdtkit_provider *pv; /* whose message msg is */
     char msg[sizeof(((struct failure *)0)->msg)];
-} error_copy;
-static __thread char path_copy[sizeof(((struct placement *)0)->path)];
+    char path[sizeof(((struct placement *)0)->path)];
+};
+
+static struct {
+    pthread_key_t key;
+    bool keyed;
+} copies_key;
+
+__attribute__((constructor)) static void copies_begin(void)
+{
+    copies_key.keyed = pthread_key_create(&copies_key.key, free) == 0;
+}
+
+/* As riders_end (fire.c): no thread's end may call into an unloaded
+ * library. */
+__attribute__((destructor)) static void copies_end(void)
+{
+    if (copies_key.keyed)
+        pthread_key_delete(copies_key.key);
+    copies_key.keyed = false;
+}
+
+/* The thread's copies, made at its first need; NULL (no key, out of
+ * memory) when make is false or none can be. */
+static struct copies *copies(bool make)
+{
+    struct copies *c = copies_key.keyed ? pthread_getspecific(copies_key.key) : NULL;
+    if (!c && make && copies_key.keyed && (c = calloc(1, sizeof *c)) &&
+        pthread_setspecific(copies_key.key, c) != 0) {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
 
 void provider_lock(struct sdtkit_provider *pv)
 {
@@ -300,8 +333,9 @@ void provider_lock(struct sdtkit_provider *pv)
 
 void provider_unlock(struct sdtkit_provider *pv)
 {
-    if (error_copy.pv == pv)
-        memcpy(error_copy.msg, pv->last.msg, sizeof error_copy.msg);
+    struct copies *c = copies(false);
+    if (c && c->pv == pv)
+        memcpy(c->msg, pv->last.msg, sizeof c->msg);
     pthread_mutex_unlock(&pv->lock);
     gate_leave();
 }
@@ -597,8 +631,9 @@ void sdtkit_provider_destroy(sdtkit_provider *pv)
     }
     pthread_mutex_unlock(&graveyard.lock);
     provider_unlock(pv);
-    if (error_copy.pv == pv)
-        error_copy.pv = NULL; /* its address may be another provider's next */
+    struct copies *c = copies(false);
+    if (c && c->pv == pv)
+        c->pv = NULL; /* its address may be another provider's next */
     free(pv->probes);
     free(pv->index);
     free(pv->name);
@@ -634,10 +669,13 @@ const char *sdtkit_provider_error(const sdtkit_provider *cpv)
     struct sdtkit_provider *pv = (struct sdtkit_provider *)cpv; /* for its lock */
     if (!pv)
         return "";
+    struct copies *c = copies(true);
+    if (!c)
+        return pv->last.msg; /* out of memory: the provider's own */
     provider_lock(pv);
-    error_copy.pv = pv;
+    c->pv = pv;
     provider_unlock(pv); /* which copies the message */
-    return error_copy.msg;
+    return c->msg;
 }
 
 const char *sdtkit_provider_path(const sdtkit_provider *cpv)
@@ -646,12 +684,14 @@ const char *sdtkit_provider_path(const sdtkit_provider *cpv)
     if (!pv)
         return NULL;
     struct loaded l;
+    struct copies *c = copies(true);
     provider_lock(pv);
     bool loaded = provider_loaded_locked(pv, &l);
-    if (loaded)
-        snprintf(path_copy, sizeof path_copy, "%s", l.path);
+    const char *path = !loaded ? NULL : c ? c->path : l.path; /* out of memory: the provider's */
+    if (loaded && c)
+        snprintf(c->path, sizeof c->path, "%s", l.path);
     provider_unlock(pv);
-    return loaded ? path_copy : NULL;
+    return path;
 }
 
 /* ---- for stapsdt.c ---- */

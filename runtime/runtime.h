@@ -209,10 +209,117 @@ void probe_publish(struct sdtkit_probe *p, uintptr_t stub, const volatile unsign
 void probe_unpublish(struct sdtkit_probe *p);
 /* p's stub while published, else 0 (acquire). */
 uintptr_t probe_stub(const struct sdtkit_probe *p);
-/* Fire p, if loaded, with its arguments read from ap in the types it
- * declares after the default promotions (sdtkit_probe_firev, probeFire:
+/* The core of a fire, inline in fire.c's and stapsdt.c's functions (so
+ * that probeFire's frame is the only one).  See fire.c's top. */
+
+/* A thread's record: the probe it is firing, or NULL.  Each in a cache
+ * line of its own (128 bytes: the largest line, or pair of lines, a
+ * processor fetches together), so that threads firing at once do not
+ * write one line. */
+enum {
+    RIDER_ALIGN = 128
+};
+struct rider {
+    const struct sdtkit_probe *flying; /* its thread's stores, the others' loads */
+    bool taken;                        /* by a live thread */
+    struct rider *next;                /* every rider */
+};
+
+/* A thread finds its rider through a pthread key (libc's, where a
+ * __thread variable of a library would need the dynamic loader's
+ * __tls_get_addr), which also gives it back when the thread ends. */
+extern struct fire_key {
+    pthread_key_t key;
+    bool keyed; /* without a key no thread has a rider: fire does nothing */
+} fire_key __attribute__((visibility("hidden")));
+
+/* This thread's rider, registered at its first fire; NULL out of memory
+ * (then it does not fire). */
+struct rider *rider_new(void) __attribute__((cold, visibility("hidden")));
+
+static inline __attribute__((always_inline)) struct rider *rider(void)
+{
+    struct rider *r = fire_key.keyed ? (struct rider *)pthread_getspecific(fire_key.key) : NULL;
+    return __builtin_expect(r != NULL, 1) ? r : rider_new();
+}
+
+/* r says p, before p is read: a compiler barrier keeps the store first,
+ * and fire_quiesce's membarrier orders it for the processor.  It returns
+ * what r said before (a signal handler's fire inside another fire). */
+static inline __attribute__((always_inline)) const struct sdtkit_probe *
+board(struct rider *r, const struct sdtkit_probe *p)
+{
+    const struct sdtkit_probe *outer = r->flying;
+    __atomic_store_n(&r->flying, p, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return outer;
+}
+
+static inline __attribute__((always_inline)) void land(struct rider *r,
+                                                       const struct sdtkit_probe *outer)
+{
+    __atomic_store_n(&r->flying, outer, __ATOMIC_RELEASE);
+}
+
+/* An argument slot: the value in its first bytes (see lib/arch.c). */
+union slot {
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f;
+    double d;
+    const void *p;
+};
+
+/* sdtkit:fire's semaphore, and the probe (fire.c). */
+extern unsigned short sdtkit_fire_semaphore __attribute__((visibility("hidden")));
+void fire_watched(const struct sdtkit_probe *p, const union slot *slots)
+    __attribute__((cold, visibility("hidden")));
+
+/* Call p's stub with its slots, through sdtkit:fire when watched. */
+static inline __attribute__((always_inline)) void call_stub(const struct sdtkit_probe *p,
+                                                            uintptr_t call, const union slot *slots)
+{
+    if (__builtin_expect(sdtkit_fire_semaphore, 0))
+        fire_watched(p, slots);
+    ((stub_fn *)call)(slots);
+}
+
+/* The slots of p's arguments, read from ap in their declared types after
+ * the default promotions: those of a probe whose arguments are not all
+ * 8-byte integers, out of line (fire.c). */
+void read_va_kinds(const struct sdtkit_probe *p, va_list *ap, union slot *slots)
+    __attribute__((visibility("hidden")));
+
+static inline __attribute__((always_inline)) void read_va(const struct sdtkit_probe *p, va_list *ap,
+                                                          union slot *slots)
+{
+    if (!p->all_u64) {
+        read_va_kinds(p, ap, slots);
+        return;
+    }
+    for (int i = 0; i < p->nargs; i++)
+        slots[i].u64 = va_arg(*ap, uint64_t);
+}
+
+/* Fire p, with its arguments read from ap (sdtkit_probe_firev, probeFire:
  * each has seen p loaded a moment before). */
-void probe_fire_va(const struct sdtkit_probe *p, va_list *ap);
+static inline __attribute__((always_inline)) void probe_fire_va(const struct sdtkit_probe *p,
+                                                                va_list *ap)
+{
+    struct rider *r = rider();
+    if (!r)
+        return;
+    const struct sdtkit_probe *outer = board(r, p);
+    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
+    if (call) {
+        union slot slots[SDTKIT_MAX_ARGS];
+        read_va(p, ap, slots);
+        call_stub(p, call, slots);
+    }
+    land(r, outer);
+}
 
 /* The probes threads are firing, as fire_quiesce() saw them. */
 struct flights {
