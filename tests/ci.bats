@@ -276,7 +276,7 @@ where_run() {
     [ "$n" -gt 0 ]
 }
 
-@test "tests/arches.table has every column for all 18 architectures, and .ci/run installs from it" {
+@test "tests/arches.table has every column for all 18 architectures" {
     local rows
     rows=$(awk -F '  +' '!/^#/ && NF' "$ROOT/tests/arches.table")
     [ "$(awk -F '  +' '{ print NF }' <<<"$rows" | sort -u)" = 12 ]
@@ -292,7 +292,11 @@ where_run() {
     run arch_gcc nosuch
     [ "$status" -eq 1 ]
     [ "$(package_of x86_64-linux-gnux32-gcc)" = gcc-x86-64-linux-gnux32 ]
-    # .ci/run names no architecture's package itself
+}
+
+@test ".ci/run installs the architectures' compilers from tests/arches.table, and names none itself" {
+    # (make check in the release tarball, as RPM's %check runs it: no .ci/)
+    [ -f "$ROOT/.ci/run" ] || skip "not a checkout: the release tarball leaves out .ci/, the checkout's machinery"
     grep -q 'tests/arches.table' "$ROOT/.ci/run"
     ! grep -v '^ *#' "$ROOT/.ci/run" | grep -E 'libc6[.0-9]*-dev|linux-gnu'
 }

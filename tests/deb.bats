@@ -1,30 +1,24 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 # make deb: the Debian packages, built from the release tarball as Debian's
-# orig tarball: sdtkit, which stands in for systemtap-sdt-dev, and the
-# run-time libraries as Debian's library policy wants them (libsdtkit1 and
-# libstapsdt0, named after their SONAMEs, with symbols files, and
-# libsdtkit-dev).  Their files and control fields, lintian,
-# reproducibility, that dpkg and apt take sdtkit for systemtap-sdt-dev,
-# and that the installed trees work.
+# orig tarball: sdtkit (the headers, for the host architecture) and
+# sdtkit-tools (dtrace and sdt-list, for the build architecture), which
+# together stand in for systemtap-sdt-dev, and the run-time libraries as
+# Debian's library policy wants them (libsdtkit1 and libstapsdt0, named
+# after their SONAMEs, with symbols files, and libsdtkit-dev).  Their files
+# and control fields, lintian, reproducibility, that dpkg and apt take
+# sdtkit for systemtap-sdt-dev natively, and that the installed trees work
+# (tests/deb-multiarch.bats: cross builds' dependencies and upgrades).
 #
-# The tarball is made once (make dist) and the packages built once, in an
-# unpacked copy of it (so the checkout's own build/ is left alone), and
-# installed only into scratch dpkg databases and directories: the system's
-# systemtap-sdt-dev is never touched.
+# The tarball is made once (make dist) and the packages built once a run,
+# in an unpacked copy of it (package-helpers.bash: native_debs; the
+# checkout's own build/ is left alone), and installed only into scratch
+# dpkg databases and directories: the system's systemtap-sdt-dev is never
+# touched.
 # bats file_tags=release
 
 load helpers
-
-# need_deb_tools: what make deb and these tests run.
-need_deb_tools() {
-    local c pkg
-    for c in dpkg-buildpackage:dpkg-dev dh:debhelper fakeroot:fakeroot lintian:lintian apt-get:apt; do
-        pkg=${c#*:}
-        command -v "${c%%:*}" >/dev/null 2>&1 ||
-            missing "${c%%:*} is not installed (.ci/run installs it from package $pkg)"
-    done
-}
+load package-helpers
 
 # copy_tree DIR: the release tarball unpacked into DIR.
 copy_tree() {
@@ -32,33 +26,35 @@ copy_tree() {
     tar -xzf "$TARBALL" -C "$1" --strip-components=1
 }
 
-# PACKAGES: every binary package make deb builds.
-PACKAGES="sdtkit libsdtkit1 libstapsdt0 libsdtkit-dev"
-
 setup_file() {
-    export VERSION DEB_VERSION ARCH MULTIARCH SRC DEBDIR DEBFILE TARBALL
+    export VERSION DEB_VERSION ARCH MULTIARCH SRC DEBDIR DEBFILE TOOLSFILE TARBALL
     VERSION=$(cat "$ROOT/VERSION")
     TARBALL=$BATS_FILE_TMPDIR/sdtkit-$VERSION.tar.gz
     ARCH=$(dpkg --print-architecture 2>/dev/null) || return 0
     MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null) || return 0
-    DEB_VERSION=$(cd "$ROOT" && dpkg-parsechangelog -S Version)
-    SRC=$BATS_FILE_TMPDIR/src
-    DEBDIR=$SRC/build/deb
-    DEBFILE=$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.deb
+    DEB_VERSION=$(deb_version)
     command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || return 0
     dist_tarball "$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || return 0
-    copy_tree "$SRC"
-    # make deb on make dist's tarball, put where its own make dist would
-    # write the same bytes (make -o dist: not made again; the second build,
-    # of the test of reproducibility, makes its own and compares it)
-    mkdir -p "$SRC/build"
-    cp "$TARBALL" "$SRC/build/"
-    make -s -o dist -C "$SRC" deb >>"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || true
+    native_debs 2>>"$BATS_FILE_TMPDIR/make-deb.log"
+    SRC=$NATIVE_SRC
+    DEBDIR=$NATIVE_DEBS
+    # sdtkit, and the tools it depends on
+    DEBFILE=$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.deb
+    TOOLSFILE=$DEBDIR/sdtkit-tools_${DEB_VERSION}_$ARCH.deb
 }
 
 # deb PACKAGE: the .deb of PACKAGE.
 deb() {
     echo "$DEBDIR/${1}_${DEB_VERSION}_$ARCH.deb"
+}
+
+# described DEB WORDS: DEB has a real description: a synopsis naming
+# WORDS, and a long text.
+described() {
+    local desc
+    desc=$(dpkg-deb -f "$1" Description)
+    [[ "$(head -1 <<<"$desc")" == *"$2"* ]] || { echo "$1: synopsis without $2: $desc"; return 1; }
+    [ "$(wc -l <<<"$desc")" -ge 5 ] || { echo "$1: a short description: $desc"; return 1; }
 }
 
 # deb_files PACKAGE: the paths PACKAGE ships, one a line, as /usr/...
@@ -68,7 +64,7 @@ deb_files() {
 
 setup() {
     need_deb_tools
-    [ -f "$DEBFILE" ] || { cat "$BATS_FILE_TMPDIR/make-deb.log" >&2; false; }
+    [ -f "$DEBFILE" ] || { cat "$BATS_FILE_TMPDIR/make-deb.log" "$RUN_DIR/native-deb.log" >&2; false; }
     cd "$BATS_TEST_TMPDIR"
 }
 
@@ -118,9 +114,9 @@ scratch_admindir() {
 
 # ---- the package itself -------------------------------------------------
 
-@test "make deb builds the four packages under build/deb, versioned VERSION-REVISION from the changelog" {
+@test "make deb builds the five packages under build/deb, versioned VERSION-REVISION from the changelog" {
     local p
-    for p in $PACKAGES; do
+    for p in $DEB_PACKAGES; do
         [ -f "$(deb $p)" ] || { ls "$DEBDIR"; false; }
         [ "$(dpkg-deb -f "$(deb $p)" Package)" = $p ]
         [ "$(dpkg-deb -f "$(deb $p)" Version)" = "$DEB_VERSION" ]
@@ -130,7 +126,7 @@ scratch_admindir() {
     [ "${DEB_VERSION%-*}" = "$VERSION" ]
     [ "$DEB_VERSION" != "$VERSION" ]
     # and nothing else was built (dbgsym packages aside)
-    [ "$(cd "$DEBDIR" && ls *.deb | grep -vc dbgsym)" -eq 4 ]
+    [ "$(cd "$DEBDIR" && ls *.deb | grep -vc dbgsym)" -eq 5 ]
 }
 
 @test "the orig tarball is make dist's tarball, and the source package unpacks from it" {
@@ -142,30 +138,46 @@ scratch_admindir() {
     cmp "$SRC/Makefile" unpacked/Makefile
 }
 
-@test "the package provides, conflicts with and replaces systemtap-sdt-dev, and needs only libc" {
+@test "sdtkit provides, conflicts with and replaces systemtap-sdt-dev, is Multi-Arch: same and depends on sdtkit-tools alone" {
     [ "$(dpkg-deb -f "$DEBFILE" Provides)" = systemtap-sdt-dev ]
     [ "$(dpkg-deb -f "$DEBFILE" Conflicts)" = systemtap-sdt-dev ]
     [ "$(dpkg-deb -f "$DEBFILE" Replaces)" = systemtap-sdt-dev ]
-    [[ "$(dpkg-deb -f "$DEBFILE" Depends)" == "libc6 (>= "*")" ]]
+    [ "$(dpkg-deb -f "$DEBFILE" Multi-Arch)" = same ]
+    # the tools of this source version, or a binNMU's
+    [ "$(dpkg-deb -f "$DEBFILE" Depends)" = "sdtkit-tools (>= $DEB_VERSION)" ]
     [ "$(dpkg-deb -f "$DEBFILE" Section)" = devel ]
-    # a real description: a synopsis and a long text
-    local desc
-    desc=$(dpkg-deb -f "$DEBFILE" Description)
-    [[ "$(head -1 <<<"$desc")" == *"<sys/sdt.h>"* ]]
-    [ "$(wc -l <<<"$desc")" -ge 5 ]
+    described "$DEBFILE" "<sys/sdt.h>"
 }
 
-@test "the package ships dtrace, sdt-list, the headers (also multiarch), the man pages and a copyright file" {
+@test "sdtkit-tools is Multi-Arch: foreign, needs only libc, and takes the files of systemtap-sdt-dev and of sdtkit before 0.1.0-2" {
+    [ "$(dpkg-deb -f "$TOOLSFILE" Multi-Arch)" = foreign ]
+    [[ "$(dpkg-deb -f "$TOOLSFILE" Depends)" == "libc6 (>= "*")" ]]
+    # every real systemtap-sdt-dev, not sdtkit's unversioned Provides
+    [ "$(dpkg-deb -f "$TOOLSFILE" Conflicts)" = "systemtap-sdt-dev (>= 0~)" ]
+    [ "$(dpkg-deb -f "$TOOLSFILE" Breaks)" = "sdtkit (<< 0.1.0-2~)" ]
+    [ "$(dpkg-deb -f "$TOOLSFILE" Replaces)" = "sdtkit (<< 0.1.0-2~), systemtap-sdt-dev" ]
+    [ -z "$(dpkg-deb -f "$TOOLSFILE" Provides)" ]
+    [ "$(dpkg-deb -f "$TOOLSFILE" Section)" = devel ]
+    described "$TOOLSFILE" "dtrace -h/-G"
+}
+
+@test "sdtkit ships the headers (also multiarch), pkg-config and CMake files; sdtkit-tools dtrace, sdt-list and the man pages; both a copyright file" {
+    local f
     deb_files sdtkit > files
-    for f in /usr/bin/dtrace /usr/bin/sdt-list /usr/include/sys/sdt.h /usr/include/sys/sdt-config.h \
-        "/usr/include/$MULTIARCH/sys/sdt.h" "/usr/include/$MULTIARCH/sys/sdt-config.h" \
-        /usr/share/man/man1/dtrace.1.gz /usr/share/man/man1/sdt-list.1.gz \
+    for f in /usr/include/sys/sdt.h /usr/include/sys/sdt-config.h /usr/include/sys/sdt-operands.h \
+        /usr/include/usdt.h "/usr/include/$MULTIARCH/sys/sdt.h" "/usr/include/$MULTIARCH/sys/sdt-config.h" \
         /usr/share/pkgconfig/sdtkit.pc /usr/share/cmake/sdtkit/sdtkit-config.cmake \
         /usr/share/doc/sdtkit/copyright /usr/share/doc/sdtkit/changelog.Debian.gz; do
-        grep -qx "$f" files || { echo "not in the package: $f"; return 1; }
+        grep -qx "$f" files || { echo "not in sdtkit: $f"; return 1; }
     done
-    # and nothing of the run-time libraries
-    ! grep -E 'libsdtkit|libstapsdt|sdtkit\.h|/man3/|sdtkit-runtime' files || false
+    # no program, and nothing of the run-time libraries
+    ! grep -E '/bin/|/man/|libsdtkit|libstapsdt|sdtkit\.h|sdtkit-runtime' files || false
+    deb_files sdtkit-tools > tools
+    for f in /usr/bin/dtrace /usr/bin/sdt-list /usr/share/man/man1/dtrace.1.gz \
+        /usr/share/man/man1/sdt-list.1.gz /usr/share/doc/sdtkit-tools/copyright; do
+        grep -qx "$f" tools || { echo "not in sdtkit-tools: $f"; return 1; }
+    done
+    ! grep -E '/include/|pkgconfig|cmake|/man3/' tools || false
     # the multiarch headers are links to the one copy in /usr/include/sys
     dpkg-deb -c "$DEBFILE" | grep -q "\./usr/include/$MULTIARCH/sys/sdt.h -> \.\./\.\./sys/sdt.h\$"
     # the copyright file is machine-readable
@@ -183,7 +195,7 @@ scratch_admindir() {
     (cd stage && find . ! -type d | sed 's|^\./|/|') | sort > installed
     [ "$(wc -l < installed)" -ge 25 ]
     local p
-    for p in $PACKAGES; do deb_files $p; done | sort > packaged
+    for p in $DEB_PACKAGES; do deb_files $p; done | sort > packaged
     while read -r f; do
         [ "$(grep -cx -e "$f" -e "$f.gz" packaged)" -eq 1 ] ||
             { echo "installed, but in $(grep -cx -e "$f" -e "$f.gz" packaged) packages: $f"; return 1; }
@@ -254,7 +266,7 @@ EOF
     need_cmd pkg-config gcc
     scratch_admindir db
     local p debs=()
-    for p in $PACKAGES; do debs+=("$(deb $p)"); done
+    for p in $DEB_PACKAGES; do debs+=("$(deb $p)"); done
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
         --force-script-chrootless --force-depends -i "${debs[@]}" > /dev/null
     local L="$PWD/db/root/usr/lib/$MULTIARCH"
@@ -274,10 +286,10 @@ EOF
     grep -q "^shlibs:Depends=libc6 (>= [0-9.]*), libsdtkit1 (>= $VERSION)$" deps
 }
 
-@test "every file of systemtap-sdt-dev that builds use has its counterpart in the package" {
+@test "every file of systemtap-sdt-dev that builds use has its counterpart in sdtkit or sdtkit-tools" {
     dpkg -L systemtap-sdt-dev >stap 2>/dev/null ||
         missing "systemtap-sdt-dev is not installed (.ci/run installs it)"
-    dpkg-deb -c "$DEBFILE" | awk '{ print $6 }' | sed 's|^\./|/|' > ours
+    { deb_files sdtkit && deb_files sdtkit-tools; } > ours
     grep -E '^/usr/(bin|include)/.|/man/.*\.gz$' stap > used
     [ -s used ]
     while read -r f; do
@@ -285,13 +297,16 @@ EOF
     done < used
 }
 
-@test "lintian finds no errors in any package, source included (warnings are printed)" {
-    run lintian --pedantic "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"
+@test "lintian finds no errors or warnings in any package, source included, and nothing about Multi-Arch at any level" {
+    run lintian --pedantic -I --display-experimental "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"
     echo "$output"
-    ! grep -q '^E: ' <<<"$output" || false
+    ! grep -q '^[EW]: ' <<<"$output" || false
+    # the multi-arch checks (multiarch-foreign-*, dependency-is-not-multi-archified,
+    # gzip-file-is-not-multi-arch-same-safe ...) have nothing to say either
+    ! grep -i 'multi-\?arch' <<<"$output" || false
     # the .changes lintian read names every package and the source
     local p
-    for p in $PACKAGES; do
+    for p in $DEB_PACKAGES; do
         grep -q " ${p}_${DEB_VERSION}_$ARCH.deb\$" "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"
     done
     grep -q " sdtkit_$DEB_VERSION.dsc\$" "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"
@@ -314,7 +329,8 @@ EOF
     (cd fresh && find . -path ./build -prune -o -print | sort) > want
     (cd "$SRC" && find . -path ./build -prune -o -print | sort) > got
     diff want got
-    [ "$(ls "$BATS_FILE_TMPDIR")" = "$(printf '%s\n' make-deb.log "sdtkit-$VERSION.tar.gz" src)" ]
+    # and beside it, nothing but what native_debs put there
+    [ "$(ls "$SRC/..")" = src ]
 }
 
 # ---- reproducible ---------------------------------------------------------
@@ -327,7 +343,7 @@ EOF
         cmp "$f" "second/build/deb/${f##*/}"
         n=$((n + 1))
     done
-    [ "$n" -eq 7 ] # four packages, and the dbgsym of the three with ELF files
+    [ "$n" -eq 8 ] # five packages, and the dbgsym of the three with ELF files
     # this build made its own tarball (make dist in the unpacked tarball):
     # the same bytes as make dist's in the checkout
     cmp "$TARBALL" "second/build/deb/sdtkit_$VERSION.orig.tar.gz"
@@ -343,26 +359,34 @@ EOF
 
 # ---- dpkg and apt take it for systemtap-sdt-dev -------------------------
 
-@test "apt-get -s install ./sdtkit.deb removes systemtap-sdt-dev and installs sdtkit" {
+@test "apt-get -s install ./sdtkit.deb ./sdtkit-tools.deb removes systemtap-sdt-dev, and so does sdtkit-tools alone" {
     dpkg -s systemtap-sdt-dev >/dev/null 2>&1 ||
         missing "systemtap-sdt-dev is not installed (.ci/run installs it)"
-    run apt_get -s install "$DEBFILE"
+    run apt_get -s install "$DEBFILE" "$TOOLSFILE"
     echo "$output"
     [ "$status" -eq 0 ]
     grep -q '^Remv systemtap-sdt-dev ' <<<"$output"
     grep -q "^Inst sdtkit ($DEB_VERSION " <<<"$output"
+    grep -q "^Inst sdtkit-tools ($DEB_VERSION " <<<"$output"
+    # both have /usr/bin/dtrace: the tools cannot be beside it either
+    run apt_get -s install "$TOOLSFILE"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    grep -q '^Remv systemtap-sdt-dev ' <<<"$output"
+    ! grep -q '^Inst sdtkit ' <<<"$output" || false
 }
 
 @test "installed into a scratch dpkg database, sdtkit takes the place of systemtap-sdt-dev" {
     scratch_admindir db
     run dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
-        --force-script-chrootless -i "$DEBFILE"
+        --force-script-chrootless -i "$DEBFILE" "$TOOLSFILE"
     echo "$output"
     [ "$status" -eq 0 ]
     if grep -q '^Package: systemtap-sdt-dev$' /var/lib/dpkg/status; then
         grep -q '^Removing systemtap-sdt-dev' <<<"$output"
     fi
     [ "$(dpkg-query --admindir="$PWD/db/admin" -W -f '${Status}' sdtkit)" = "install ok installed" ]
+    [ "$(dpkg-query --admindir="$PWD/db/admin" -W -f '${Status}' sdtkit-tools)" = "install ok installed" ]
     # not installed: unknown to the database, or "deinstall ok config-files",
     # "purge ok not-installed" ... (the last word is "installed" only when it is)
     ! dpkg-query --admindir="$PWD/db/admin" -W -f '${Status}\n' systemtap-sdt-dev 2>/dev/null |
@@ -392,7 +416,7 @@ EOF
     [ "$status" -eq 1 ]
     [[ "$output" == *"Unmet build dependencies: systemtap-sdt-dev"* ]]
     dpkg --root="$BATS_TEST_TMPDIR/db" --force-not-root --force-depends --force-script-chrootless \
-        -i "$DEBFILE" >/dev/null 2>&1
+        -i "$DEBFILE" "$TOOLSFILE" >/dev/null 2>&1
     dpkg-checkbuilddeps --admindir="$BATS_TEST_TMPDIR/db/var/lib/dpkg"
 }
 
@@ -407,7 +431,7 @@ EOF
     grep -q '^Inst systemtap-sdt-dev ' <<<"$output"
     # with sdtkit: nothing to install
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
-        --force-script-chrootless -i "$DEBFILE" >/dev/null
+        --force-script-chrootless -i "$DEBFILE" "$TOOLSFILE" >/dev/null
     run apt_sim "$PWD/db/admin/status" satisfy 'systemtap-sdt-dev [linux-any]'
     echo "$output"
     [ "$status" -eq 0 ]
@@ -417,13 +441,9 @@ EOF
     echo "$output"
     [ "$status" -eq 0 ]
     grep -q "^Remv sdtkit \[$DEB_VERSION\]" <<<"$output"
+    grep -q "^Remv sdtkit-tools \[$DEB_VERSION\]" <<<"$output"
     grep -q '^Inst systemtap-sdt-dev ' <<<"$output"
 }
-
-# The fifteen Debian 12 source packages that build-depend on
-# systemtap-sdt-dev (none with a version: the unversioned Provides is enough).
-SDT_USERS="bpftrace ceph gcc-11 gcc-12 gearmand libguestfs libvirt mir openjdk-17
-  php8.2 postgresql-15 postgresql-rum python3.11 ruby3.1 sssd"
 
 @test "the build dependencies of all fifteen packages that use systemtap-sdt-dev are satisfied by sdtkit, unedited" {
     # the source records of all fifteen, read once (apt-cache reads the
@@ -435,45 +455,30 @@ SDT_USERS="bpftrace ceph gcc-11 gcc-12 gearmand libguestfs libvirt mir openjdk-1
     scratch_admindir db
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root --force-all \
         --force-script-chrootless --purge systemtap-sdt-dev >/dev/null 2>&1 || true
-    # clauses: "PKG<TAB>its build dependency on systemtap-sdt-dev, as
-    # written" for each of SDT_USERS (the first source record of each,
-    # the first such clause of its Build-Depends lines), from showsrc
-    clauses() {
-        awk '
-            /^Package: / { pkg = $2 }
-            /^Build-Depends/ && !(pkg in seen) && match($0, /systemtap-sdt-dev[^,]*/) {
-                seen[pkg] = 1; print pkg "\t" substr($0, RSTART, RLENGTH) }' showsrc
-    }
     # satisfy CLAUSE...: what apt would install for them, against the
     # scratch database (the previous test asked one of them already)
     satisfy() {
         apt_sim "$PWD/db/admin/status" satisfy "$@"
     }
-    local p c out
-    local -A users=() clause=()
-    while IFS=$'\t' read -r p c; do clause[$p]=$c; done < <(clauses)
-    for p in $SDT_USERS; do
-        c=${clause[$p]:-}
-        [ -n "$c" ] || { echo "$p does not build-depend on systemtap-sdt-dev"; false; }
-        users[$c]+="$p "
-    done
+    local c out
+    sdt_users showsrc
     # apt's answer depends on the clause alone, and most of the fifteen write
     # the same one: each clause is asked once (apt-get -s takes seconds)
-    for c in "${!users[@]}"; do
+    for c in "${!CLAUSE_USERS[@]}"; do
         # without sdtkit, apt would install SystemTap's package for it
         satisfy "$c" | grep -q '^Inst systemtap-sdt-dev ' ||
-            { echo "${users[$c]}($c): apt would not install systemtap-sdt-dev without sdtkit"; false; }
+            { echo "${CLAUSE_USERS[$c]}($c): apt would not install systemtap-sdt-dev without sdtkit"; false; }
     done
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
-        --force-script-chrootless -i "$DEBFILE" >/dev/null
+        --force-script-chrootless -i "$DEBFILE" "$TOOLSFILE" >/dev/null
     # all clauses at once: nothing to install for them together means
     # nothing for each; when apt has something, each alone says which
-    if ! out=$(satisfy "${!users[@]}") || grep -q '^Inst ' <<<"$out"; then
-        for c in "${!users[@]}"; do
-            out=$(satisfy "$c") || { echo "${users[$c]}($c): $out"; false; }
-            ! grep -q '^Inst ' <<<"$out" || { echo "${users[$c]}($c) still needs: $out"; false; }
+    if ! out=$(satisfy "${!CLAUSE_USERS[@]}") || grep -q '^Inst ' <<<"$out"; then
+        for c in "${!CLAUSE_USERS[@]}"; do
+            out=$(satisfy "$c") || { echo "${CLAUSE_USERS[$c]}($c): $out"; false; }
+            ! grep -q '^Inst ' <<<"$out" || { echo "${CLAUSE_USERS[$c]}($c) still needs: $out"; false; }
         done
-        echo "apt has something to install for the clauses together: $(satisfy "${!users[@]}")"
+        echo "apt has something to install for the clauses together: $(satisfy "${!CLAUSE_USERS[@]}")"
         false
     fi
     # and one whole build-dep, PostgreSQL's: everything but systemtap-sdt-dev
@@ -486,6 +491,7 @@ SDT_USERS="bpftrace ceph gcc-11 gcc-12 gearmand libguestfs libvirt mir openjdk-1
 
 @test "the unpacked package's dtrace -h/-G and header build a probed program, by either include path" {
     dpkg-deb -x "$DEBFILE" pkg
+    dpkg-deb -x "$TOOLSFILE" pkg
     [ "$(pkg/usr/bin/dtrace --version)" = "dtrace (sdtkit) $VERSION" ]
     printf 'provider app {\n  probe start(int, char *);\n};\n' > app.d
     pkg/usr/bin/dtrace -h -s app.d -o app.h

@@ -13,6 +13,7 @@
 # bats file_tags=release
 
 load helpers
+load package-helpers
 
 # need_rpm_tools: what make rpm and these tests run.
 need_rpm_tools() {
@@ -33,21 +34,23 @@ ELFCLASSIFY=/usr/bin/eu-elfclassify
 # rpm_without_elfutils: the packages made again in SRC2 with eu-elfclassify
 # hidden, from the tree the first build compiled and kept (rpmbuild
 # --noprep in its _builddir): every step of rpmbuild runs again but the
-# unpacking, and its make finds the objects up to date (compiling them
-# again took three quarters of this build's CPU; brp-elfperms runs after
-# %install).  The tarball is make dist's, as the first build's (make -o
+# unpacking and %check (the first build's ran the tests), and its make
+# finds the objects up to date (compiling them again took three quarters
+# of this build's CPU; brp-elfperms runs after %install).  The tarball is make dist's, as the first build's (make -o
 # dist: not made again).
 rpm_without_elfutils() {
     mkdir -p "$SRC2/build"
     tar -xzf "$TARBALL" -C "$SRC2" --strip-components=1
     cp "$TARBALL" "$SRC2/build/"
     unshare --mount sh -c "mount --bind /dev/null $ELFCLASSIFY && make -s -o dist -C '$SRC2' rpm \
-        RPMBUILD=\"rpmbuild --noclean --noprep --define '_builddir $SRC/build/rpm/BUILD'\""
+        RPMBUILD=\"rpmbuild --noclean --noprep --nocheck --define '_builddir $SRC/build/rpm/BUILD'\""
 }
 
 setup_file() {
-    export VERSION SRC RPMS ARCH TARBALL SRC2 RPMS2
+    export VERSION RELEASE VR SRC RPMS ARCH TARBALL SRC2 RPMS2
     VERSION=$(cat "$ROOT/VERSION")
+    RELEASE=$(sed -n 's/^Release: *\([0-9]*\).*/\1/p' "$ROOT/sdtkit.spec")
+    VR=$VERSION-$RELEASE
     TARBALL=$BATS_FILE_TMPDIR/sdtkit-$VERSION.tar.gz
     SRC=$BATS_FILE_TMPDIR/src
     RPMS=$SRC/build/rpm/RPMS/$(uname -m)
@@ -60,7 +63,14 @@ setup_file() {
     # --noclean: rpmbuild keeps the tree it built in, where a test runs
     # make install (the packages are the same bytes) and the build without
     # elfutils makes its packages
-    make -s -C "$SRC" rpm RPMBUILD="rpmbuild --noclean" >>"$BATS_FILE_TMPDIR/make-rpm.log" 2>&1 || return 0
+    # %check runs make check-fast there: a make check of its own, which
+    # must not take this run's (fresh), with the provider corpus of the
+    # checkout, as make distcheck passes it on
+    # (make check SUITES=... exports SUITES, which it would read); its
+    # normal pass only: the sanitizer pass of the same suites on the same
+    # sources is this run's own, and would double the suite's CPU
+    fresh env -u SUITES SDTKIT_PASSES=normal SDTKIT_CORPUS="$(realpath -e "$CORPUS" 2>/dev/null)" make -s -C "$SRC" rpm \
+        RPMBUILD="rpmbuild --noclean" >>"$BATS_FILE_TMPDIR/make-rpm.log" 2>&1 || return 0
     if [ -x "$ELFCLASSIFY" ] && [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
         rpm_without_elfutils >"$BATS_FILE_TMPDIR/make-rpm2.log" 2>&1 || true
     fi
@@ -77,7 +87,7 @@ PACKAGES="sdtkit sdtkit-libs sdtkit-devel sdtkit-static"
 
 # rpmfile PACKAGE: PACKAGE's .rpm.
 rpmfile() {
-    echo "$RPMS/$1-$VERSION-1.$(uname -m).rpm"
+    echo "$RPMS/$1-$VR.$(uname -m).rpm"
 }
 
 # q PACKAGE OPTION...: rpm -qp OPTION... of PACKAGE's .rpm.
@@ -90,12 +100,12 @@ q() {
 @test "make rpm builds sdtkit, -libs, -devel and -static and the source package, from the tarball, versioned from the spec" {
     local p
     for p in $PACKAGES; do
-        [ "$(q $p --qf '%{NAME} %{VERSION} %{RELEASE}')" = "$p $VERSION 1" ]
+        [ "$(q $p --qf '%{NAME} %{VERSION} %{RELEASE}')" = "$p $VERSION $RELEASE" ]
     done
     [ "$(ls "$RPMS" | wc -l)" -eq 4 ]
     # the spec names VERSION, and the source package holds make dist's tarball
     grep -qx "Version: *$VERSION" "$ROOT/sdtkit.spec"
-    rpm2cpio "$SRC/build/rpm/SRPMS/sdtkit-$VERSION-1.src.rpm" | cpio -i --quiet "sdtkit-$VERSION.tar.gz"
+    rpm2cpio "$SRC/build/rpm/SRPMS/sdtkit-$VR.src.rpm" | cpio -i --quiet "sdtkit-$VERSION.tar.gz"
     cmp "$TARBALL" "sdtkit-$VERSION.tar.gz"
     # dated from the changelog, as the tarball
     [ "$(q sdtkit --qf '%{BUILDTIME}')" -eq "$(tar -tvzf "$TARBALL" --full-time | head -1 |
@@ -105,8 +115,8 @@ q() {
 @test "sdtkit provides systemtap-sdt-devel, systemtap-sdt-dtrace and /usr/bin/dtrace, and conflicts with both" {
     q sdtkit --provides > provides
     cat provides
-    grep -qx "systemtap-sdt-devel = $VERSION-1" provides
-    grep -qx "systemtap-sdt-dtrace = $VERSION-1" provides
+    grep -qx "systemtap-sdt-devel = $VR" provides
+    grep -qx "systemtap-sdt-dtrace = $VR" provides
     grep -qx /usr/bin/dtrace provides
     grep -qx "pkgconfig(sdtkit) = $VERSION" provides
     grep -qx "cmake(sdtkit) = $VERSION" provides
@@ -123,8 +133,8 @@ q() {
     cat requires
     ! grep -v '^libc\.so\.6\|^/usr/bin/pkg-config$' requires || false
     [ "$(q sdtkit-libs --requires | grep -v '^rpmlib(\|^rtld(\|^libc\.so\.6')" = "" ]
-    q sdtkit-devel --requires | grep -qx "sdtkit-libs(x86-64) = $VERSION-1"
-    q sdtkit-static --requires | grep -qx "sdtkit-devel(x86-64) = $VERSION-1"
+    q sdtkit-devel --requires | grep -qx "sdtkit-libs(x86-64) = $VR"
+    q sdtkit-static --requires | grep -qx "sdtkit-devel(x86-64) = $VR"
     # -libs provides the SONAMEs, with libsdtkit's version node
     q sdtkit-libs --provides > provides
     grep -qx 'libsdtkit.so.1()(64bit)' provides
@@ -179,8 +189,8 @@ EOF
 # none is left unused.
 rpmlint_clean() {
     local p rpms=()
-    for p in $PACKAGES; do rpms+=("$2/$p-$VERSION-1.$(uname -m).rpm"); done
-    run rpmlint -r "$ROOT/sdtkit.rpmlintrc" "${rpms[@]}" "$1/build/rpm/SRPMS/sdtkit-$VERSION-1.src.rpm" \
+    for p in $PACKAGES; do rpms+=("$2/$p-$VR.$(uname -m).rpm"); done
+    run rpmlint -r "$ROOT/sdtkit.rpmlintrc" "${rpms[@]}" "$1/build/rpm/SRPMS/sdtkit-$VR.src.rpm" \
         "$ROOT/sdtkit.spec"
     echo "$output"
     [[ "$output" == *"5 packages and 1 specfiles checked; 0 errors"* ]] || return 1
@@ -198,7 +208,7 @@ rpmlint_clean() {
 modes() {
     local p
     for p in $PACKAGES; do
-        rpm -qp --qf "[$p %{FILEMODES:perms} %{FILENAMES}\n]" "$1/$p-$VERSION-1.$(uname -m).rpm" 2>/dev/null
+        rpm -qp --qf "[$p %{FILEMODES:perms} %{FILENAMES}\n]" "$1/$p-$VR.$(uname -m).rpm" 2>/dev/null
     done | sed -E '/^[^ ]+ d[^ ]+ \/usr\/lib\/\.build-id\/[0-9a-f]{2}$/d
         s|(/usr/lib/\.build-id)/[0-9a-f]{2}/[0-9a-f]+$|\1/BUILD-ID|' | sort
 }
@@ -206,7 +216,7 @@ modes() {
 @test "built with and without elfutils (rpm's brp-elfperms), the packages have the same files and modes, and rpmlint no error" {
     [ -x "$ELFCLASSIFY" ] || missing "eu-elfclassify is not installed (.ci/run installs it from package elfutils)"
     [ "$(id -u)" -eq 0 ] || refused "not root: hiding eu-elfclassify needs a mount namespace"
-    [ -f "$RPMS2/sdtkit-$VERSION-1.$(uname -m).rpm" ] || { cat "$BATS_FILE_TMPDIR/make-rpm2.log" "$SRC2/build/rpm/build.log"; false; }
+    [ -f "$RPMS2/sdtkit-$VR.$(uname -m).rpm" ] || { cat "$BATS_FILE_TMPDIR/make-rpm2.log" "$SRC2/build/rpm/build.log"; false; }
     modes "$RPMS" > with
     modes "$RPMS2" > without
     [ "$(grep -c . with)" -ge 25 ]
@@ -215,6 +225,61 @@ modes() {
     # the libraries were stripped, and have their build-id links, as the programs
     [ "$(grep -c '^sdtkit-libs lrwxrwxrwx /usr/lib/.build-id/BUILD-ID$' with)" -eq 2 ]
     rpmlint_clean "$SRC2" "$RPMS2"
+}
+
+@test "make rpm's %check runs the fast tier of the test suites on what it built, and it passes" {
+    local log=$SRC/build/rpm/build.log
+    # the suites of the fast tier, in rpmbuild's tree (the normal pass:
+    # setup_file asks for it alone)
+    grep -q '^== tier fast, passes: normal, ' "$log"
+    grep -q "^== normal pass: tests/dtrace-object.bats " "$log"
+    grep -q "^== normal pass: tests/runtime.bats " "$log"
+    local last
+    last=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log")
+    echo "$last"
+    [[ "$last" == *" passed, 0 failed, "* ]]
+    [ "${last%% *}" -ge 400 ]
+    # and no test of the release tier: no package built inside the package
+    [ "$(grep -A1 '^== normal pass: tests/rpm\.bats ' "$log" | tail -1)" = 1..0 ]
+}
+
+@test "rpmbuild --target aarch64 cross-builds the four packages: every ELF file AArch64, no %check, and they run under qemu-aarch64" {
+    need_arch aarch64
+    need_cmd qemu-aarch64
+    mkdir -p cross/build
+    tar -xzf "$TARBALL" -C cross --strip-components=1
+    cp "$TARBALL" cross/build/
+    make -s -o dist -C cross rpm RPMBUILD="rpmbuild --target aarch64"
+    local r=cross/build/rpm/RPMS/aarch64 p
+    [ "$(ls "$r" | wc -l)" -eq 4 ]
+    mkdir x
+    for p in $PACKAGES; do
+        [ "$(rpm -qp --qf '%{ARCH}' "$r/$p-$VR.aarch64.rpm")" = aarch64 ]
+        (cd x && rpm2cpio "../$r/$p-$VR.aarch64.rpm" | cpio -id --quiet)
+    done
+    # the programs, the libraries and the archives' members
+    elf_headers x >headers
+    cat headers
+    [ "$(wc -l <headers)" -ge 6 ]
+    ! grep -v '	ELF64 little AArch64$' headers || false
+    grep -q 'libsdtkit\.a(libsdtkit\.o)	' headers
+    grep -qx 'a cross build for aarch64: its programs do not run here, no tests' cross/build/rpm/build.log
+    ! grep -q '^== tier' cross/build/rpm/build.log || false
+    # the libraries need aarch64's C library
+    rpm -qp --requires "$r/sdtkit-libs-$VR.aarch64.rpm" | grep -qx 'libc.so.6(GLIBC_2.17)(64bit)'
+    local run=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
+    [ "$("${run[@]}" x/usr/bin/dtrace --version)" = "dtrace (sdtkit) $VERSION" ]
+    printf 'provider app {\n  probe start(int);\n};\n' >app.d
+    "${run[@]}" x/usr/bin/dtrace -h -s app.d -o app.h
+    printf '#include "app.h"\nint main(int c, char **v) { (void) v; if (APP_START_ENABLED()) APP_START(c); return 0; }\n' >app.c
+    aarch64-linux-gnu-gcc -O2 -Wall -Werror -I x/usr/include -c app.c -o app.o
+    "${run[@]}" x/usr/bin/dtrace -G -s app.d -o app-probes.o app.o
+    aarch64-linux-gnu-gcc app.o app-probes.o -o app
+    "${run[@]}" ./app
+    [ "$("${run[@]}" x/usr/bin/sdt-list --check app | cut -f2,3)" = "app	start" ]
+    aarch64-linux-gnu-gcc -std=c11 -I x/usr/include "$ROOT/tests/release/rt-user.c" \
+        x/usr/lib64/libsdtkit.so.1 -o rt
+    [ "$(LD_LIBRARY_PATH=x/usr/lib64 "${run[@]}" ./rt)" = "fired 42 hello" ]
 }
 
 # scratch_root DIR: an empty rpm database in DIR, the packages installed
@@ -230,7 +295,7 @@ scratch_root() {
     need_cmd gcc pkg-config
     scratch_root "$PWD/root"
     local R=$PWD/root
-    [ "$(rpm --root "$R" -q --whatprovides systemtap-sdt-devel)" = "sdtkit-$VERSION-1.$(uname -m)" ]
+    [ "$(rpm --root "$R" -q --whatprovides systemtap-sdt-devel)" = "sdtkit-$VR.$(uname -m)" ]
     [ "$("$R/usr/bin/dtrace" --version)" = "dtrace (sdtkit) $VERSION" ]
     printf 'provider app {\n  probe start(int, char *);\n};\n' > app.d
     "$R/usr/bin/dtrace" -h -s app.d -o app.h
@@ -285,7 +350,7 @@ noarch_rpm() {
         run rpm --root "$PWD/root" -i "$(noarch_rpm $p)"
         echo "$output"
         [ "$status" -ne 0 ]
-        [[ "$output" == *"$p conflicts with (installed) sdtkit-$VERSION-1"* ]]
+        [[ "$output" == *"$p conflicts with (installed) sdtkit-$VR"* ]]
     done
     # without sdtkit, the user does not install
     rpm --root "$PWD/empty" --initdb
