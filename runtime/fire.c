@@ -70,7 +70,19 @@ static struct {
     int barrier; /* the command fire_quiesce uses; 0: none works; -1: not asked yet */
 } riders = {PTHREAD_MUTEX_INITIALIZER, NULL, -1};
 
-struct fire_key fire_key;
+struct thread_key fire_key;
+
+void thread_key_begin(struct thread_key *k, void (*dtor)(void *))
+{
+    k->keyed = pthread_key_create(&k->key, dtor) == 0;
+}
+
+void thread_key_end(struct thread_key *k)
+{
+    if (k->keyed)
+        pthread_key_delete(k->key);
+    k->keyed = false;
+}
 
 static void rider_gone(void *arg)
 {
@@ -83,17 +95,10 @@ static void rider_gone(void *arg)
 
 __attribute__((constructor)) static void riders_begin(void)
 {
-    fire_key.keyed = pthread_key_create(&fire_key.key, rider_gone) == 0;
+    thread_key_begin(&fire_key, rider_gone);
 }
 
-/* Unloaded (dlclose of a library that was loaded so), no thread's end may
- * call rider_gone any more. */
-__attribute__((destructor)) static void riders_end(void)
-{
-    if (fire_key.keyed)
-        pthread_key_delete(fire_key.key);
-    fire_key.keyed = false;
-}
+__attribute__((destructor)) static void riders_end(void) { thread_key_end(&fire_key); }
 
 /* This thread's rider, registered at its first fire; NULL out of memory
  * (then it does not fire). */
@@ -280,34 +285,36 @@ void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
     land(r, outer);
 }
 
+/* The next argument of ap, of the kind given, after the default
+ * promotions, as a value put_slot() stores. */
+static sdtkit_value va_value(unsigned kind, va_list *ap)
+{
+    sdtkit_value v;
+    switch (kind) {
+    case KIND_U8:
+    case KIND_U16:
+    case KIND_U32:
+        v.u = va_arg(*ap, unsigned);
+        break;
+    case KIND_POINTER:
+        v.p = va_arg(*ap, const void *);
+        break;
+    case KIND_FLOAT:
+    case KIND_DOUBLE:
+        v.d = va_arg(*ap, double);
+        break;
+    default: /* KIND_U64 */
+        v.u = va_arg(*ap, uint64_t);
+        break;
+    }
+    return v;
+}
+
 void read_va_kinds(const struct sdtkit_probe *p, va_list *ap, union slot *slots)
 {
     for (int i = 0; i < p->nargs; i++) {
-        union slot *s = &slots[i];
-        s->u64 = 0;
-        switch (p->kind[i]) {
-        case KIND_U8:
-            s->u8 = (uint8_t)va_arg(*ap, unsigned);
-            break;
-        case KIND_U16:
-            s->u16 = (uint16_t)va_arg(*ap, unsigned);
-            break;
-        case KIND_U32:
-            s->u32 = va_arg(*ap, uint32_t);
-            break;
-        case KIND_POINTER:
-            s->p = va_arg(*ap, const void *);
-            break;
-        case KIND_FLOAT:
-            s->f = (float)va_arg(*ap, double);
-            break;
-        case KIND_DOUBLE:
-            s->d = va_arg(*ap, double);
-            break;
-        default: /* KIND_U64 */
-            s->u64 = va_arg(*ap, uint64_t);
-            break;
-        }
+        sdtkit_value v = va_value(p->kind[i], ap);
+        put_slot(&slots[i], p->kind[i], &v);
     }
 }
 

@@ -293,24 +293,11 @@ struct copies {
     char path[sizeof(((struct placement *)0)->path)];
 };
 
-static struct {
-    pthread_key_t key;
-    bool keyed;
-} copies_key;
+static struct thread_key copies_key;
 
-__attribute__((constructor)) static void copies_begin(void)
-{
-    copies_key.keyed = pthread_key_create(&copies_key.key, free) == 0;
-}
+__attribute__((constructor)) static void copies_begin(void) { thread_key_begin(&copies_key, free); }
 
-/* As riders_end (fire.c): no thread's end may call into an unloaded
- * library. */
-__attribute__((destructor)) static void copies_end(void)
-{
-    if (copies_key.keyed)
-        pthread_key_delete(copies_key.key);
-    copies_key.keyed = false;
-}
+__attribute__((destructor)) static void copies_end(void) { thread_key_end(&copies_key); }
 
 /* The thread's copies, made at its first need; NULL (no key, out of
  * memory) when make is false or none can be. */

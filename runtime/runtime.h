@@ -225,13 +225,22 @@ struct rider {
     struct rider *next;                /* every rider */
 };
 
-/* A thread finds its rider through a pthread key (libc's, where a
- * __thread variable of a library would need the dynamic loader's
- * __tls_get_addr), which also gives it back when the thread ends. */
-extern struct fire_key {
+/* A pthread key, which the library uses where a __thread variable of a
+ * library would need the dynamic loader's __tls_get_addr besides libc. */
+struct thread_key {
     pthread_key_t key;
-    bool keyed; /* without a key no thread has a rider: fire does nothing */
-} fire_key __attribute__((visibility("hidden")));
+    bool keyed; /* made (else every thread's value reads NULL) */
+};
+/* Make k (a constructor's work), its destructor dtor; delete it (a
+ * destructor's: no thread's end may call into an unloaded library). */
+void thread_key_begin(struct thread_key *k, void (*dtor)(void *))
+    __attribute__((visibility("hidden")));
+void thread_key_end(struct thread_key *k) __attribute__((visibility("hidden")));
+
+/* A thread finds its rider through this key, which also gives it back
+ * when the thread ends; without a key no thread has a rider, and fire
+ * does nothing. */
+extern struct thread_key fire_key __attribute__((visibility("hidden")));
 
 /* This thread's rider, registered at its first fire; NULL out of memory
  * (then it does not fire). */
