@@ -9,6 +9,7 @@
        plain             STAP_PROBE2 (bench, hit, ...), unguarded
        native            sdtkit_probe_fire (p, ...), unguarded
        compat            probeFire (p, ...) (libstapsdt's API), unguarded
+       cgated            if (probeIsEnabled (p)) probeFire (p, ...)
      runtime traced-compiled N OFFSET, runtime traced-runtime N
                          plain and compat with a uprobe on the probe,
                          enabled, counting (the compiled probe at file
@@ -25,6 +26,19 @@
                          prints the cycles that failed, the time per cycle,
                          and descriptors, mappings and RSS before, at their
                          peak (sampled every 100 cycles) and after.
+     runtime churn N [native|compat]
+                         N cycles of a short-lived provider with a name of
+                         its own (jitK: create, add 4 probes, load, fire
+                         each, unload, destroy); prints the cycles that
+                         failed and the heap bytes held (malloc's), RSS,
+                         descriptors and mappings after N/10 cycles and
+                         after N.
+     runtime many N P [native|compat]
+                         N providers of P probes each (2 arguments), all
+                         loaded at once; prints the loads that failed, the
+                         CPU seconds of the N loads, the dlopen calls and
+                         objects (memory files and named files mapped) they
+                         made, and the RSS they hold.
 
    BENCH_THREADS=T runs a loop mode in T threads at once (each N iterations)
    and prints the wall time per iteration of one thread.
@@ -38,6 +52,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -118,7 +133,8 @@ enum mode {
     GATED,
     PLAIN,
     NATIVE,
-    COMPAT
+    COMPAT,
+    CGATED
 };
 
 __attribute__((noinline)) static unsigned long run(enum mode m, long n)
@@ -151,6 +167,10 @@ __attribute__((noinline)) static unsigned long run(enum mode m, long n)
         }
         case COMPAT:
             probeFire(cprobe, (int64_t)i, (uint64_t)x);
+            break;
+        case CGATED:
+            if (probeIsEnabled(cprobe))
+                probeFire(cprobe, (int64_t)i, (uint64_t)x);
             break;
         }
     }
@@ -338,6 +358,197 @@ static int reload(long n, bool use_compat)
     return 0;
 }
 
+/* dlopen, counted: the library's calls reach this one (the program's
+ * definition comes first in the lookup scope), which calls libc's. */
+static long dlopens;
+
+void *dlopen(const char *file, int flags)
+{
+    static void *(*real)(const char *, int);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "dlopen");
+    dlopens++;
+    return real(file, flags);
+}
+
+/* The heap bytes malloc holds for the program (in use, not free). */
+static long heap_bytes(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return (long)(mi.uordblks + mi.hblkhd);
+}
+
+/* Objects mapped: memory files and named files of either library, each
+ * counted once however many mappings it has (by inode). */
+static long count_objects(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[4352];
+    unsigned long seen[4096];
+    long n = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long inode;
+        int path = 0;
+        if (sscanf(line, "%*s %*s %*s %*s %lu %n", &inode, &path) != 1 || !path)
+            continue;
+        const char *p = line + path;
+        if (strncmp(p, "/memfd:sdtkit", 13) != 0 && strncmp(p, "/memfd:libstapsdt", 17) != 0 &&
+            !strstr(p, "/sdtkit-") && !strstr(p, ".so (deleted)"))
+            continue;
+        bool dup = false;
+        for (long k = 0; k < n && k < 4096; k++)
+            dup |= seen[k] == inode;
+        if (!dup && n < 4096)
+            seen[n++] = inode;
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One provider of libstapsdt's API called name, of nprobes probes with
+ * two arguments, loaded: its probes in probes[] (NULL on failure). */
+static SDTProvider_t *make_compat(const char *name, int nprobes, SDTProbe_t **probes)
+{
+    SDTProvider_t *c = providerInit(name);
+    for (int k = 0; c && k < nprobes; k++) {
+        char probe_name[32];
+        snprintf(probe_name, sizeof probe_name, "probe%d", k);
+        if (!(probes[k] = providerAddProbe(c, probe_name, 2, int64, uint64)))
+            return NULL;
+    }
+    if (c && providerLoad(c) == 0)
+        return c;
+    fprintf(stderr, "runtime: %s\n", c && c->error ? c->error : "providerInit failed");
+    return NULL;
+}
+
+/* n cycles of a provider with a name of its own, four probes. */
+static int churn(long n, bool use_compat)
+{
+    static const int types[] = {SDTKIT_INT64, SDTKIT_UINT64};
+    long warm = n / 10, failed = 0;
+    struct usage u[2];
+    long heap[2] = {0, 0};
+    for (long i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "jit%ld", i);
+        if (use_compat) {
+            SDTProbe_t *q[4];
+            SDTProvider_t *c = make_compat(name, 4, q);
+            failed += !c;
+            for (int k = 0; c && k < 4; k++)
+                probeFire(q[k], (int64_t)i, (uint64_t)k);
+            if (c) {
+                providerUnload(c);
+                providerDestroy(c);
+            }
+        } else {
+            sdtkit_provider *p;
+            sdtkit_probe *q[4] = {NULL, NULL, NULL, NULL};
+            int rc = sdtkit_provider_create(name, &p);
+            for (int k = 0; rc == 0 && k < 4; k++) {
+                char probe_name[32];
+                snprintf(probe_name, sizeof probe_name, "probe%d", k);
+                rc = sdtkit_provider_add_probe(p, probe_name, types, 2, &q[k]);
+            }
+            rc = rc ? rc : sdtkit_provider_load(p);
+            failed += rc != 0;
+            for (int k = 0; rc == 0 && k < 4; k++) {
+                sdtkit_value v[2] = {{.i = i}, {.u = (uint64_t)k}};
+                sdtkit_probe_fire(q[k], v);
+            }
+            if (rc == 0)
+                sdtkit_provider_unload(p);
+            sdtkit_provider_destroy(p);
+        }
+        if (i + 1 == warm || i + 1 == n) {
+            int at = i + 1 == n;
+            sample(&u[at], NULL);
+            heap[at] = heap_bytes();
+        }
+    }
+    printf("churn %ld cycles %ld failed heap %ld %ld rss %ld %ld fds %ld %ld maps %ld %ld "
+           "bytes/cycle %.1f\n",
+           n, failed, heap[0], heap[1], u[0].rss, u[1].rss, u[0].fds, u[1].fds, u[0].maps,
+           u[1].maps, (double)(heap[1] - heap[0]) / (double)(n - warm));
+    return 0;
+}
+
+/* n providers of nprobes probes, loaded at once. */
+static int many(long n, int nprobes, bool use_compat)
+{
+    void **pv = calloc((size_t)n, sizeof *pv);
+    sdtkit_probe **np = calloc((size_t)(n * nprobes), sizeof *np);
+    SDTProbe_t **cp = calloc((size_t)(n * nprobes), sizeof *cp);
+    if (!pv || !np || !cp || nprobes < 1 || nprobes > 64)
+        return 1;
+    static const int types[] = {SDTKIT_INT64, SDTKIT_UINT64};
+    long rss0 = rss_kib(), heap0 = heap_bytes(), dl0 = dlopens, obj0 = count_objects();
+    long failed = 0;
+    double spent = 0;
+    for (long i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "unit%ld", i);
+        if (use_compat) {
+            SDTProvider_t *c = providerInit(name);
+            for (int k = 0; c && k < nprobes; k++) {
+                char probe_name[32];
+                snprintf(probe_name, sizeof probe_name, "probe%d", k);
+                cp[i * nprobes + k] = providerAddProbe(c, probe_name, 2, int64, uint64);
+            }
+            double t0 = cpu_now();
+            int rc = c ? providerLoad(c) : -1;
+            spent += cpu_now() - t0;
+            failed += rc != 0;
+            pv[i] = c;
+        } else {
+            sdtkit_provider *p = NULL;
+            int rc = sdtkit_provider_create(name, &p);
+            for (int k = 0; rc == 0 && k < nprobes; k++) {
+                char probe_name[32];
+                snprintf(probe_name, sizeof probe_name, "probe%d", k);
+                rc = sdtkit_provider_add_probe(p, probe_name, types, 2, &np[i * nprobes + k]);
+            }
+            double t0 = cpu_now();
+            rc = rc ? rc : sdtkit_provider_load(p);
+            spent += cpu_now() - t0;
+            failed += rc != 0;
+            pv[i] = p;
+        }
+    }
+    long rss1 = rss_kib(), heap1 = heap_bytes(), dl1 = dlopens, obj1 = count_objects();
+    for (long i = 0; i < n * nprobes; i++) {
+        if (use_compat && cp[i]) {
+            probeFire(cp[i], (int64_t)i, (uint64_t)i);
+        } else if (!use_compat && np[i]) {
+            sdtkit_value v[2] = {{.i = i}, {.u = (uint64_t)i}};
+            sdtkit_probe_fire(np[i], v);
+        }
+    }
+    for (long i = 0; i < n; i++) {
+        if (use_compat && pv[i])
+            providerDestroy(pv[i]);
+        else if (!use_compat)
+            sdtkit_provider_destroy(pv[i]);
+    }
+    printf("many %ld providers %d probes %ld failed cpu %.4f s dlopens %ld objects %ld "
+           "rss %ld KiB heap %ld bytes\n",
+           n, nprobes, failed, spent, dl1 - dl0, obj1 - obj0, rss1 - rss0, heap1 - heap0);
+    free(pv);
+    free(np);
+    free(cp);
+    return 0;
+}
+
+
 /* The uprobe a traced mode needs: 0, or -1 when the machine refuses. */
 static int trace(const char *mode, int argc, char **argv)
 {
@@ -363,6 +574,7 @@ int main(int argc, char **argv)
                  {"plain", PLAIN},
                  {"native", NATIVE},
                  {"compat", COMPAT},
+                 {"cgated", CGATED},
                  {"traced-compiled", PLAIN},
                  {"traced-runtime", COMPAT}};
     if (argc < 3) {
@@ -374,6 +586,10 @@ int main(int argc, char **argv)
         return reload(n, argc > 3 && strcmp(argv[3], "compat") == 0);
     if (strcmp(argv[1], "load") == 0)
         return load(n, argc > 3 ? atoi(argv[3]) : 1000);
+    if (strcmp(argv[1], "churn") == 0)
+        return churn(n, argc > 3 && strcmp(argv[3], "compat") == 0);
+    if (strcmp(argv[1], "many") == 0)
+        return many(n, argc > 3 ? atoi(argv[3]) : 2, argc > 4 && strcmp(argv[4], "compat") == 0);
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         if (strcmp(argv[1], modes[i].name) != 0)
             continue;

@@ -14,7 +14,9 @@
  * failed call leaves no handle, a successful load has a path, and a probe
  * fired from either thread never crashes, whatever its provider's state.
  * Each input ends by destroying what it made (the firing thread joined
- * first); its handles stay valid, the library never frees a probe.
+ * first).  The handles of destroyed providers stay valid until
+ * SDTKIT_RETIRED_PROBES more probes have been destroyed: an input adds
+ * fewer probes than that, so all of its handles stay valid to the end.
  *
  * Memory files only: named files would be left in a directory by a crash.
  *
@@ -69,6 +71,7 @@ static SDTProvider_t *compat[PROVIDERS];
 static _Atomic(sdtkit_probe *) nhandle[HANDLES];
 static _Atomic(SDTProbe_t *) chandle[HANDLES];
 static atomic_int nhandles, chandles, stop;
+static int added; /* probes added by this input: fewer than SDTKIT_RETIRED_PROBES */
 
 static void *firing(void *arg)
 {
@@ -124,9 +127,12 @@ static void run(struct input *in)
             nargs = nargs < 0 ? 0 : nargs % 16 - 1; /* -1 .. 14 */
             for (int i = 0; i < nargs; i++)
                 types[i] = (signed char)byte(in);
+            if (added >= SDTKIT_RETIRED_PROBES - 1)
+                break;
             sdtkit_probe *p = NULL;
             int rc = sdtkit_provider_add_probe(*pv, nm, types, nargs, &p);
             check(status_ok(rc) && (rc == 0) == (p != NULL));
+            added += p != NULL;
             int i = atomic_load(&nhandles);
             if (p && i < HANDLES) {
                 atomic_store(&nhandle[i], p);
@@ -169,11 +175,12 @@ static void run(struct input *in)
             argc = argc < 0 ? 0 : argc % 9 - 1; /* -1 .. 7 */
             for (int i = 0; i < 7; i++)
                 t[i] = (signed char)byte(in);
-            if (!*cp)
+            if (!*cp || added >= SDTKIT_RETIRED_PROBES - 1)
                 break;
             SDTProbe_t *p =
                 providerAddProbe(*cp, nm, argc, t[0], t[1], t[2], t[3], t[4], t[5], t[6]);
             check(!p || (p->argCount == argc && strcmp(p->name, nm) == 0));
+            added += p != NULL;
             int i = atomic_load(&chandles);
             if (p && i < HANDLES) {
                 atomic_store(&chandle[i], p);
@@ -215,6 +222,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     atomic_store(&stop, 0);
     atomic_store(&nhandles, 0);
     atomic_store(&chandles, 0);
+    added = 0;
     bool threaded = pthread_create(&t, NULL, firing, NULL) == 0;
     run(&in);
     atomic_store(&stop, 1);

@@ -42,9 +42,10 @@
    - Every architecture sdtkit supports, not only x86-64; the arguments are
      read in their declared sizes (a 4-byte argument takes an int), as the
      C calling conventions of the other architectures need.
-   - Probes have semaphores: probeIsEnabled() reads the probe's semaphore,
-     which every tracer raises while attached (libstapsdt read the stub's
-     first byte, which only an int3 breakpoint changes).
+   - Probes have semaphores, which every tracer raises while attached.
+     On x86-64, probeIsEnabled() reads the stub's first byte as libstapsdt
+     did (every tracer there traps with an int3 on it); elsewhere, the
+     probe's semaphore.
    - providerAddProbe() returns NULL, with errno and error set, for a NULL
      name, more than MAX_ARGUMENTS arguments or an unknown type: libstapsdt
      wrote past argFmt, or a note no tracer parses.
@@ -52,8 +53,14 @@
      limit; with '/' in a file) loads.
    - The object has a build-id (perf needs it); it stays loaded for the
      next load (see <sdtkit.h>): _handle is its dlopen handle, which a
-     dlclose() cannot unload.  Probes, _fire and all, stay valid after
-     providerDestroy() (inert), where libstapsdt freed them.
+     dlclose() cannot unload (nor make providerUnload() fail, as after
+     libstapsdt's object was unloaded under it).  Small providers share an object: their
+     _filename, _memfd and _handle are its (its notes list every loaded
+     provider's probes in it).  Probes, _fire and all, stay valid after
+     providerDestroy() (inert) until SDTKIT_RETIRED_PROBES (1024) more
+     probes have been destroyed, where libstapsdt freed them at once.
+   - A second providerLoad() that fails (the probes added since could not
+     be loaded) leaves the provider loaded with the probes it had.
    - memfd_disabled, or a kernel that gives no memory file, puts the object
      in a named file that tracers find (see <sdtkit.h>); nothing else is
      left on disk.

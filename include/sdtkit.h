@@ -50,31 +50,39 @@
 
    Threads: calls on different providers are independent.  On one
    provider, create, add_probe, load, unload and destroy are serialised by
-   the library; sdtkit_probe_enabled() and sdtkit_probe_fire() take no lock,
-   write nothing other threads share, and may run in any number of threads
-   at once, also while another thread loads, unloads or destroys the
-   provider: they then see the probe loaded (and fire it) or not loaded
-   (and do nothing).
+   the library; sdtkit_probe_enabled() and sdtkit_probe_fire() take no lock
+   and may run in any number of threads at once, also while another thread
+   loads, unloads or destroys the provider: they then see the probe loaded
+   (and fire it) or not loaded (and do nothing).  Is-enabled writes
+   nothing; fire writes only a record of its own thread's, saying which
+   probe it fires (a thread's first fire registers it, once).  fork()
+   waits for the calls on providers in progress, so a child never inherits
+   a provider half changed.
 
-   Lifetimes, without a clock: nothing these two can reach is ever freed
-   or unmapped, so a thread stopped anywhere inside them (a debugger, a
-   signal, SIGSTOP), for any time, resumes on mapped memory.
-   - A probe is never freed nor handed out again: after destroy its handle
-     stays a handle of that probe, inert (disabled, firing does nothing),
-     for the life of the process.  It costs its struct and its names.
+   Lifetimes, without a clock: nothing these two can reach is freed,
+   unmapped or given to another probe while they can reach it, so a thread
+   stopped anywhere inside them (a debugger, a signal, SIGSTOP), for any
+   time, resumes on mapped memory and fires no other probe.
+   - A probe of a destroyed provider stays a handle of that probe, inert
+     (disabled, firing does nothing), until SDTKIT_RETIRED_PROBES more
+     probes have been destroyed in the process; then it is freed and its
+     handle must not be used (libstapsdt freed probes at once).
    - An object, once loaded, stays loaded: unloading hides the probes from
      tracers that look again (the notes in its file are zeroed) and makes
      them inert; loading again writes them back into the same object (no
      new file, mapping or descriptor), and tracers attached before see
-     them again.  An object has room for 64 probes, or the next power of
-     two: a provider that outgrows it, or is destroyed, leaves it to the
-     next load that fits and that no tracer is on, and the objects of a
-     process are never more than it had loaded at once.  An old semaphore
-     address then reads a semaphore (at worst another probe's: one call of
-     fire too many, which does nothing or fires its own probe).
+     them again.  Small providers share objects: a provider's probes each
+     hold a slot (a stub and a semaphore) in an object of 64 slots or
+     more, and a load makes a new object only when none has room (or
+     while a debugger is attached: gdb reads an object's probes once, when
+     it is loaded).  The slots of a destroyed provider go to other probes
+     once no tracer is on them and no thread is firing the probes that held
+     them.  An old semaphore address reads a semaphore (at worst another
+     probe's: one call of fire too many, which does nothing).
    After fork, a child's probes fire as its parent's did; a child never
-   writes the files of objects it inherited (its next load makes objects
-   of its own), and only the process that made a named file removes it.
+   writes the files of objects it inherited nor gives out their slots (its
+   next load makes objects of its own), and only the process that made a
+   named file removes it.
 
    Where the object lives: in memory (memfd_create, with MFD_EXEC where
    the kernel knows the flag, and without it where the kernel refuses it:
@@ -99,6 +107,9 @@ extern "C" {
 
 /* At most this many arguments per probe, as <sys/sdt.h> and libbpf. */
 #define SDTKIT_MAX_ARGS 12
+/* A destroyed provider's probe handles stay valid, and inert, until this
+   many more probes have been destroyed in the process (see Lifetimes). */
+#define SDTKIT_RETIRED_PROBES 1024
 /* Provider and probe names are C identifiers of at most this many bytes:
    perf names a provider's events sdt_PROVIDER, and the kernel takes event
    names of at most 64 bytes; bpftrace and gdb take a ':' for a separator.
@@ -163,7 +174,9 @@ int sdtkit_provider_create (const char *name, sdtkit_provider **out);
    TYPES[0 .. NARGS-1] (enum sdtkit_type) to PV, which must not be loaded;
    the probe is in *OUT (NULL on error) until PV is destroyed.
    SDTKIT_E_INVALID, SDTKIT_E_EXISTS (PV has a probe NAME), SDTKIT_E_STATE
-   (PV is loaded: unload it, add, load again) or SDTKIT_E_NOMEM. */
+   (PV is loaded: unload it, add, load again) or SDTKIT_E_NOMEM.  The
+   handle stays valid, inert, for a while after PV is destroyed (see
+   Lifetimes). */
 int sdtkit_provider_add_probe (sdtkit_provider *pv, const char *name,
                                const int *types, int nargs,
                                sdtkit_probe **out);
@@ -182,24 +195,29 @@ int sdtkit_provider_use_named_file (sdtkit_provider *pv, const char *dir);
 
 /* Make PV's probes visible to tracers: write its object and load it.
    SDTKIT_E_STATE when loaded already, SDTKIT_E_LOAD or SDTKIT_E_NOMEM
-   (sdtkit_provider_error says what was tried), SDTKIT_E_UNSUPPORTED. */
+   (sdtkit_provider_error says what was tried), SDTKIT_E_UNSUPPORTED; PV
+   is then as it was. */
 int sdtkit_provider_load (sdtkit_provider *pv);
 
 /* Make PV's probes inert and hide them from tracers (see above); its
    object stays, for the next load.  SDTKIT_E_STATE when not loaded. */
 int sdtkit_provider_unload (sdtkit_provider *pv);
 
-/* Unload if loaded and free PV; its object goes to the next load that
-   fits, its probes stay inert handles (see above).  NULL does nothing. */
+/* Unload if loaded and free PV; its slots go to other probes once nothing
+   is on them, its probes stay inert handles for a while (see Lifetimes).
+   NULL does nothing. */
 void sdtkit_provider_destroy (sdtkit_provider *pv);
 
-/* The message of PV's last failed call ("" when none); valid until the
-   next call on PV. */
+/* The message of PV's last failed call ("" when none): a copy for the
+   calling thread, valid until the thread calls this again; the thread's
+   own later calls on PV keep it up to date (so that it may be asked for
+   in the expression that makes the call). */
 const char *sdtkit_provider_error (const sdtkit_provider *pv);
 
 /* The file of PV's loaded object, as /proc/PID/fd/N (what bpftrace, bcc,
    libbpf and gdb open), or the named file (see above), or NULL when not
-   loaded. */
+   loaded: a copy for the calling thread, valid until the thread calls
+   this again.  Other providers' probes may be in the same file. */
 const char *sdtkit_provider_path (const sdtkit_provider *pv);
 
 /* A status code's name and meaning, e.g. "SDTKIT_E_STATE: ...". */

@@ -194,10 +194,13 @@ struct dso_probe {
     const char *name;         /* any string (the notes carry it as it is) */
     int nargs;                /* 0 .. MAX_PROBE_ARGS */
     const signed char *sizes; /* nargs sizes: 1, 2, 4, 8, negative when signed */
+    const char *provider;     /* its provider, or NULL: the object's */
+    size_t slot;              /* its slot, where the object says so (slotted) */
     /* Set by dso_layout(), addresses in the object (add the load base): */
-    uint64_t stub;      /* the stub: call it with the argument slots */
-    uint64_t pc;        /* its probe instruction, where tracers trap */
-    uint64_t semaphore; /* its semaphore, an unsigned short */
+    uint64_t stub;            /* the stub: call it with the argument slots */
+    uint64_t pc;              /* its probe instruction, where tracers trap */
+    uint64_t semaphore;       /* its semaphore, an unsigned short */
+    uint64_t note, note_size; /* its note's offset in the file, and size */
 };
 
 enum {
@@ -216,18 +219,22 @@ struct dso_layout {
     unsigned char operand_len[MAX_PROBE_ARGS];
 };
 
-/* A provider's shared object.  The caller sets target, provider, probes
- * and capacity (the slots: 0 means as many as probes); dso_layout() the
- * rest.  Objects of one target and capacity agree in their first
- * lo.loaded_end bytes but for the build-id. */
+/* A provider's shared object, or several providers'.  The caller sets
+ * target, provider, probes and capacity (the slots: 0 means as many as
+ * probes); dso_layout() the rest.  Probe i is in slot i, or in its own
+ * slot when slotted (distinct slots, each below the capacity).  Objects of
+ * one target and capacity agree in their first lo.loaded_end bytes but
+ * for the build-id. */
 struct dso {
     const struct target *target;
-    const char *provider; /* any string */
+    const char *provider; /* any string: the provider of probes that name none */
     struct dso_probe *probes;
     size_t nprobes;
     size_t capacity;
+    bool slotted;
     const void *salt; /* hashed into the build-id after the file, or NULL */
     size_t salt_len;
+    bool hash_tail; /* the build-id hashes the part not loaded alone */
     /* Set by dso_layout(): */
     const struct stub_arch *arch;
     uint64_t size; /* of the file */

@@ -13,7 +13,9 @@
  *                                             .shstrtab, section headers
  *
  * The object has `capacity' slots (at least as many as probes): slot i is
- * probe i's stub and semaphore.  What is loaded depends on the target and
+ * probe i's stub and semaphore, or the slot the caller gives each probe
+ * (an object holding several providers' probes, each of which names its
+ * provider, in the slots they were given).  What is loaded depends on the target and
  * the capacity alone, never on the names or the number of probes: the
  * run-time library rewrites a loaded object's file for more probes (up to
  * its capacity) or another provider, and the loaded bytes it writes again
@@ -29,7 +31,10 @@
  * then of the caller's salt: without one, the same provider gives the same
  * bytes; the run-time library salts each object it writes, because perf
  * keys its cache by build-id and would take a new object for an old one
- * with the same probes.
+ * with the same probes.  A caller may ask for the SHA-1 of the part that is
+ * not loaded alone (hash_tail): the loaded part follows from the target and
+ * the capacity, which its salt then tells apart (the run-time library's
+ * salt names the object, whose target and capacity are its own).
  *
  * Pure: no allocation, no output.  dso_layout() says how big the file is;
  * dso_write() writes it into a buffer of that size.
@@ -91,13 +96,24 @@ static size_t arg_string(const struct dso *d, const struct dso_probe *p, char *b
     return n + 1;
 }
 
+static const char *provider_of(const struct dso *d, const struct dso_probe *p)
+{
+    return p->provider ? p->provider : d->provider;
+}
+
 /* The descriptor of a probe's note: three addresses, then provider, name
  * and arguments, each NUL-terminated, ending at the last NUL. */
 static uint32_t note_desc_size(const struct dso *d, const struct dso_probe *p)
 {
     size_t word = d->target->elfclass == ELFCLASS64 ? 8 : 4;
-    return (uint32_t)(3 * word + strlen(d->provider) + 1 + strlen(p->name) + 1 +
+    return (uint32_t)(3 * word + strlen(provider_of(d, p)) + 1 + strlen(p->name) + 1 +
                       arg_string(d, p, NULL));
+}
+
+/* A note's whole size: header, name and descriptor, padded. */
+static uint64_t note_size(const struct dso *d, const struct dso_probe *p)
+{
+    return 12 + 8 + align_up(note_desc_size(d, p), 4);
 }
 
 static size_t add(struct dso_layout *lo, struct elf_section s)
@@ -136,8 +152,9 @@ int dso_layout(struct dso *d, const char **why)
     for (size_t i = 0; i < d->nprobes; i++) {
         const struct dso_probe *p = &d->probes[i];
         assert(p->nargs >= 0 && p->nargs <= MAX_PROBE_ARGS);
+        assert(!d->slotted || p->slot < d->capacity);
         strtab += strlen(p->name) + 1;
-        notes += 12 + 8 + align_up(note_desc_size(d, p), 4);
+        notes += note_size(d, p);
     }
     const struct stub_arch *a = d->arch;
     uint64_t hw = a->hash_word;
@@ -194,11 +211,16 @@ int dso_layout(struct dso *d, const char **why)
             s->addr = s->offset + (s->flags & SHF_WRITE ? SEG : 0);
     }
     lo->loaded_end = lo->sec[lo->probes].offset + lo->sec[lo->probes].size;
+    uint64_t note = lo->sec[lo->notes].offset;
     for (size_t i = 0; i < d->nprobes; i++) {
         struct dso_probe *p = &d->probes[i];
-        p->stub = dso_slot_stub(d, i);
+        size_t slot = d->slotted ? p->slot : i;
+        p->stub = dso_slot_stub(d, slot);
         p->pc = p->stub + (uint64_t)a->unit * a->prologue_len;
-        p->semaphore = dso_slot_semaphore(d, i);
+        p->semaphore = dso_slot_semaphore(d, slot);
+        p->note = note;
+        p->note_size = note_size(d, p);
+        note += p->note_size;
     }
     return 0;
 }
@@ -305,7 +327,7 @@ static void write_notes(struct elfw *w, const struct dso *d)
         elfw_addr(w, p->pc);
         elfw_addr(w, base);
         elfw_addr(w, p->semaphore);
-        elfw_bytes(w, d->provider, strlen(d->provider) + 1);
+        elfw_bytes(w, provider_of(d, p), strlen(provider_of(d, p)) + 1);
         elfw_bytes(w, p->name, strlen(p->name) + 1);
         size_t args = arg_string(d, p, NULL);
         if (w->cap - w->len < args) { /* as elfw_bytes would refuse */
@@ -386,11 +408,13 @@ int dso_write(const struct dso *d, void *buf)
     if (elfw_done(&w) != 0)
         return -1; /* the layout and the writer disagree: a bug, caught */
 
-    /* the build-id: the file's SHA-1 with the build-id zeroed, and the salt */
+    /* the build-id: the file's SHA-1 with the build-id zeroed (or of its
+     * part that is not loaded), and the salt */
     unsigned char id[BUILD_ID_SIZE];
     struct sha1 h;
+    uint64_t from = d->hash_tail ? lo->loaded_end : 0;
     sha1_init(&h);
-    sha1_update(&h, buf, (size_t)d->size);
+    sha1_update(&h, (const unsigned char *)buf + from, (size_t)(d->size - from));
     if (d->salt)
         sha1_update(&h, d->salt, d->salt_len);
     sha1_final(&h, id);

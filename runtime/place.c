@@ -22,7 +22,9 @@
  *
  * A memory file is loaded as /proc/PID/fd/N, a path that names it for as
  * long as it is open, from any process: bpftrace, bcc and libbpf find it
- * there through the mapping's inode, gdb by that name.  Objects are never
+ * there through the mapping's inode number (bcc by the number alone: a
+ * memory file whose number a lower descriptor's file on another
+ * filesystem has is made again), gdb by that name.  Objects are never
  * unloaded (provider.c), so the descriptor stays open and its number never
  * names another file while the loader's list names it.
  *
@@ -60,35 +62,56 @@
 #define NAMED_PREFIX "sdtkit-"
 #define NAMED_SUFFIX ".so"
 
-/* Append to pv's error what one attempt met (the reasons of every attempt
- * make the message of a failed load). */
-static void attempt_failed(struct sdtkit_provider *pv, const char *what, const char *why)
+/* A descriptor of this process below fd names a file of fd's inode
+ * number, on another filesystem (whose numbers are its own: a tmpfs, the
+ * program's files).  bcc, and bpftrace through it, find a memory file's
+ * path from its mapping's inode number alone, taking the first descriptor
+ * in /proc/PID/fd whose file has it: that other file, whose probes it
+ * then does not find. */
+static bool inode_shadowed(int fd)
 {
-    size_t n = strlen(pv->error);
-    snprintf(pv->error + n, sizeof pv->error - n, "%s%s: %s", n ? "; " : "", what, why);
+    struct stat me, st;
+    DIR *d = fstat(fd, &me) == 0 ? opendir("/proc/self/fd") : NULL;
+    bool shadowed = false;
+    for (struct dirent *e; d && !shadowed && (e = readdir(d));) {
+        char *end;
+        long n = strtol(e->d_name, &end, 10);
+        if (e->d_name[0] == '.' || *end || n >= fd || n == dirfd(d))
+            continue;
+        shadowed = fstat((int)n, &st) == 0 && st.st_ino == me.st_ino && st.st_dev != me.st_dev;
+    }
+    if (d)
+        closedir(d);
+    return shadowed;
 }
 
-static int memory_file(struct sdtkit_provider *pv)
+static int memory_file(struct failure *why)
 {
-    int fd = memfd_create("sdtkit", MFD_CLOEXEC | MFD_EXEC);
-    /* EINVAL: a kernel before MFD_EXEC; EACCES: vm.memfd_noexec=2 */
-    if (fd < 0 && (errno == EINVAL || errno == EACCES))
-        fd = memfd_create("sdtkit", MFD_CLOEXEC);
-    if (fd < 0)
-        attempt_failed(pv, "memfd_create", strerror(errno));
-    return fd;
+    for (int tries = 0;; tries++) {
+        int fd = memfd_create("sdtkit", MFD_CLOEXEC | MFD_EXEC);
+        /* EINVAL: a kernel before MFD_EXEC; EACCES: vm.memfd_noexec=2 */
+        if (fd < 0 && (errno == EINVAL || errno == EACCES))
+            fd = memfd_create("sdtkit", MFD_CLOEXEC);
+        if (fd < 0) {
+            fail_attempt(why, "memfd_create", strerror(errno));
+            return -1;
+        }
+        if (tries == 8 || !inode_shadowed(fd))
+            return fd;
+        close(fd); /* the next one has another number (they only grow) */
+    }
 }
 
 /* dir exists and is not mounted noexec. */
-static bool exec_dir(struct sdtkit_provider *pv, const char *dir)
+static bool exec_dir(const char *dir, struct failure *why)
 {
     struct statvfs vfs;
     if (statvfs(dir, &vfs) != 0) {
-        attempt_failed(pv, dir, strerror(errno));
+        fail_attempt(why, dir, strerror(errno));
         return false;
     }
     if (vfs.f_flag & ST_NOEXEC) {
-        attempt_failed(pv, dir, "mounted noexec");
+        fail_attempt(why, dir, "mounted noexec");
         return false;
     }
     return true;
@@ -126,23 +149,23 @@ static void remove_stale(const char *dir)
     closedir(d);
 }
 
-/* DIR/sdtkit-PID-N.so, created and locked; its path in obj->path. */
-static int named_file(struct sdtkit_provider *pv, const char *dir, struct object *obj)
+/* DIR/sdtkit-PID-N.so, created and locked; its path in pl->path. */
+static int named_file(const char *dir, struct placement *pl, struct failure *why)
 {
     static unsigned long seq;
     remove_stale(dir);
     for (int tries = 0; tries < 100; tries++) {
         unsigned long n = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
-        if ((size_t)snprintf(obj->path, sizeof obj->path, "%s/%s%ld-%lu%s", dir, NAMED_PREFIX,
-                             (long)getpid(), n, NAMED_SUFFIX) >= sizeof obj->path) {
-            attempt_failed(pv, dir, "path too long");
+        if ((size_t)snprintf(pl->path, sizeof pl->path, "%s/%s%ld-%lu%s", dir, NAMED_PREFIX,
+                             (long)getpid(), n, NAMED_SUFFIX) >= sizeof pl->path) {
+            fail_attempt(why, dir, "path too long");
             return -1;
         }
-        int fd = open(obj->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        int fd = open(pl->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd < 0 && errno == EEXIST)
             continue; /* a process of another PID namespace: the next number */
         if (fd < 0) {
-            attempt_failed(pv, dir, strerror(errno));
+            fail_attempt(why, dir, strerror(errno));
             return -1;
         }
         /* Another process's remove_stale() may have opened it between the
@@ -152,7 +175,7 @@ static int named_file(struct sdtkit_provider *pv, const char *dir, struct object
             return fd;
         close(fd);
     }
-    attempt_failed(pv, dir, "no free file name");
+    fail_attempt(why, dir, "no free file name");
     return -1;
 }
 
@@ -175,75 +198,79 @@ static int write_all(int fd, const void *buf, size_t size, uint64_t off)
     return 0;
 }
 
-int object_write(struct object *obj, const void *buf, size_t size, uint64_t off)
+int place_write(const struct placement *pl, const void *buf, size_t size, uint64_t off,
+                struct failure *why)
 {
-    return write_all(obj->fd, buf, size, off);
+    if (write_all(pl->fd, buf, size, off) == 0)
+        return SDTKIT_OK;
+    return fail(why, SDTKIT_E_LOAD, STAGE_FILE, "cannot write the probes' object %s: %s", pl->path,
+                strerror(errno));
 }
 
-const char *object_path(const struct object *obj, char *buf, size_t len)
+const char *place_path(const struct placement *pl, char *buf, size_t len)
 {
-    if (obj->named)
-        return obj->path;
+    if (pl->named)
+        return pl->path;
     /* this process's descriptor (a child's, after fork, is its own) */
-    snprintf(buf, len, "/proc/%ld/fd/%d", (long)getpid(), obj->fd);
+    snprintf(buf, len, "/proc/%ld/fd/%d", (long)getpid(), pl->fd);
     return buf;
 }
 
-/* Write the object to fd and load it from obj->path, or /proc/PID/fd/N
- * when that is empty.  0, or -1 after noting why (the caller closes fd).
- * RTLD_NODELETE: nothing, not even a binding's dlclose of libstapsdt's
- * _handle, unmaps it (see provider.c). */
-static int load_from(struct sdtkit_provider *pv, const char *what, int fd, const void *buf,
-                     size_t size, struct object *obj)
+/* Write the object to fd and load it from pl->path, or /proc/PID/fd/N
+ * when that is empty.  0, or -1 after noting why and the stage (the
+ * caller closes fd).  RTLD_NODELETE: nothing, not even a binding's
+ * dlclose of libstapsdt's _handle, unmaps it (see provider.c). */
+static int load_from(const char *what, int fd, const void *buf, size_t size, struct placement *pl,
+                     struct failure *why)
 {
     if (write_all(fd, buf, size, 0) != 0) {
-        attempt_failed(pv, what, strerror(errno));
-        pv->stage = STAGE_FILE;
+        fail_attempt(why, what, strerror(errno));
+        why->stage = STAGE_FILE;
         return -1;
     }
-    if (!obj->path[0])
-        snprintf(obj->path, sizeof obj->path, "/proc/%ld/fd/%d", (long)getpid(), fd);
-    obj->handle = dlopen(obj->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!pl->path[0])
+        snprintf(pl->path, sizeof pl->path, "/proc/%ld/fd/%d", (long)getpid(), fd);
+    pl->handle = dlopen(pl->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     struct link_map *lm = NULL;
-    if (!obj->handle || dlinfo(obj->handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
+    if (!pl->handle || dlinfo(pl->handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
         const char *err = dlerror();
-        attempt_failed(pv, what, err ? err : "dlopen failed");
-        pv->stage = STAGE_DLOPEN;
+        fail_attempt(why, what, err ? err : "dlopen failed");
+        why->stage = STAGE_DLOPEN;
         return -1; /* a handle without a link map cannot happen: it stays */
     }
-    obj->base = (uintptr_t)lm->l_addr;
-    obj->fd = fd;
+    pl->base = (uintptr_t)lm->l_addr;
+    pl->fd = fd;
     return 0;
 }
 
 /* One attempt: the memory file when dir is NULL, else a named file in dir. */
-static int try_place(struct sdtkit_provider *pv, const char *dir, const void *buf, size_t size,
-                     struct object *obj)
+static int try_place(const char *dir, const void *buf, size_t size, struct placement *pl,
+                     struct failure *why)
 {
     const char *what = dir ? dir : "memfd";
-    if (dir && !exec_dir(pv, dir))
+    if (dir && !exec_dir(dir, why))
         return -1;
-    obj->path[0] = '\0';
-    int fd = dir ? named_file(pv, dir, obj) : memory_file(pv);
+    pl->path[0] = '\0';
+    int fd = dir ? named_file(dir, pl, why) : memory_file(why);
     if (fd < 0)
         return -1;
-    if (load_from(pv, what, fd, buf, size, obj) == 0) {
-        obj->named = dir != NULL;
-        if (dir && !(obj->dir = strdup(dir))) {
-            attempt_failed(pv, dir, "out of memory"); /* loaded for good all the same */
-            obj->dir = NULL;
+    if (load_from(what, fd, buf, size, pl, why) == 0) {
+        pl->named = dir != NULL;
+        if (dir && !(pl->dir = strdup(dir))) {
+            fail_attempt(why, dir, "out of memory"); /* loaded for good all the same */
+            pl->dir = NULL;
         }
         return 0;
     }
     if (dir)
-        unlink(obj->path);
+        unlink(pl->path);
     close(fd);
-    obj->path[0] = '\0';
+    pl->path[0] = '\0';
     return -1;
 }
 
-int place_object(struct sdtkit_provider *pv, bool named, const char *dir, const void *buf,
-                 size_t size, struct object *obj)
+int place_object(const char *pname, bool named, const char *dir, const void *buf, size_t size,
+                 struct placement *pl, struct failure *why)
 {
     const char *dirs[] = {dir,
                           getenv("SDTKIT_RUNTIME_DIR"),
@@ -252,21 +279,22 @@ int place_object(struct sdtkit_provider *pv, bool named, const char *dir, const 
                           "/dev/shm",
                           "/tmp",
                           "/var/tmp"};
-    pv->error[0] = '\0';
-    pv->stage = STAGE_FILE;
-    if (!named && try_place(pv, NULL, buf, size, obj) == 0)
-        return 0;
+    fail_clear(why);
+    why->stage = STAGE_FILE;
+    if (!named && try_place(NULL, buf, size, pl, why) == 0)
+        return SDTKIT_OK;
     for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
-        if (dirs[k] && *dirs[k] && try_place(pv, dirs[k], buf, size, obj) == 0)
-            return 0;
+        if (dirs[k] && *dirs[k] && try_place(dirs[k], buf, size, pl, why) == 0)
+            return SDTKIT_OK;
         if (k == 0 && dir) /* a directory asked for, and nowhere else */
             break;
     }
-    char tried[sizeof pv->error];
-    memcpy(tried, pv->error, sizeof tried);
-    int n = snprintf(pv->error, sizeof pv->error, "cannot load the probes of provider '%s' (%s)",
-                     pv->name, tried);
-    if (n >= (int)sizeof pv->error) /* say that the reasons go on */
-        memcpy(pv->error + sizeof pv->error - 4, "...", 4);
-    return -1;
+    char tried[sizeof why->msg];
+    memcpy(tried, why->msg, sizeof tried);
+    why->status = SDTKIT_E_LOAD;
+    int n = snprintf(why->msg, sizeof why->msg, "cannot load the probes of provider '%s' (%s)",
+                     pname, tried);
+    if (n >= (int)sizeof why->msg) /* say that the reasons go on */
+        memcpy(why->msg + sizeof why->msg - 4, "...", 4);
+    return SDTKIT_E_LOAD;
 }

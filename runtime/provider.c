@@ -1,113 +1,216 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * provider.c: <sdtkit.h>, the native API of the run-time probe library.
+ * provider.c: <sdtkit.h>, the native API of the run-time probe library:
+ * providers, their probes and their lifecycle.
  *
- * A provider holds its probes; loading it writes a shared object for the
- * running target (lib/dso.c) into an object (a file, loaded: place.c), and
- * publishes each probe's stub and semaphore with release stores, which
- * fire and the inline is-enabled test read with acquire loads.  Unloading
- * publishes a zero semaphore and no stub, and zeroes the notes in the file.
- * Lifecycle calls on one provider take its mutex.
+ * A provider holds its probes.  Loading it lodges them in an object (a
+ * shared object written for the running target and loaded: object.c),
+ * which small providers share, and publishes each probe's stub and
+ * semaphore with release stores, which fire and the inline is-enabled
+ * test read with acquire loads (fire.c).  Unloading publishes a zero
+ * semaphore and no stub, and zeroes the provider's notes in the file.
  *
- * The contract that makes fire and is-enabled safe without a lock, a
- * count or a clock:
+ * The contract, each promise with the test that holds it (in
+ * tests/runtime.bats unless another file is named):
  *
- *   Nothing that sdtkit_probe_fire(), sdtkit_probe_firev(),
- *   sdtkit_probe_enabled() or libstapsdt's probeFire() and probeIsEnabled()
- *   can read or call is ever freed or unmapped while the process lives.
+ * Threads
+ *   1. The calls on one provider (add, load, unload, destroy,
+ *      use_named_file, error, path, and libstapsdt's) take its mutex;
+ *      calls on different providers share only the library's locks (the
+ *      objects', the retired probes', the firing threads' records), each
+ *      held while what it guards changes, never across dlopen.
+ *      ("many threads fire while another unloads, loads and adds probes",
+ *      and the same under ThreadSanitizer)
+ *   2. Fire and is-enabled take no lock.  Is-enabled writes nothing; fire
+ *      writes only its own thread's record of the probe it is firing (a
+ *      thread's first fire registers that record, once, under a lock).
+ *      ("firing takes no lock")
+ *   3. fork() waits for the calls in progress and holds new ones back
+ *      until it returns: a child never inherits a lock held or a provider
+ *      half changed.  ("a threaded server forks 2,000 workers")
+ *   4. error and path answer copies for the calling thread, made under
+ *      the provider's lock.  (stress.c's threads read them, under
+ *      ThreadSanitizer)
  *
- *   - A probe is allocated once and never freed nor reused: destroying its
- *     provider unpublishes it and moves it to the retired list.  A handle
- *     kept past destroy therefore reads its own probe, whose stub is 0 and
- *     semaphore the library's zero: it does nothing, and can never become
- *     another probe's handle.  Everything fire reads of the probe (its
- *     arguments' types, its names) is written before it is first published
- *     and never again.
- *   - An object is loaded once (RTLD_NODELETE) and never unloaded.  A
- *     provider's loads reuse its object while its probes fit; an object
- *     outgrown, or whose provider was destroyed, is free, and the next load
- *     that fits takes it, rewriting its file.  What the loader mapped never
- *     changes when the file is rewritten: the stubs of every slot are the
- *     same code, the semaphores stay where they are (lib/dso.c lays out
- *     the loaded bytes from the capacity alone).
+ * Lifetimes: what fire and is-enabled may reach
+ *   5. An object is loaded once (RTLD_NODELETE) and never unloaded: a
+ *      thread stopped anywhere in fire or is-enabled, for any time,
+ *      resumes on mapped memory.  ("threads stopped inside fire")
+ *   6. A slot given back (its provider destroyed, or moved to a larger
+ *      object) goes to another probe only once no tracer is on it (its
+ *      semaphore reads zero, its stub holds its own bytes) and no thread
+ *      is firing the probe that held it: no fire ever reaches another
+ *      probe's slot, however long its thread was stopped.  ("threads
+ *      stopped inside fire": none of 20 providers takes the slot of the
+ *      stopped thread's probe, the second made after it returned does)
+ *   7. A probe of a destroyed provider stays allocated and inert
+ *      (semaphore the library's zero, no stub) until SDTKIT_RETIRED_PROBES
+ *      more probes have been destroyed, and while a thread fires it; then
+ *      it is freed, and using its handle is undefined (as libstapsdt's
+ *      were at once).  Until then it is never handed out again.  (cases/lifecycle.case; runtime-tracers.bats
+ *      "a handle kept past its provider's destroy fires nothing")
+ *   8. An old semaphore address (the first load of is-enabled, held)
+ *      reads a semaphore: its probe's, or once its slot went to another
+ *      probe, that one's; at worst one needless call of fire, which does
+ *      nothing.  ("threads stopped ... between is-enabled's two loads")
  *
- *   So a thread stopped anywhere -- between the two loads of is-enabled,
- *   or inside fire, inside the stub -- for any time, while other threads
- *   unload, load, destroy and create providers, resumes on mapped memory:
- *   an old semaphore address reads a semaphore (its probe's, or after the
- *   object was taken by another provider, another probe's: at worst one
- *   needless call of fire, which then does nothing or fires its own
- *   probe), and an old stub is the same stub.  Fire writes nothing shared
- *   between threads.
+ * Costs
+ *   9. What a process holds is what is live: the live providers' probes
+ *      and slots, the retired probes of 7, and the slots a tracer or a
+ *      stopped fire keeps.  A provider made, loaded and destroyed over and
+ *      over holds nothing more.  ("20,000 short-lived providers";
+ *      "a program that drops its handles ... leaks nothing")
+ *  10. A load makes a new object only when no object of this process, of
+ *      the kind asked for (a memory file, or named files in a directory),
+ *      has free slots for all of the provider's probes, or while a
+ *      debugger is attached (gdb reads an object's probes when it is
+ *      loaded).  A new object has the smallest power of two of slots, at
+ *      least 64, that holds the provider's probes.  So one dlopen serves
+ *      an object's worth of small providers.  ("1,000 providers of 2 probes ... 32 objects and 32
+ *      dlopen calls"; shared.c)
+ *  11. A reload keeps its object and slots: no file, mapping or
+ *      descriptor, and the tracers attached before see its probes again.
+ *      ("10,000 unload and load cycles")
+ *  12. A load that fails leaves the provider as it was: a loaded one stays
+ *      loaded with what it had.  (cases/reload-fails.case)
  *
- *   The cost: a probe's handle (its struct and names) stays allocated
- *   after destroy, and the objects a process holds are as many as it had
- *   loaded at once, never more: a reload loop reuses one object, with no
- *   new file, mapping or descriptor.
- *
- *   An object is taken for another provider only when no tracer is on it:
- *   every semaphore reads zero and every stub still holds its own bytes (a
- *   uprobe's breakpoint would show there).  A provider reloading its own
- *   object keeps the tracers already attached: they see its probes again.
- *
- * After fork, the child inherits the objects but does not own them: it
- * never writes their files (the parent's probes stay as they are) and its
- * next load makes objects of its own; only the process that made a named
- * file removes it.
+ * Fork
+ *  13. A child inherits the objects but owns none: it never writes their
+ *      files nor gives out their slots, and its next load makes objects of
+ *      its own; only the process that made a named file removes it.
+ *      (runtime-tracers.bats "after fork"; bindings.bats "a pre-fork
+ *      worker")
  */
 #define _GNU_SOURCE
 #include "runtime.h"
 
-#include "../lib/elf.h"
-
-/* sdtkit:fire, the library's own probe (below), has a semaphore. */
-#define _SDT_HAS_SEMAPHORES 1
-#include "../include/sys/sdt.h"
-
-#include <dlfcn.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-#include <unistd.h>
 
-/* What an unloaded probe's semaphore reads. */
-static const volatile unsigned short zero_semaphore = 0;
-
-/* The slots of a new object: at least this many, and a power of two, so
- * that a provider adding probes one by one rewrites its object in place
- * and moves to a new one only when it doubles. */
-enum {
-    MIN_SLOTS = 64
+struct sdtkit_provider {
+    pthread_mutex_t lock;
+    char *name;
+    struct sdtkit_probe **probes;
+    size_t nprobes, cap;
+    struct sdtkit_probe **index; /* the probes by name, strict only */
+    size_t index_cap;            /* a power of two, or 0 */
+    bool lax;                    /* libstapsdt's rules (see provider_create) */
+    bool loaded;
+    size_t published;     /* probes published by the last load */
+    bool prefer_file;     /* libstapsdt's memfd_disabled: not in memory */
+    bool named;           /* in a named file (for perf) */
+    char *named_dir;      /* in this directory, or NULL: the candidates */
+    struct tenant tenant; /* its probes in an object (object.c) */
+    struct failure last;  /* of the last failed call */
+    char path[64];        /* sdtkit_provider_path's answer for a memory file */
 };
 
-/* The library's state besides providers: every object the process made
- * (loaded for good), and the probes of destroyed providers (allocated for
- * good).  fork() takes the lock first, so a child never inherits it held. */
+/* The probes of destroyed providers, oldest first: the last
+ * SDTKIT_RETIRED_PROBES of them are kept, inert, and older ones freed
+ * once no thread is firing them. */
 static struct {
     pthread_mutex_t lock;
-    struct object *objects;
-    struct sdtkit_probe *retired;
-    unsigned long serial;
-    bool atfork;
-} lib = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, false};
+    struct sdtkit_probe *first, *last;
+    size_t n;
+} graveyard = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0};
 
-static void lib_lock(void) { pthread_mutex_lock(&lib.lock); }
-static void lib_unlock(void) { pthread_mutex_unlock(&lib.lock); }
+/* ---- calls and fork ----
+ *
+ * fork() copies the memory of every thread but runs only the one that
+ * called it: a lock another thread held (a provider's, across a load's
+ * dlopen) stays held in the child for ever, and what that thread was
+ * writing stays half written.  So fork waits for the calls in progress
+ * to end and holds the next ones back until it is done: every call on a
+ * provider is one, from provider_lock() to provider_unlock(); the locks a
+ * call takes inside (objects', the graveyard's) are free between calls.
+ * The handlers are registered when the library is loaded, before any
+ * provider exists. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed; /* calls ended, or a fork did */
+    unsigned long calls;    /* in progress */
+    bool forking;
+} gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false};
 
-static void atfork_once(void)
+static void gate_enter(void)
 {
-    if (!lib.atfork && pthread_atfork(lib_lock, lib_unlock, lib_unlock) == 0)
-        lib.atfork = true;
+    pthread_mutex_lock(&gate.lock);
+    while (gate.forking)
+        pthread_cond_wait(&gate.changed, &gate.lock);
+    gate.calls++;
+    pthread_mutex_unlock(&gate.lock);
 }
 
-int provider_fail(struct sdtkit_provider *pv, int status, const char *fmt, ...)
+static void gate_leave(void)
+{
+    pthread_mutex_lock(&gate.lock);
+    assert(gate.calls > 0);
+    if (--gate.calls == 0 && gate.forking)
+        pthread_cond_broadcast(&gate.changed);
+    pthread_mutex_unlock(&gate.lock);
+}
+
+/* Before fork: wait for the calls in progress; the gate stays locked
+ * through fork. */
+static void gate_close(void)
+{
+    pthread_mutex_lock(&gate.lock);
+    gate.forking = true;
+    while (gate.calls > 0)
+        pthread_cond_wait(&gate.changed, &gate.lock);
+    fire_fork_prepare(); /* a thread's first fire registers it, under a lock */
+}
+
+static void gate_open_parent(void)
+{
+    fire_fork_parent();
+    gate.forking = false;
+    pthread_cond_broadcast(&gate.changed);
+    pthread_mutex_unlock(&gate.lock);
+}
+
+/* In the child, the one thread: the gate as new (the threads waiting in
+ * the parent are not in the child). */
+static void gate_open_child(void)
+{
+    pthread_mutex_init(&gate.lock, NULL);
+    pthread_cond_init(&gate.changed, NULL);
+    gate.forking = false;
+    gate.calls = 0;
+    fire_fork_child();
+    object_forked();
+}
+
+__attribute__((constructor)) static void gate_register(void)
+{
+    /* on failure (out of memory at load), fork is as unsafe as before */
+    (void)pthread_atfork(gate_close, gate_open_parent, gate_open_child);
+}
+
+/* ---- failures ---- */
+
+int fail(struct failure *f, int status, enum load_stage stage, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(pv->error, sizeof pv->error, fmt, ap);
+    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
     va_end(ap);
+    f->status = status;
+    f->stage = stage;
     return status;
+}
+
+void fail_attempt(struct failure *f, const char *what, const char *why)
+{
+    size_t n = strlen(f->msg);
+    snprintf(f->msg + n, sizeof f->msg - n, "%s%s: %s", n ? "; " : "", what, why);
+}
+
+void fail_clear(struct failure *f)
+{
+    f->status = SDTKIT_OK;
+    f->stage = STAGE_NONE;
+    f->msg[0] = '\0';
 }
 
 const char *sdtkit_strerror(int status)
@@ -167,6 +270,7 @@ int provider_create(const char *name, bool lax, struct sdtkit_provider **out)
         return SDTKIT_E_NOMEM;
     }
     pv->lax = lax;
+    pv->tenant.name = pv->name;
     *out = pv;
     return SDTKIT_OK;
 }
@@ -174,6 +278,53 @@ int provider_create(const char *name, bool lax, struct sdtkit_provider **out)
 int sdtkit_provider_create(const char *name, sdtkit_provider **out)
 {
     return provider_create(name, false, out);
+}
+
+/* What sdtkit_provider_error and sdtkit_provider_path return: a copy for
+ * the calling thread, made under the provider's lock (another thread's
+ * call on the provider may change the provider's own meanwhile), in a
+ * block of the thread's own found through a pthread key.  The copy of a
+ * provider's message is kept up to date with the thread's calls on that
+ * provider: bindings ask for it in the expression that makes the call,
+ * before or after it as the compiler likes. */
+struct copies {
+    const struct sdtkit_provider *pv; /* whose message msg is */
+    char msg[sizeof(((struct failure *)0)->msg)];
+    char path[sizeof(((struct placement *)0)->path)];
+};
+
+static struct thread_key copies_key;
+
+__attribute__((constructor)) static void copies_begin(void) { thread_key_begin(&copies_key, free); }
+
+__attribute__((destructor)) static void copies_end(void) { thread_key_end(&copies_key); }
+
+/* The thread's copies, made at its first need; NULL (no key, out of
+ * memory) when make is false or none can be. */
+static struct copies *copies(bool make)
+{
+    struct copies *c = copies_key.keyed ? pthread_getspecific(copies_key.key) : NULL;
+    if (!c && make && copies_key.keyed && (c = calloc(1, sizeof *c)) &&
+        pthread_setspecific(copies_key.key, c) != 0) {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
+
+void provider_lock(struct sdtkit_provider *pv)
+{
+    gate_enter();
+    pthread_mutex_lock(&pv->lock);
+}
+
+void provider_unlock(struct sdtkit_provider *pv)
+{
+    struct copies *c = copies(false);
+    if (c && c->pv == pv)
+        memcpy(c->msg, pv->last.msg, sizeof c->msg);
+    pthread_mutex_unlock(&pv->lock);
+    gate_leave();
 }
 
 /* The note's size of a type, or 0 for an unknown type. */
@@ -270,65 +421,99 @@ static int index_reserve(struct sdtkit_provider *pv)
     return 0;
 }
 
-/* A new probe, inert, with prefix bytes before it and its names after it,
- * in one allocation that is never freed (see the contract above). */
-static struct sdtkit_probe *probe_new(size_t prefix, const char *pname, const char *name)
+/* A new probe, inert, with extra bytes after it (at PROBE_EXTRA) and its
+ * names after those, in one allocation that starts with the probe. */
+static struct sdtkit_probe *probe_new(size_t extra, const char *pname, const char *name)
 {
-    size_t head = align_up(prefix, _Alignof(max_align_t));
     size_t lp = strlen(pname) + 1, ln = strlen(name) + 1;
-    if (lp > SIZE_MAX / 4 || ln > SIZE_MAX / 4)
+    if (extra > SIZE_MAX / 4 || lp > SIZE_MAX / 4 || ln > SIZE_MAX / 4)
         return NULL;
-    char *block = calloc(1, head + sizeof(struct sdtkit_probe) + lp + ln);
+    char *block = calloc(1, PROBE_EXTRA + extra + lp + ln);
     if (!block)
         return NULL;
-    struct sdtkit_probe *p = (struct sdtkit_probe *)(void *)(block + head);
-    char *names = (char *)(p + 1);
+    struct sdtkit_probe *p = (struct sdtkit_probe *)(void *)block;
+    char *names = block + PROBE_EXTRA + extra;
     p->pname = memcpy(names, pname, lp);
     p->name = memcpy(names + lp, name, ln);
-    p->semaphore = &zero_semaphore;
+    p->semaphore = &probe_zero_semaphore;
     return p;
+}
+
+/* Keep pv's probes, inert, among the retired (graveyard locked). */
+static void retire(struct sdtkit_provider *pv)
+{
+    for (size_t i = 0; i < pv->nprobes; i++) {
+        struct sdtkit_probe *p = pv->probes[i];
+        p->next_retired = NULL;
+        if (graveyard.last)
+            graveyard.last->next_retired = p;
+        else
+            graveyard.first = p;
+        graveyard.last = p;
+        graveyard.n++;
+    }
+}
+
+/* Free the oldest retired probes beyond SDTKIT_RETIRED_PROBES that no
+ * thread is firing (graveyard locked). */
+static void bury(const struct flights *f)
+{
+    struct sdtkit_probe **link = &graveyard.first, *prev = NULL;
+    while (graveyard.n > SDTKIT_RETIRED_PROBES && *link) {
+        struct sdtkit_probe *p = *link;
+        if (fire_flying(f, p)) { /* a thread stopped in fire: later */
+            prev = p;
+            link = &p->next_retired;
+            continue;
+        }
+        *link = p->next_retired;
+        if (graveyard.last == p)
+            graveyard.last = prev;
+        graveyard.n--;
+        free(p);
+    }
 }
 
 /* Check and add a probe; pv is locked. */
 int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, const int *types,
-                              int nargs, size_t prefix, sdtkit_probe **out)
+                              int nargs, size_t extra, sdtkit_probe **out)
 {
+    struct failure *why = &pv->last;
     *out = NULL;
-    const char *why = bad_name(name, pv->lax);
-    if (why)
-        return provider_fail(pv, SDTKIT_E_INVALID, "probe of provider '%s': %s", pv->name, why);
+    const char *bad = bad_name(name, pv->lax);
+    if (bad)
+        return fail(why, SDTKIT_E_INVALID, STAGE_NONE, "probe of provider '%s': %s", pv->name, bad);
     if (nargs < 0 || nargs > SDTKIT_MAX_ARGS || (nargs > 0 && !types))
-        return provider_fail(pv, SDTKIT_E_INVALID,
-                             "probe '%s': %d arguments (0 to %d, with their types)", name, nargs,
-                             SDTKIT_MAX_ARGS);
+        return fail(why, SDTKIT_E_INVALID, STAGE_NONE,
+                    "probe '%s': %d arguments (0 to %d, with their types)", name, nargs,
+                    SDTKIT_MAX_ARGS);
     for (int i = 0; i < nargs; i++)
         if (!type_size(types[i]))
-            return provider_fail(pv, SDTKIT_E_INVALID,
-                                 "probe '%s': argument %d has the unknown type %d", name, i + 1,
-                                 types[i]);
+            return fail(why, SDTKIT_E_INVALID, STAGE_NONE,
+                        "probe '%s': argument %d has the unknown type %d", name, i + 1, types[i]);
     if (pv->loaded && !pv->lax)
-        return provider_fail(pv, SDTKIT_E_STATE,
-                             "probe '%s': provider '%s' is loaded (unload it, add the probe, "
-                             "load it again)",
-                             name, pv->name);
+        return fail(why, SDTKIT_E_STATE, STAGE_NONE,
+                    "probe '%s': provider '%s' is loaded (unload it, add the probe, "
+                    "load it again)",
+                    name, pv->name);
     if (!pv->lax) {
         if (find_probe(pv, name))
-            return provider_fail(pv, SDTKIT_E_EXISTS, "provider '%s' has a probe '%s' already",
-                                 pv->name, name);
+            return fail(why, SDTKIT_E_EXISTS, STAGE_NONE, "provider '%s' has a probe '%s' already",
+                        pv->name, name);
         if (index_reserve(pv) != 0)
-            return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+            return fail(why, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
     }
     if (pv->nprobes == pv->cap) {
         size_t cap = pv->cap ? 2 * pv->cap : 8;
         void *v = realloc(pv->probes, cap * sizeof *pv->probes);
         if (!v)
-            return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+            return fail(why, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
         pv->probes = v;
         pv->cap = cap;
     }
-    struct sdtkit_probe *p = probe_new(prefix, pv->name, name);
+    struct sdtkit_probe *p = probe_new(extra, pv->name, name);
     if (!p)
-        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+        return fail(why, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
     p->nargs = nargs;
     p->direct = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
     p->all_u64 = true;
@@ -353,357 +538,43 @@ int sdtkit_provider_add_probe(sdtkit_provider *pv, const char *name, const int *
     *out = NULL;
     if (!pv)
         return SDTKIT_E_INVALID;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     int rc = provider_add_probe_locked(pv, name, types, nargs, 0, out);
-    pthread_mutex_unlock(&pv->lock);
+    provider_unlock(pv);
     return rc;
 }
 
-/* The ELF identity of the object this library was loaded as (or linked
- * into): the loader accepted its class, machine and flags, so an object
- * carrying the same ones is accepted too (ARM hard-float, MIPS ABI and
- * NaN, PowerPC64 ELFv1/v2 ...).  Its header is mapped at its base, in the
- * running byte order. */
-static int own_target(struct target *t)
-{
-    Dl_info info;
-    if (!dladdr((void *)(uintptr_t)own_target, &info) || !info.dli_fbase)
-        return -1;
-    const unsigned char *e = info.dli_fbase;
-    if (memcmp(e, "\177ELF", 4) != 0)
-        return -1;
-    uint16_t machine;
-    uint32_t flags;
-    t->elfclass = e[4];
-    t->data = e[5];
-    t->osabi = e[7];
-    memcpy(&machine, e + 18, 2);
-    memcpy(&flags, e + (t->elfclass == ELFCLASS64 ? 48 : 36), 4);
-    t->machine = machine;
-    t->flags = flags;
-    bool msb = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-    if ((t->elfclass == ELFCLASS64) != (sizeof(void *) == 8) || (t->data == ELFDATA2MSB) != msb)
-        return -1;
-    return 0;
-}
-
-/* ---- objects ---- */
-
-static bool owned(const struct object *o) { return o->owner == (long)getpid(); }
-
-/* No tracer is on o: every semaphore reads zero and every stub holds its
- * own bytes (a uprobe or a debugger's breakpoint changes them). */
-static bool untraced(const struct object *o)
-{
-    for (size_t i = 0; i < o->capacity; i++) {
-        const volatile unsigned short *sem =
-            (const volatile unsigned short *)(o->base + (uintptr_t)(o->semaphores + 2 * i));
-        if (*sem || memcmp((const void *)(o->base + (uintptr_t)(o->text + i * o->stride)), o->stub,
-                           o->stub_len) != 0)
-            return false;
-    }
-    return true;
-}
-
-/* A free object of this process, untraced, of the kind asked for (named
- * when named, and in dir when given), with room for need probes: the
- * smallest.  Marked in use. */
-static struct object *take_free(bool named, const char *dir, size_t need)
-{
-    struct object *best = NULL;
-    lib_lock();
-    for (struct object *o = lib.objects; o; o = o->next) {
-        if (o->in_use || !owned(o) || o->capacity < need || (named && !o->named) ||
-            (named && dir && (!o->dir || strcmp(o->dir, dir) != 0)))
-            continue;
-        if ((!best || o->capacity < best->capacity) && untraced(o))
-            best = o;
-    }
-    if (best)
-        best->in_use = true;
-    lib_unlock();
-    return best;
-}
-
-/* Give o back: free for the next load that fits (whose image it then
- * takes whole: a new generation). */
-static void release(struct object *o)
-{
-    lib_lock();
-    o->in_use = false;
-    o->tenant = NULL;
-    lib_unlock();
-}
-
-/* At exit, this process's named files go (a child's exit leaves its
- * parent's alone: they are not its own). */
-__attribute__((destructor)) static void remove_named_files(void)
-{
-    lib_lock();
-    for (struct object *o = lib.objects; o; o = o->next)
-        if (o->named && owned(o))
-            unlink(o->path);
-    lib_unlock();
-}
-
-/* What makes each object's build-id differ from every other's: the
- * process, the object and its contents' generation (see lib/dso.c). */
-struct salt {
-    long pid;
-    unsigned long serial, generation;
-};
-
-/* Lay out and write pv's probes into an object of capacity slots: *buf
- * (malloc'd) and d; pv locked. */
-static int make_image(struct sdtkit_provider *pv, const struct target *t, size_t capacity,
-                      const struct salt *salt, struct dso *d, void **buf)
-{
-    const char *why = NULL;
-    d->target = t;
-    d->provider = pv->name;
-    d->nprobes = pv->nprobes;
-    d->capacity = capacity;
-    d->salt = salt;
-    d->salt_len = sizeof *salt;
-    d->probes = calloc(pv->nprobes ? pv->nprobes : 1, sizeof *d->probes);
-    if (!d->probes)
-        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
-    for (size_t i = 0; i < pv->nprobes; i++) {
-        d->probes[i].name = pv->probes[i]->name;
-        d->probes[i].nargs = pv->probes[i]->nargs;
-        d->probes[i].sizes = pv->probes[i]->size;
-    }
-    if (dso_layout(d, &why) != 0) {
-        char machine[32];
-        return provider_fail(pv, SDTKIT_E_UNSUPPORTED, "%s: %s",
-                             arch_machine_name(t->machine, machine, sizeof machine), why);
-    }
-    *buf = malloc((size_t)d->size);
-    if (!*buf)
-        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory for a %zu-byte object",
-                             (size_t)d->size);
-    if (dso_write(d, *buf) != 0)
-        return provider_fail(pv, SDTKIT_E_LOAD,
-                             "internal error: the object's layout and writer disagree");
-    return SDTKIT_OK;
-}
-
-/* Note in o what the image d holds: where its slots and notes are, and
- * the notes' bytes (to show them again after an unload).  0, or -1 out of
- * memory (o unchanged). */
-static int describe(struct object *o, const struct dso *d, const void *buf)
-{
-    const struct dso_layout *lo = &d->lo;
-    const struct elf_section *notes = &lo->sec[lo->notes];
-    unsigned char *copy = malloc(notes->size ? (size_t)notes->size : 1);
-    if (!copy)
-        return -1;
-    memcpy(copy, (const unsigned char *)buf + notes->offset, (size_t)notes->size);
-    free(o->notes);
-    o->notes = copy;
-    o->notes_offset = notes->offset;
-    o->notes_size = notes->size;
-    o->capacity = d->capacity;
-    o->text = lo->sec[lo->text].addr;
-    o->stride = d->arch->align;
-    o->semaphores = lo->sec[lo->probes].addr;
-    o->stub_len = stub_size(d->arch);
-    assert(o->stub_len <= sizeof o->stub);
-    memcpy(o->stub, (const unsigned char *)buf + lo->sec[lo->text].offset, o->stub_len);
-    o->loaded_end = lo->loaded_end;
-    if (d->size > o->file_size)
-        o->file_size = d->size;
-    return 0;
-}
-
-/* The smallest capacity for n probes: MIN_SLOTS, doubled until it fits. */
-static size_t capacity_for(size_t n)
-{
-    size_t c = MIN_SLOTS;
-    while (c < n && c < DSO_MAX_SLOTS)
-        c *= 2;
-    return c;
-}
-
-/* A new object for pv's probes, made and loaded; marked in use. */
-static int new_object(struct sdtkit_provider *pv, const struct target *t, bool named,
-                      const char *dir, struct object **out)
-{
-    struct dso d;
-    void *buf = NULL;
-    memset(&d, 0, sizeof d);
-    struct object *o = calloc(1, sizeof *o);
-    if (!o)
-        return provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
-    o->fd = -1;
-    o->owner = (long)getpid();
-    lib_lock();
-    o->serial = ++lib.serial;
-    lib_unlock();
-    struct salt salt = {o->owner, o->serial, 0};
-    pv->stage = STAGE_OBJECT;
-    int rc = make_image(pv, t, capacity_for(pv->nprobes), &salt, &d, &buf);
-    if (rc == SDTKIT_OK) {
-        rc = SDTKIT_E_LOAD;
-        if (describe(o, &d, buf) != 0) {
-            rc = provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
-        } else if (place_object(pv, named, dir, buf, (size_t)d.size, o) == 0) {
-            o->tenant = pv;
-            o->tenant_probes = pv->nprobes;
-            o->visible = true;
-            o->in_use = true;
-            lib_lock();
-            atfork_once();
-            o->next = lib.objects;
-            lib.objects = o;
-            lib_unlock();
-            *out = o;
-            o = NULL;
-            rc = SDTKIT_OK;
-        }
-    }
-    if (o)
-        free(o->notes);
-    free(o);
-    free(buf);
-    free(d.probes);
-    return rc;
-}
-
-/* Make o's file describe pv's probes, visibly: its notes again when it
- * holds them already, else a new image (a new generation, so a new
- * build-id), whose loaded bytes are the ones already there. */
-static int rewrite(struct sdtkit_provider *pv, const struct target *t, struct object *o)
-{
-    struct dso d;
-    void *buf = NULL;
-    memset(&d, 0, sizeof d);
-    if (o->tenant == pv && o->tenant_probes == pv->nprobes) {
-        if (!o->visible && object_write(o, o->notes, (size_t)o->notes_size, o->notes_offset) != 0) {
-            pv->stage = STAGE_FILE;
-            return provider_fail(pv, SDTKIT_E_LOAD, "cannot write the probes' object %s: %s",
-                                 o->path, strerror(errno));
-        }
-        o->visible = true;
-        return SDTKIT_OK;
-    }
-    struct salt salt = {o->owner, o->serial, o->generation + 1};
-    pv->stage = STAGE_OBJECT;
-    int rc = make_image(pv, t, o->capacity, &salt, &d, &buf);
-    if (rc == SDTKIT_OK && d.lo.loaded_end != o->loaded_end)
-        rc = provider_fail(pv, SDTKIT_E_LOAD,
-                           "internal error: a rewritten object's loaded part moved");
-    if (rc == SDTKIT_OK && describe(o, &d, buf) != 0)
-        rc = provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
-    if (rc == SDTKIT_OK) {
-        pv->stage = STAGE_FILE;
-        o->generation = salt.generation;
-        o->tenant = pv;
-        o->tenant_probes = pv->nprobes;
-        o->visible = true;
-        if (object_write(o, buf, (size_t)d.size, 0) != 0) {
-            rc = provider_fail(pv, SDTKIT_E_LOAD, "cannot write the probes' object %s: %s", o->path,
-                               strerror(errno));
-            o->tenant = NULL; /* what the file holds is unknown: all of it next time */
-        }
-    }
-    free(buf);
-    free(d.probes);
-    return rc;
-}
-
-/* Zero o's notes in its file: tracers that read it again find no probe
- * (zeros read as notes with no name).  The notes are not loaded. */
-static void hide(struct object *o)
-{
-    static const char zeros[4096];
-    if (!o->visible || !owned(o))
-        return;
-    for (uint64_t off = 0; off < o->notes_size;) {
-        size_t n =
-            o->notes_size - off < sizeof zeros ? (size_t)(o->notes_size - off) : sizeof zeros;
-        if (object_write(o, zeros, n, o->notes_offset + off) != 0)
-            return; /* the probes stay visible, and inert */
-        off += n;
-    }
-    o->visible = false;
-}
-
-/* Point each probe at its stub and semaphore in pv's object. */
-static void publish(struct sdtkit_provider *pv)
-{
-    const struct object *o = pv->obj;
-    for (size_t i = 0; i < pv->nprobes; i++) {
-        struct sdtkit_probe *p = pv->probes[i];
-        p->stub = o->base + (uintptr_t)(o->text + i * o->stride);
-        uintptr_t call = p->stub;
-#if defined __powerpc64__ && (!defined _CALL_ELF || _CALL_ELF == 1)
-        p->descriptor[0] = p->stub; /* the stub uses no TOC */
-        call = (uintptr_t)p->descriptor;
-#endif
-        const volatile unsigned short *sem =
-            (const volatile unsigned short *)(o->base + (uintptr_t)(o->semaphores + 2 * i));
-        __atomic_store_n(&p->semaphore, sem, __ATOMIC_RELEASE);
-        __atomic_store_n(&p->call, call, __ATOMIC_RELEASE);
-    }
-    pv->published = pv->nprobes;
-}
-
-static void unpublish(struct sdtkit_provider *pv)
-{
-    for (size_t i = 0; i < pv->nprobes; i++) {
-        __atomic_store_n(&pv->probes[i]->call, 0, __ATOMIC_RELEASE);
-        __atomic_store_n(&pv->probes[i]->semaphore, &zero_semaphore, __ATOMIC_RELEASE);
-    }
-    pv->published = 0;
-}
+/* ---- load and unload ---- */
 
 int provider_unload_locked(struct sdtkit_provider *pv)
 {
     if (!pv->loaded)
-        return provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is not loaded", pv->name);
-    unpublish(pv);
-    hide(pv->obj);
+        return fail(&pv->last, SDTKIT_E_STATE, STAGE_NONE, "provider '%s' is not loaded", pv->name);
+    object_hide(&pv->tenant);
+    pv->published = 0;
     pv->loaded = false;
     return SDTKIT_OK;
 }
 
 int provider_load_locked(struct sdtkit_provider *pv)
 {
-    struct target t;
-    if (pv->loaded) {
-        if (!pv->lax || pv->published == pv->nprobes)
-            return provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is loaded already", pv->name);
-        provider_unload_locked(pv); /* probes were added: load them too */
-    }
-    if (own_target(&t) != 0)
-        return provider_fail(pv, SDTKIT_E_UNSUPPORTED,
-                             "this program cannot load shared objects (it is statically "
-                             "linked: dladdr finds no ELF header for this library)");
+    /* loaded, lax, with probes added since: they are loaded too, and the
+     * others stay loaded (also when that fails) */
+    if (pv->loaded && (!pv->lax || pv->published == pv->nprobes))
+        return fail(&pv->last, SDTKIT_E_STATE, STAGE_NONE, "provider '%s' is loaded already",
+                    pv->name);
     const char *env = getenv("SDTKIT_RUNTIME_NAMED");
-    bool named = pv->named || pv->prefer_file || (env && strcmp(env, "1") == 0);
-    const char *dir = pv->named_dir;
-    struct object *o = pv->obj;
-    if (o && (!owned(o) || o->capacity < pv->nprobes || (named && !o->named) ||
-              (named && dir && (!o->dir || strcmp(o->dir, dir) != 0)))) {
-        if (owned(o))
-            release(o); /* outgrown: free for a smaller provider */
-        pv->obj = o = NULL;
-    }
-    int rc = SDTKIT_OK;
-    if (!o && (o = take_free(named, dir, pv->nprobes)))
-        pv->obj = o;
-    if (o) {
-        rc = rewrite(pv, &t, o);
-    } else if ((rc = new_object(pv, &t, named, dir, &o)) == SDTKIT_OK) {
-        pv->obj = o;
-    }
+    struct tenant *t = &pv->tenant;
+    t->probes = pv->probes;
+    t->nprobes = pv->nprobes;
+    t->named = pv->named || pv->prefer_file || (env && strcmp(env, "1") == 0);
+    t->dir = pv->named_dir;
+    int rc = object_lodge(t, &pv->last);
     if (rc != SDTKIT_OK)
         return rc;
-    publish(pv);
+    pv->published = pv->nprobes;
     pv->loaded = true;
-    pv->stage = STAGE_NONE;
-    pv->error[0] = '\0';
+    fail_clear(&pv->last);
     return SDTKIT_OK;
 }
 
@@ -711,9 +582,9 @@ int sdtkit_provider_load(sdtkit_provider *pv)
 {
     if (!pv)
         return SDTKIT_E_INVALID;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     int rc = provider_load_locked(pv);
-    pthread_mutex_unlock(&pv->lock);
+    provider_unlock(pv);
     return rc;
 }
 
@@ -721,9 +592,9 @@ int sdtkit_provider_unload(sdtkit_provider *pv)
 {
     if (!pv)
         return SDTKIT_E_INVALID;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     int rc = provider_unload_locked(pv);
-    pthread_mutex_unlock(&pv->lock);
+    provider_unlock(pv);
     return rc;
 }
 
@@ -731,19 +602,25 @@ void sdtkit_provider_destroy(sdtkit_provider *pv)
 {
     if (!pv)
         return;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     if (pv->loaded)
         provider_unload_locked(pv);
-    if (pv->obj && owned(pv->obj))
-        release(pv->obj);
-    pv->obj = NULL;
-    pthread_mutex_unlock(&pv->lock);
-    lib_lock();
-    for (size_t i = 0; i < pv->nprobes; i++) {
-        pv->probes[i]->next_retired = lib.retired;
-        lib.retired = pv->probes[i];
+    object_leave(&pv->tenant);
+    pthread_mutex_lock(&graveyard.lock);
+    retire(pv);
+    /* the slots given back, and the oldest retired probes, as soon as no
+     * thread is firing them */
+    struct flights f;
+    if (fire_quiesce(&f) == 0) {
+        object_reclaim(&f);
+        bury(&f);
+        fire_landed(&f);
     }
-    lib_unlock();
+    pthread_mutex_unlock(&graveyard.lock);
+    provider_unlock(pv);
+    struct copies *c = copies(false);
+    if (c && c->pv == pv)
+        c->pv = NULL; /* its address may be another provider's next */
     free(pv->probes);
     free(pv->index);
     free(pv->name);
@@ -756,192 +633,78 @@ int sdtkit_provider_use_named_file(sdtkit_provider *pv, const char *dir)
 {
     if (!pv)
         return SDTKIT_E_INVALID;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     char *copy = dir ? strdup(dir) : NULL;
     int rc = SDTKIT_OK;
     if (dir && !copy) {
-        rc = provider_fail(pv, SDTKIT_E_NOMEM, "out of memory");
+        rc = fail(&pv->last, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
     } else if (pv->loaded) {
-        rc = provider_fail(pv, SDTKIT_E_STATE, "provider '%s' is loaded already", pv->name);
+        rc = fail(&pv->last, SDTKIT_E_STATE, STAGE_NONE, "provider '%s' is loaded already",
+                  pv->name);
         free(copy);
     } else {
         free(pv->named_dir);
         pv->named_dir = copy;
         pv->named = true;
     }
-    pthread_mutex_unlock(&pv->lock);
+    provider_unlock(pv);
     return rc;
 }
 
-const char *sdtkit_provider_error(const sdtkit_provider *pv) { return pv ? pv->error : ""; }
-
-const char *provider_path_locked(struct sdtkit_provider *pv)
+const char *sdtkit_provider_error(const sdtkit_provider *cpv)
 {
-    return pv->loaded ? object_path(pv->obj, pv->path, sizeof pv->path) : NULL;
+    struct sdtkit_provider *pv = (struct sdtkit_provider *)cpv; /* for its lock */
+    if (!pv)
+        return "";
+    struct copies *c = copies(true);
+    if (!c)
+        return pv->last.msg; /* out of memory: the provider's own */
+    provider_lock(pv);
+    c->pv = pv;
+    provider_unlock(pv); /* which copies the message */
+    return c->msg;
 }
 
 const char *sdtkit_provider_path(const sdtkit_provider *cpv)
 {
-    struct sdtkit_provider *pv = (struct sdtkit_provider *)cpv; /* for its lock */
+    struct sdtkit_provider *pv = (struct sdtkit_provider *)cpv;
     if (!pv)
         return NULL;
-    pthread_mutex_lock(&pv->lock);
-    const char *path = provider_path_locked(pv);
-    pthread_mutex_unlock(&pv->lock);
+    struct loaded l;
+    struct copies *c = copies(true);
+    provider_lock(pv);
+    bool loaded = provider_loaded_locked(pv, &l);
+    const char *path = !loaded ? NULL : c ? c->path : l.path; /* out of memory: the provider's */
+    if (loaded && c)
+        snprintf(c->path, sizeof c->path, "%s", l.path);
+    provider_unlock(pv);
     return path;
 }
 
-/* ---- firing ---- */
+/* ---- for stapsdt.c ---- */
 
-/* An argument slot: the value in its first bytes (see lib/arch.c). */
-union slot {
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t u64;
-    float f;
-    double d;
-    const void *p;
-};
-
-static void put_slot(union slot *s, unsigned kind, const sdtkit_value *v)
+bool provider_current_locked(const struct sdtkit_provider *pv)
 {
-    s->u64 = 0;
-    switch (kind) {
-    case KIND_U8:
-        s->u8 = (uint8_t)v->u;
-        break;
-    case KIND_U16:
-        s->u16 = (uint16_t)v->u;
-        break;
-    case KIND_U32:
-        s->u32 = (uint32_t)v->u;
-        break;
-    case KIND_POINTER:
-        s->p = v->p;
-        break;
-    case KIND_FLOAT:
-        s->f = (float)v->d;
-        break;
-    case KIND_DOUBLE:
-        s->d = v->d;
-        break;
-    default: /* KIND_U64 */
-        s->u64 = v->u;
-        break;
-    }
+    return pv->loaded && pv->published == pv->nprobes;
 }
 
-/* sdtkit:fire(provider, name, nargs, slots): every run-time probe, of
- * every provider of every process using this library, passes through it
- * when it fires, so one attach sees them all:
- *
- *   bpftrace -e 'usdt:/usr/lib/x86_64-linux-gnu/libsdtkit.so.1:sdtkit:fire {
- *       printf("%s:%s\n", str(arg0), str(arg1)); }'
- *
- * slots holds the arguments, 8 bytes apart.  Its semaphore keeps it to a
- * load and a branch while nobody watches. */
-__extension__ unsigned short sdtkit_fire_semaphore
-    __attribute__((section(".probes"), visibility("hidden")));
-
-/* Call p's stub with its slots, through sdtkit:fire when watched. */
-static inline __attribute__((always_inline)) void call_stub(const sdtkit_probe *p, uintptr_t call,
-                                                            const union slot *slots)
+bool provider_prefer_file_locked(struct sdtkit_provider *pv, bool prefer)
 {
-    if (__builtin_expect(sdtkit_fire_semaphore, 0))
-        STAP_PROBE4(sdtkit, fire, p->pname, p->name, p->nargs, slots);
-    ((stub_fn *)call)(slots);
+    if (pv->loaded)
+        return false;
+    pv->prefer_file = prefer;
+    return true;
 }
 
-/* Out of line, so that the direct path needs no stack frame of its own. */
-static __attribute__((noinline)) void fire_converted(const sdtkit_probe *p, uintptr_t call,
-                                                     const sdtkit_value *args)
+bool provider_loaded_locked(struct sdtkit_provider *pv, struct loaded *out)
 {
-    union slot slots[SDTKIT_MAX_ARGS];
-    for (int i = 0; i < p->nargs; i++)
-        put_slot(&slots[i], p->kind[i], &args[i]);
-    call_stub(p, call, slots);
+    if (!pv->loaded)
+        return false;
+    object_describe(&pv->tenant, pv->path, sizeof pv->path, out);
+    return true;
 }
 
-/* Firing reads p and calls the stub; it writes nothing shared between
- * threads (see the contract at the top). */
-void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
+const struct failure *provider_failure_locked(const struct sdtkit_provider *pv)
 {
-    if (!p || (p->nargs > 0 && !args))
-        return;
-    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
-    if (!call)
-        return;
-    /* A value is 8 bytes, its bits first in the order a little-endian
-     * target reads a slot, and a tracer reads only the size the note
-     * gives: the values are the slots, but for a float (a double, made
-     * one) or on a big-endian target (where a short value goes first). */
-    _Static_assert(sizeof(sdtkit_value) == sizeof(union slot), "a value per slot");
-    if (p->direct)
-        call_stub(p, call, (const union slot *)(const void *)args);
-    else
-        fire_converted(p, call, args);
-}
-
-void probe_fire_va(const sdtkit_probe *p, va_list *ap)
-{
-    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
-    if (!call)
-        return;
-    union slot slots[SDTKIT_MAX_ARGS];
-    if (p->all_u64) {
-        for (int i = 0; i < p->nargs; i++)
-            slots[i].u64 = va_arg(*ap, uint64_t);
-        call_stub(p, call, slots);
-        return;
-    }
-    for (int i = 0; i < p->nargs; i++) {
-        union slot *s = &slots[i];
-        s->u64 = 0;
-        switch (p->kind[i]) {
-        case KIND_U8:
-            s->u8 = (uint8_t)va_arg(*ap, unsigned);
-            break;
-        case KIND_U16:
-            s->u16 = (uint16_t)va_arg(*ap, unsigned);
-            break;
-        case KIND_U32:
-            s->u32 = va_arg(*ap, uint32_t);
-            break;
-        case KIND_POINTER:
-            s->p = va_arg(*ap, const void *);
-            break;
-        case KIND_FLOAT:
-            s->f = (float)va_arg(*ap, double);
-            break;
-        case KIND_DOUBLE:
-            s->d = va_arg(*ap, double);
-            break;
-        default: /* KIND_U64 */
-            s->u64 = va_arg(*ap, uint64_t);
-            break;
-        }
-    }
-    call_stub(p, call, slots);
-}
-
-void sdtkit_probe_firev(const sdtkit_probe *p, ...)
-{
-    if (!p)
-        return;
-    va_list ap;
-    va_start(ap, p);
-    probe_fire_va(p, &ap);
-    va_end(ap);
-}
-
-int sdtkit_probe_is_enabled(const sdtkit_probe *p) { return p && sdtkit_probe_enabled(p); }
-
-const char *sdtkit_probe_name(const sdtkit_probe *p) { return p ? p->name : NULL; }
-
-int sdtkit_probe_nargs(const sdtkit_probe *p) { return p ? p->nargs : -1; }
-
-const volatile unsigned short *sdtkit_probe_semaphore(const sdtkit_probe *p)
-{
-    return p ? __atomic_load_n(&p->semaphore, __ATOMIC_ACQUIRE) : NULL;
+    return &pv->last;
 }

@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * runtime.h: what the run-time probe library's files share.
+ * runtime.h: what the run-time probe library's files share, one section
+ * per file, in the order a load goes through them:
  *
- *   provider.c   the native API (<sdtkit.h>): providers, probes, load,
- *                unload, fire
- *   place.c      where a loaded object lives: an executable memory file,
- *                or a named file in a directory mounted exec, loaded with
- *                dlopen
- *   stapsdt.c    libstapsdt's API (<libstapsdt.h>) on the native one
+ *   provider.c   the native API (<sdtkit.h>): providers, their probes and
+ *                their lifecycle; how a failure is reported
+ *   object.c     objects: the shared objects providers' probes are loaded
+ *                into, written by the core (lib/dso.c) for the target
+ *                this library was loaded as
+ *   place.c      where an object lives: an executable memory file, or a
+ *                named file in a directory mounted exec, loaded with dlopen
+ *   fire.c       firing and is-enabled, which take no lock
+ *   stapsdt.c    libstapsdt's API (<libstapsdt.h>) on the native one,
+ *                through the functions of provider.c alone
  *
- * The object itself is written by the core (lib/dso.c), for the target
- * this library was loaded as (own_target).  Nothing here prints or exits;
- * every failure is a status code and a message in the provider.
+ * Nothing here prints or exits.  One way to report a failure: a function
+ * that can fail returns 0 or a negative SDTKIT_E_* status and, when it
+ * fails, says why in the struct failure its caller passed (fail()).
  */
 #ifndef SDTKIT_RUNTIME_H
 #define SDTKIT_RUNTIME_H
@@ -21,7 +26,8 @@
 
 #include <pthread.h>
 #include <stdarg.h>
-#include <time.h>
+
+/* ---- provider.c: failures ---- */
 
 /* What failed in a load, for libstapsdt's SDTError_t. */
 enum load_stage {
@@ -31,8 +37,25 @@ enum load_stage {
     STAGE_DLOPEN, /* loading it */
 };
 
-/* The stub's calling convention: called with the argument slots. */
-typedef void stub_fn(const void *slots);
+/* Why a call failed: the status it returns, the stage of a load, and the
+ * message (what was tried, and why it failed). */
+struct failure {
+    int status;
+    enum load_stage stage;
+    char msg[512];
+};
+
+/* Record in f that the call fails with status at stage, msg (printf);
+ * return status. */
+int fail(struct failure *f, int status, enum load_stage stage, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Append "what: why" to f's message, after those appended before (the
+ * attempts of a load that tried several places). */
+void fail_attempt(struct failure *f, const char *what, const char *why);
+/* Forget f's failure: status 0, no message. */
+void fail_clear(struct failure *f);
+
+/* ---- provider.c: a probe, as fire.c and object.c see it ---- */
 
 /* How firing reads an argument and puts it in its slot: the types that
  * read and store alike, as one dense range (a jump table, not a tree of
@@ -47,8 +70,10 @@ enum arg_kind {
     KIND_DOUBLE
 };
 
-/* A probe.  Never freed and never reused (see provider.c): a handle stays
- * a handle of this probe for the life of the process. */
+/* A probe, in an allocation that starts with it: the library's bytes up to
+ * PROBE_EXTRA, a front end's extra bytes (libstapsdt's SDTProbeList_t),
+ * the names.  Kept, inert, for a while after its provider is destroyed
+ * (see provider.c). */
 struct sdtkit_probe {
     /* First, as <sdtkit.h> promises: the semaphore, or a zero of ours.
      * Written under the provider's lock, read by anyone (atomically). */
@@ -66,94 +91,262 @@ struct sdtkit_probe {
     int nargs;
     unsigned char kind[SDTKIT_MAX_ARGS]; /* enum arg_kind: how fire reads it */
     signed char size[SDTKIT_MAX_ARGS];   /* in the note: 1, 2, 4, 8, negative when signed */
-    bool direct;  /* the values are the slots as they are (see sdtkit_probe_fire) */
-    bool all_u64; /* every argument is KIND_U64: probe_fire_va's fast path */
+    bool direct;   /* the values are the slots as they are (see sdtkit_probe_fire) */
+    bool all_u64;  /* every argument is KIND_U64: probe_fire_va's fast path */
+    uint32_t slot; /* in its provider's object (object.c's) */
     struct sdtkit_probe *next_retired; /* once its provider is destroyed */
 };
 
-/* An object: a file holding a loaded shared object of `capacity' probe
- * slots, loaded once and never unloaded (see provider.c), which providers
- * take, rewrite and give back. */
-struct object {
-    void *handle;
-    int fd;
-    long owner;   /* the process that made it: only it writes the file */
-    bool named;   /* a file of ours on disk (perf's mode, or no memory file) */
-    bool in_use;  /* a provider's (else free, for the next load that fits) */
-    bool visible; /* the notes are in the file (not zeroed) */
-    char *dir;    /* named: its directory */
-    size_t capacity;
-    uintptr_t base; /* where it is loaded */
-    uint64_t text, stride,
-        semaphores;         /* slot 0's stub and semaphore (in the object), slot stride */
-    unsigned char stub[64]; /* a stub's bytes, as every slot holds them */
-    size_t stub_len;
-    uint64_t notes_offset, notes_size; /* .note.stapsdt of what the file holds */
-    unsigned char *notes;              /* its bytes, to show them again */
-    uint64_t loaded_end;               /* the loaded bytes: never change */
-    uint64_t file_size;
-    const void *tenant;               /* the provider whose probes the file describes */
-    size_t tenant_probes;             /* and how many */
-    unsigned long serial, generation; /* for the build-id's salt */
-    char path[4096];                  /* /proc/PID/fd/N, or the named file */
-    struct object *next;              /* every object of the process */
-};
-
-struct sdtkit_provider {
-    pthread_mutex_t lock;
-    char *name;
-    struct sdtkit_probe **probes;
-    size_t nprobes, cap;
-    struct sdtkit_probe **index; /* the probes by name (provider.c), strict only */
-    size_t index_cap;            /* a power of two, or 0 */
-    bool lax;                    /* libstapsdt's rules (see provider_create) */
-    bool loaded;
-    size_t published;      /* probes published by the last load */
-    bool prefer_file;      /* libstapsdt's memfd_disabled: not in memory */
-    bool named;            /* in a named file (for perf) */
-    char *named_dir;       /* in this directory, or NULL: the candidates */
-    struct object *obj;    /* the object it loads into, or NULL */
-    enum load_stage stage; /* of the last failed load */
-    char path[64];         /* sdtkit_provider_path's answer for a memory file */
-    char error[512];
-};
-
-/* Record msg (printf) as pv's error and return status. */
-int provider_fail(struct sdtkit_provider *pv, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* ---- provider.c, for stapsdt.c (pv locked where it says so) ---- */
+/* ---- provider.c, for stapsdt.c ---- */
 
 /* A provider; lax: libstapsdt's rules: any name, probes of the same name,
  * probes added while loaded (they fire once it is loaded again). */
 int provider_create(const char *name, bool lax, struct sdtkit_provider **out);
-/* Add a probe with `prefix' bytes before it in the same allocation (for
- * libstapsdt's SDTProbeList_t), which never moves nor is freed.  Locked. */
+/* The provider's lock, which every call on it below needs (but create). */
+void provider_lock(struct sdtkit_provider *pv);
+void provider_unlock(struct sdtkit_provider *pv);
+/* Where the extra bytes of a probe begin. */
+#define PROBE_EXTRA align_up(sizeof(struct sdtkit_probe), _Alignof(max_align_t))
+/* Add a probe with `extra' bytes after it in its allocation (at
+ * PROBE_EXTRA), which never moves. */
 int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, const int *types,
-                              int nargs, size_t prefix, struct sdtkit_probe **out);
+                              int nargs, size_t extra, struct sdtkit_probe **out);
 /* Load (a loaded provider is loaded again when probes were added since),
- * unload.  Locked. */
+ * unload. */
 int provider_load_locked(struct sdtkit_provider *pv);
 int provider_unload_locked(struct sdtkit_provider *pv);
-/* The path of the loaded object, or NULL.  Locked. */
-const char *provider_path_locked(struct sdtkit_provider *pv);
-/* Fire p, if loaded, with its arguments read from ap in the types it
- * declares after the default promotions (sdtkit_probe_firev, probeFire). */
-void probe_fire_va(const struct sdtkit_probe *p, va_list *ap);
+/* Loaded, with every probe added so far. */
+bool provider_current_locked(const struct sdtkit_provider *pv);
+/* Ask for a named file (true) or a memory file (false) for the next load:
+ * false when loaded (nothing changes). */
+bool provider_prefer_file_locked(struct sdtkit_provider *pv, bool prefer);
+/* The loaded object: its path, dlopen handle and descriptor; false when
+ * not loaded. */
+struct loaded {
+    const char *path;
+    void *handle;
+    int fd;
+};
+bool provider_loaded_locked(struct sdtkit_provider *pv, struct loaded *out);
+/* The failure of the provider's last failed call. */
+const struct failure *provider_failure_locked(const struct sdtkit_provider *pv);
 
-/* ---- place.c ---- */
+/* ---- object.c, for provider.c ---- */
+
+struct object;
+struct flights;
+
+/* A provider as object.c sees it: its probes and what it asks of an
+ * object (set before each lodging), and its place in an object. */
+struct tenant {
+    const char *name;             /* the provider's */
+    struct sdtkit_probe **probes; /* in the order they were added */
+    size_t nprobes;
+    bool named;      /* in a named file */
+    const char *dir; /* of the named file, or NULL: the candidates */
+    /* object.c's: */
+    struct object *obj;          /* its object, or NULL */
+    size_t nslots;               /* probes[0 .. nslots) hold slots in obj */
+    bool visible;                /* its notes are in obj's file */
+    unsigned long written;       /* obj's generation that wrote its notes */
+    uint64_t note_off, note_len; /* where, in the file */
+    struct tenant *next;         /* obj's tenants */
+};
+
+/* Put t's probes in an object and publish them: t's own object again when
+ * they fit, else one with room, else a new one.  On failure t is as it
+ * was (a loaded provider stays loaded, with what it had). */
+int object_lodge(struct tenant *t, struct failure *why);
+/* Unpublish t's probes and hide them from tracers that read the object
+ * again; they keep their slots. */
+void object_hide(struct tenant *t);
+/* t gives its slots back (t->obj NULL): pending until no tracer is on
+ * them and no thread is firing the probe that held them. */
+void object_leave(struct tenant *t);
+/* Free the pending slots that are no longer so, as f saw the threads. */
+void object_reclaim(const struct flights *f);
+/* In a child of fork: the objects are the parent's (never given slots). */
+void object_forked(void);
+/* t's object: its path for this process (into buf), handle, descriptor. */
+void object_describe(const struct tenant *t, char *buf, size_t len, struct loaded *out);
+
+/* ---- place.c, for object.c ---- */
+
+/* Where an object lives and how it is loaded (place.c fills it). */
+struct placement {
+    void *handle;
+    int fd;
+    bool named;      /* a file of ours on disk (perf's mode, or no memory file) */
+    char *dir;       /* named: its directory */
+    uintptr_t base;  /* where it is loaded */
+    char path[4096]; /* the named file (empty for a memory file) */
+};
 
 /* Put the object buf[0..size) in a new file that can be mapped
- * executable, load it and fill obj (handle, fd, named, dir, path, base);
- * 0, or -1 with the reasons of every attempt in pv's error and pv->stage
- * set.  named: a named file (in dir, or the first candidate); else a memory
- * file when the kernel gives one, else a named file. */
-int place_object(struct sdtkit_provider *pv, bool named, const char *dir, const void *buf,
-                 size_t size, struct object *obj);
-/* Write buf[0..size) at offset off of obj's file: 0 or -1 (errno). */
-int object_write(struct object *obj, const void *buf, size_t size, uint64_t off);
-/* The path of obj for this process, into buf (a memory file's, through
+ * executable and load it, filling pl.  named: a named file (in dir, or
+ * the first candidate); else a memory file when the kernel gives one,
+ * else a named file.  0, or SDTKIT_E_LOAD with the reasons of every
+ * attempt in why (for the provider called pname). */
+int place_object(const char *pname, bool named, const char *dir, const void *buf, size_t size,
+                 struct placement *pl, struct failure *why);
+/* Write buf[0..size) at offset off of pl's file: 0, or SDTKIT_E_LOAD. */
+int place_write(const struct placement *pl, const void *buf, size_t size, uint64_t off,
+                struct failure *why);
+/* The path of pl for this process, into buf (a memory file's, through
  * this process's descriptor). */
-const char *object_path(const struct object *obj, char *buf, size_t len);
+const char *place_path(const struct placement *pl, char *buf, size_t len);
+
+/* ---- fire.c ---- */
+
+/* The stub's calling convention: called with the argument slots. */
+typedef void stub_fn(const void *slots);
+
+/* What an unloaded probe's semaphore reads. */
+extern const volatile unsigned short probe_zero_semaphore;
+
+/* Point p at its stub and semaphore (release stores), or at nothing. */
+void probe_publish(struct sdtkit_probe *p, uintptr_t stub, const volatile unsigned short *sem);
+void probe_unpublish(struct sdtkit_probe *p);
+/* p's stub while published, else 0 (acquire). */
+uintptr_t probe_stub(const struct sdtkit_probe *p);
+/* The core of a fire, inline in fire.c's and stapsdt.c's functions (so
+ * that probeFire's frame is the only one).  See fire.c's top. */
+
+/* A thread's record: the probe it is firing, or NULL.  Each in a cache
+ * line of its own (128 bytes: the largest line, or pair of lines, a
+ * processor fetches together), so that threads firing at once do not
+ * write one line. */
+enum {
+    RIDER_ALIGN = 128
+};
+struct rider {
+    const struct sdtkit_probe *flying; /* its thread's stores, the others' loads */
+    bool taken;                        /* by a live thread */
+    struct rider *next;                /* every rider */
+};
+
+/* A pthread key, which the library uses where a __thread variable of a
+ * library would need the dynamic loader's __tls_get_addr besides libc. */
+struct thread_key {
+    pthread_key_t key;
+    bool keyed; /* made (else every thread's value reads NULL) */
+};
+/* Make k (a constructor's work), its destructor dtor; delete it (a
+ * destructor's: no thread's end may call into an unloaded library). */
+void thread_key_begin(struct thread_key *k, void (*dtor)(void *))
+    __attribute__((visibility("hidden")));
+void thread_key_end(struct thread_key *k) __attribute__((visibility("hidden")));
+
+/* A thread finds its rider through this key, which also gives it back
+ * when the thread ends; without a key no thread has a rider, and fire
+ * does nothing. */
+extern struct thread_key fire_key __attribute__((visibility("hidden")));
+
+/* This thread's rider, registered at its first fire; NULL out of memory
+ * (then it does not fire). */
+struct rider *rider_new(void) __attribute__((cold, visibility("hidden")));
+
+static inline __attribute__((always_inline)) struct rider *rider(void)
+{
+    struct rider *r = fire_key.keyed ? (struct rider *)pthread_getspecific(fire_key.key) : NULL;
+    return __builtin_expect(r != NULL, 1) ? r : rider_new();
+}
+
+/* r says p, before p is read: a compiler barrier keeps the store first,
+ * and fire_quiesce's membarrier orders it for the processor.  It returns
+ * what r said before (a signal handler's fire inside another fire). */
+static inline __attribute__((always_inline)) const struct sdtkit_probe *
+board(struct rider *r, const struct sdtkit_probe *p)
+{
+    const struct sdtkit_probe *outer = r->flying;
+    __atomic_store_n(&r->flying, p, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return outer;
+}
+
+static inline __attribute__((always_inline)) void land(struct rider *r,
+                                                       const struct sdtkit_probe *outer)
+{
+    __atomic_store_n(&r->flying, outer, __ATOMIC_RELEASE);
+}
+
+/* An argument slot: the value in its first bytes (see lib/arch.c). */
+union slot {
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f;
+    double d;
+    const void *p;
+};
+
+/* sdtkit:fire's semaphore, and the probe (fire.c). */
+extern unsigned short sdtkit_fire_semaphore __attribute__((visibility("hidden")));
+void fire_watched(const struct sdtkit_probe *p, const union slot *slots)
+    __attribute__((cold, visibility("hidden")));
+
+/* Call p's stub with its slots, through sdtkit:fire when watched. */
+static inline __attribute__((always_inline)) void call_stub(const struct sdtkit_probe *p,
+                                                            uintptr_t call, const union slot *slots)
+{
+    if (__builtin_expect(sdtkit_fire_semaphore, 0))
+        fire_watched(p, slots);
+    ((stub_fn *)call)(slots);
+}
+
+/* The slots of p's arguments, read from ap in their declared types after
+ * the default promotions: those of a probe whose arguments are not all
+ * 8-byte integers, out of line (fire.c). */
+void read_va_kinds(const struct sdtkit_probe *p, va_list *ap, union slot *slots)
+    __attribute__((visibility("hidden")));
+
+static inline __attribute__((always_inline)) void read_va(const struct sdtkit_probe *p, va_list *ap,
+                                                          union slot *slots)
+{
+    if (!p->all_u64) {
+        read_va_kinds(p, ap, slots);
+        return;
+    }
+    for (int i = 0; i < p->nargs; i++)
+        slots[i].u64 = va_arg(*ap, uint64_t);
+}
+
+/* Fire p, with its arguments read from ap (sdtkit_probe_firev, probeFire:
+ * each has seen p loaded a moment before). */
+static inline __attribute__((always_inline)) void probe_fire_va(const struct sdtkit_probe *p,
+                                                                va_list *ap)
+{
+    struct rider *r = rider();
+    if (!r)
+        return;
+    const struct sdtkit_probe *outer = board(r, p);
+    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
+    if (call) {
+        union slot slots[SDTKIT_MAX_ARGS];
+        read_va(p, ap, slots);
+        call_stub(p, call, slots);
+    }
+    land(r, outer);
+}
+
+/* The probes threads are firing, as fire_quiesce() saw them. */
+struct flights {
+    const struct sdtkit_probe **probes;
+    size_t n;
+};
+/* After probes were unpublished: a snapshot of the probes being fired,
+ * after which every other fire of those probes sees them unpublished.
+ * 0, or -1 where the system has no membarrier(2) (or out of memory):
+ * nothing unpublished may then be reused or freed. */
+int fire_quiesce(struct flights *f);
+/* A thread was firing p when f was taken (it may still be). */
+bool fire_flying(const struct flights *f, const struct sdtkit_probe *p);
+void fire_landed(struct flights *f);
+/* fork: the riders' lock held across it; in the child, the riders of
+ * the threads that are not there freed. */
+void fire_fork_prepare(void);
+void fire_fork_parent(void);
+void fire_fork_child(void);
 
 #endif

@@ -7,12 +7,15 @@
  * each is the first member of a larger one of ours: a provider carries its
  * native provider (libstapsdt's rules: any name, probes of the same name,
  * probes added while loaded) and the strings we own; a probe's list node
- * is allocated with its native probe, before it, in the one allocation the
- * native API never frees (provider.c), so a binding's stale probe stays a
- * probe that does nothing.  A binding only ever holds pointers to them.
+ * is the extra bytes of its native probe, in its allocation, which the
+ * native API keeps for SDTKIT_RETIRED_PROBES more destroyed probes after
+ * its provider's destroy (provider.c): so a binding's stale probe stays,
+ * that long, a probe that does nothing.  A binding only ever holds
+ * pointers to them.
  *
  * Every call holds the native provider's lock while it reads or writes the
- * provider's state, ours and the native one's.
+ * provider's state, ours and the native one's; the native provider's it
+ * reaches through provider.c's functions alone.
  *
  * Where bindings rely on what libstapsdt returned, this returns it: a
  * provider for any name, 0 from a second providerLoad (which loads the
@@ -35,7 +38,7 @@ struct compat_provider {
 
 static struct compat_provider *compat(SDTProvider_t *p) { return (struct compat_provider *)p; }
 
-/* The bytes before a native probe: its list node (provider.c aligns). */
+/* A probe's list node: the extra bytes of its native probe. */
 enum {
     NODE_SIZE = sizeof(SDTProbeList_t)
 };
@@ -44,14 +47,12 @@ static SDTProbeList_t *node_of(SDTProbe_t *probe) { return (SDTProbeList_t *)(vo
 
 static struct sdtkit_probe *native_of(SDTProbe_t *probe)
 {
-    size_t head = align_up(NODE_SIZE, _Alignof(max_align_t));
-    return (struct sdtkit_probe *)(void *)((char *)node_of(probe) + head);
+    return (struct sdtkit_probe *)(void *)((char *)node_of(probe) - PROBE_EXTRA);
 }
 
 static SDTProbe_t *probe_of(struct sdtkit_probe *p)
 {
-    size_t head = align_up(NODE_SIZE, _Alignof(max_align_t));
-    return &((SDTProbeList_t *)(void *)((char *)p - head))->probe;
+    return &((SDTProbeList_t *)(void *)((char *)p + PROBE_EXTRA))->probe;
 }
 
 /* The errno member, whatever <errno.h> made of the name. */
@@ -90,13 +91,11 @@ int providerUseMemfd(SDTProvider_t *provider, const MemFDOption_t use_memfd)
     if (!provider || (use_memfd != memfd_enabled && use_memfd != memfd_disabled))
         return 0;
     struct sdtkit_provider *pv = compat(provider)->native;
-    pthread_mutex_lock(&pv->lock);
-    int applied = !pv->loaded;
-    if (applied) {
+    provider_lock(pv);
+    int applied = provider_prefer_file_locked(pv, use_memfd == memfd_disabled);
+    if (applied)
         provider->_use_memfd = use_memfd;
-        pv->prefer_file = use_memfd == memfd_disabled;
-    }
-    pthread_mutex_unlock(&pv->lock);
+    provider_unlock(pv);
     return applied;
 }
 
@@ -108,7 +107,7 @@ SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name, int argC
     int types[MAX_ARGUMENTS];
     char msg[160];
     SDTProbe_t *probe = NULL;
-    pthread_mutex_lock(&cp->native->lock);
+    provider_lock(cp->native);
     if (argCount < 0 || argCount > MAX_ARGUMENTS) {
         snprintf(msg, sizeof msg, "probe '%s': %d arguments (0 to %d)", name ? name : "(null)",
                  argCount, MAX_ARGUMENTS);
@@ -133,11 +132,11 @@ SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name, int argC
     struct sdtkit_probe *native;
     if (provider_add_probe_locked(cp->native, name, types, argCount, NODE_SIZE, &native) !=
         SDTKIT_OK) {
-        set_error(cp, elfCreationError, cp->native->error);
+        set_error(cp, elfCreationError, provider_failure_locked(cp->native)->msg);
         goto done;
     }
     probe = probe_of(native);
-    probe->name = native->name;
+    probe->name = (char *)sdtkit_probe_name(native);
     for (int i = 0; i < argCount; i++)
         probe->argFmt[i] = (ArgType_t)types[i];
     probe->argCount = argCount;
@@ -145,7 +144,7 @@ SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name, int argC
     node_of(probe)->next = provider->probes;
     provider->probes = node_of(probe);
 done:
-    pthread_mutex_unlock(&cp->native->lock);
+    provider_unlock(cp->native);
     return probe;
 }
 
@@ -153,9 +152,8 @@ done:
 static void set_fire(SDTProvider_t *provider, bool loaded)
 {
     for (SDTProbeList_t *n = provider->probes; n; n = n->next) {
-        const struct sdtkit_probe *np = native_of(&n->probe);
-        void *stub = loaded && np->call ? (void *)np->stub : NULL;
-        __atomic_store_n(&n->probe._fire, stub, __ATOMIC_RELEASE);
+        uintptr_t stub = loaded ? probe_stub(native_of(&n->probe)) : 0;
+        __atomic_store_n(&n->probe._fire, (void *)stub, __ATOMIC_RELEASE);
     }
 }
 
@@ -165,30 +163,32 @@ int providerLoad(SDTProvider_t *provider)
         return -1;
     struct compat_provider *cp = compat(provider);
     struct sdtkit_provider *pv = cp->native;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     int rc = 0;
-    if (pv->loaded && pv->published == pv->nprobes) {
+    struct loaded l;
+    if (provider_current_locked(pv)) {
         /* loaded, and nothing added since: as libstapsdt, success */
     } else if (provider_load_locked(pv) != SDTKIT_OK) {
+        const struct failure *f = provider_failure_locked(pv);
         set_error(cp,
-                  pv->stage == STAGE_DLOPEN ? sharedLibraryOpenError
-                  : pv->stage == STAGE_FILE ? tmpCreationError
-                                            : elfCreationError,
-                  pv->error);
-        set_fire(provider, false);
-        provider->_handle = NULL;
-        provider->_memfd = -1;
+                  f->stage == STAGE_DLOPEN ? sharedLibraryOpenError
+                  : f->stage == STAGE_FILE ? tmpCreationError
+                                           : elfCreationError,
+                  f->msg);
+        /* a loaded provider stays loaded, with the probes it had: their
+         * _fire and the members stay as they were */
+        set_fire(provider, true);
         rc = -1;
-    } else {
+    } else if (provider_loaded_locked(pv, &l)) {
         free(cp->filename);
-        cp->filename = strdup(provider_path_locked(pv));
+        cp->filename = strdup(l.path);
         provider->_filename = cp->filename;
-        provider->_handle = pv->obj->handle;
-        provider->_memfd = pv->obj->fd;
+        provider->_handle = l.handle;
+        provider->_memfd = l.fd;
         set_fire(provider, true);
         set_error(cp, noError, NULL);
     }
-    pthread_mutex_unlock(&pv->lock);
+    provider_unlock(pv);
     return rc;
 }
 
@@ -198,11 +198,11 @@ int providerUnload(SDTProvider_t *provider)
         return -1;
     struct compat_provider *cp = compat(provider);
     struct sdtkit_provider *pv = cp->native;
-    pthread_mutex_lock(&pv->lock);
+    provider_lock(pv);
     set_fire(provider, false);
     if (provider_unload_locked(pv) != SDTKIT_OK) {
         /* libstapsdt returned 0: a binding toggling tracing relies on it */
-        set_error(cp, noError, pv->error);
+        set_error(cp, noError, provider_failure_locked(pv)->msg);
     } else {
         set_error(cp, noError, NULL);
     }
@@ -213,7 +213,7 @@ int providerUnload(SDTProvider_t *provider)
     cp->filename = NULL;
     provider->_handle = NULL;
     provider->_memfd = -1;
-    pthread_mutex_unlock(&pv->lock);
+    provider_unlock(pv);
     return 0;
 }
 
@@ -222,11 +222,11 @@ void providerDestroy(SDTProvider_t *provider)
     if (!provider)
         return;
     struct compat_provider *cp = compat(provider);
-    pthread_mutex_lock(&cp->native->lock);
+    provider_lock(cp->native);
     set_fire(provider, false);
     for (SDTProbeList_t *n = provider->probes; n; n = n->next)
         n->probe.provider = NULL; /* freed below; the probe stays */
-    pthread_mutex_unlock(&cp->native->lock);
+    provider_unlock(cp->native);
     sdtkit_provider_destroy(cp->native);
     free(provider->name);
     free(cp->filename);
@@ -244,19 +244,21 @@ void probeFire(SDTProbe_t *probe, ...)
     va_end(ap);
 }
 
-/* The semaphore, which every tracer raises while attached; and, on x86-64,
- * what libstapsdt tested: an int3 in place of the stub's nop, which a
- * uprobe without a semaphore (a raw one, an older perf) also sets. */
+/* On x86-64, what libstapsdt tested: an int3 in place of the stub's nop.
+ * Every tracer there traps on the probe with one (a uprobe, with or
+ * without a semaphore, and gdb's breakpoints), and a fire reaches a
+ * tracer exactly while it is there: so it is the whole test, at
+ * libstapsdt's cost (its semaphore, raised a moment before the int3
+ * lands, would only say so earlier).  Elsewhere, the semaphore, which
+ * every tracer raises while attached. */
 int probeIsEnabled(SDTProbe_t *probe)
 {
     if (!probe)
         return 0;
-    if (sdtkit_probe_is_enabled(native_of(probe)))
-        return 1;
 #if defined __x86_64__
     const unsigned char *stub = __atomic_load_n(&probe->_fire, __ATOMIC_ACQUIRE);
     return stub && *(const volatile unsigned char *)stub == 0xcc;
 #else
-    return 0;
+    return sdtkit_probe_enabled(native_of(probe));
 #endif
 }

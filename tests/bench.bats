@@ -119,7 +119,7 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I "$INCLUDE" "$ROOT/bench/runtime.c" -o rt \
         "$ROOT/build/libsdtkit.so.1" "$ROOT/build/libstapsdt.so.0" -Wl,-rpath,"$ROOT/build"
     local m sums=""
-    for m in none compiled gated plain native compat; do
+    for m in none compiled gated plain native compat cgated; do
         run ./rt "$m" 1000
         [ "$status" -eq 0 ]
         [[ "$output" =~ ^[0-9.]+" ns/iter "[0-9]+$ ]]
@@ -129,7 +129,60 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     run ./rt load 2 100
     [ "$status" -eq 0 ]
     [[ "$output" =~ ^[0-9.]+" ms/load (best "[0-9.]+"), object "[0-9]+" bytes, "[0-9.-]+" KiB per loaded provider"$ ]]
+    run ./rt churn 100 compat
+    [ "$status" -eq 0 ]
+    [[ "$output" =~ ^"churn 100 cycles 0 failed heap "[0-9]+" "[0-9]+" rss "[0-9]+" "[0-9]+" fds "[0-9]+" "[0-9]+" maps "[0-9]+" "[0-9]+" bytes/cycle "-?[0-9.]+$ ]]
+    run ./rt many 100 2
+    [ "$status" -eq 0 ]
+    [[ "$output" =~ ^"many 100 providers 2 probes 0 failed cpu "[0-9.]+" s dlopens "[0-9]+" objects "[0-9]+" rss "-?[0-9]+" KiB heap "-?[0-9]+" bytes"$ ]]
     run ./rt nosuchmode 1
+    [ "$status" -eq 2 ]
+}
+
+@test "bench/libstapsdt-tests runs a tree's tests with its valgrind flags, two cases of test-errors aside" {
+    need_cmd valgrind
+    make -s -C "$ROOT" runtime
+    mkdir -p tree/tests
+    # a tree shaped as libstapsdt's: its tests' Makefile, a leak test and an
+    # error test whose two cases sdtkit differs on fail, a third passes
+    printf 'VALGRINDFLAGS= --tool=memcheck --leak-check=full --error-exitcode=1\n' > tree/tests/Makefile
+    cat > tree/tests/test-memory-leaks.c <<'EOF'
+#include <libstapsdt.h>
+int main(void) {
+  SDTProvider_t *p = providerInit("leaks");
+  SDTProbe_t *a = providerAddProbe(p, "a", 2, int8, uint64);
+  if (!a || providerLoad(p) != 0) return 1;
+  probeFire(a, 1, 2);
+  providerUnload(p);
+  providerDestroy(p);
+  return 0;
+}
+EOF
+    cat > tree/tests/test-errors.c <<'EOF'
+#include <libstapsdt.h>
+int testTmpCreationError() { return 0; }
+int testSharedLibraryCloseError() { return 0; }
+int testOther() { SDTProvider_t *p = providerInit("x"); int ok = providerLoad(p) == 0; providerDestroy(p); return ok; }
+int main() {
+  if (!testTmpCreationError()) { return -2; }
+  if (!testOther()) { return -3; }
+  if(!testSharedLibraryCloseError()) {
+    return -5;
+  }
+  return 0;
+}
+EOF
+    run "$ROOT/bench/libstapsdt-tests" tree
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "${lines[2]}" = "ok test-memory-leaks under valgrind --tool=memcheck --leak-check=full --error-exitcode=1" ]
+    [ "${lines[4]}" = "ok test-errors (testTmpCreationError, testSharedLibraryCloseError aside)" ]
+    # the third case failing fails it
+    sed -i 's/return ok;/return !ok;/' tree/tests/test-errors.c
+    run "$ROOT/bench/libstapsdt-tests" tree
+    [ "$status" -eq 1 ]
+    [[ "${lines[4]}" == "FAILED test-errors (testTmpCreationError, testSharedLibraryCloseError aside) (status 253)"* ]]
+    run "$ROOT/bench/libstapsdt-tests" nosuchtree
     [ "$status" -eq 2 ]
 }
 

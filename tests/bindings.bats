@@ -413,7 +413,9 @@ names_check() {
     done < "$BIND_SRC/names"
     listing=$(timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$DRV_PID" 2>&1) || true
     for i in "${!pairs[@]}"; do
-        expect "the note of ${pairs[$i]}" "$(note_probes "${paths[$i]}" 2>&1 | cut -f1)" "${pairs[$i]}"
+        # small providers share an object: the pair is one of its notes
+        expect "the note of ${pairs[$i]}" \
+            "$(note_probes "${paths[$i]}" 2>&1 | cut -f1 | grep -cxF -- "${pairs[$i]}")" 1
         expect "bpftrace -l -p lists ${pairs[$i]}" \
             "$(grep -cxF "usdt:${paths[$i]}:${pairs[$i]}" <<<"$listing")" 1
     done

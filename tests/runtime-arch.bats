@@ -118,7 +118,8 @@ prepare() {
         "-DSDTKIT_VERSION=\"$(cat "$ROOT/VERSION")\"" -I "$ROOT/include")
     "$cc" "${rt[@]}" -fPIC -shared -Wl,-soname,libsdtkit.so.1 -Wl,-z,defs \
         -Wl,--version-script="$ROOT/runtime/sdtkit.map" -o libsdtkit.so.1 \
-        "$ROOT"/runtime/provider.c "$ROOT"/runtime/place.c "$ROOT"/lib/arch.c \
+        "$ROOT"/runtime/provider.c "$ROOT"/runtime/object.c "$ROOT"/runtime/place.c \
+        "$ROOT"/runtime/fire.c "$ROOT"/lib/arch.c \
         "$ROOT"/lib/elfwrite.c "$ROOT"/lib/sha1.c "$ROOT"/lib/dso.c -ldl -lpthread || return 1
     # not PIE: qemu's gdb stub reports section offsets that gdb applies to
     # .text and .data alone, and a PIE's other sections (.dynamic) are then

@@ -7,9 +7,18 @@
                                                         u64 i64 ptr str flt dbl, or a number)
      load | unload | destroy | path | error
      fire NAME | enabled NAME
+     sem NAME             which semaphore the probe reads: #K, the K-th
+                          address seen (a slot's, or the library's zero)
+     raise NAME | lower NAME
+                          add 1 to its semaphore, or take 1, as a tracer
+                          does (the probe loaded)
      init NAME            providerInit                 (libstapsdt's API)
      cadd NAME COUNT TYPE...  providerAddProbe         (TYPE: a number, as ArgType_t)
      cload | cunload | cdestroy | cmemfd 0|1 | cfilename
+     cloadrc              providerLoad, printing its return and errno only
+     cmany PREFIX N       providerAddProbe of PREFIX0 .. PREFIXN-1, an int32 each
+     nofile [max]         no descriptor left to open (the limit set to the
+                          lowest free one), or the limit back at its maximum
      cfire NAME | cenabled NAME
      handles NAME | chandles NAME
                           every handle of that name added so far (native or
@@ -27,8 +36,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
-#define MAX 64
+#define MAX 128
 
 static sdtkit_provider *pv;
 static SDTProvider_t *cpv;
@@ -38,6 +49,8 @@ static struct {
     SDTProbe_t *cp;
 } probes[MAX];
 static int nprobes;
+static const volatile unsigned short *sems[MAX];
+static int nsems;
 
 static const char *word(char **s)
 {
@@ -144,6 +157,18 @@ static void run(char *line)
             sdtkit_probe_fire(probes[i].p, v);
         printf("%s enabled %d\n", sdtkit_probe_name(probes[i].p),
                sdtkit_probe_is_enabled(probes[i].p));
+    } else if (strcmp(cmd, "sem") == 0 && i >= 0) {
+        const volatile unsigned short *s = sdtkit_probe_semaphore(probes[i].p);
+        int k = 0;
+        while (k < nsems && sems[k] != s)
+            k++;
+        if (k == nsems && nsems < MAX)
+            sems[nsems++] = s;
+        printf("%s semaphore #%d\n", name, k + 1);
+    } else if ((strcmp(cmd, "raise") == 0 || strcmp(cmd, "lower") == 0) && i >= 0) {
+        volatile unsigned short *s = (volatile unsigned short *)sdtkit_probe_semaphore(probes[i].p);
+        *s = (unsigned short)(*s + (cmd[0] == 'r' ? 1 : -1));
+        printf("%s enabled %d\n", name, sdtkit_probe_is_enabled(probes[i].p));
     } else if (strcmp(cmd, "handles") == 0 || strcmp(cmd, "chandles") == 0) {
         int n = 0, shared = 0;
         char names[512] = "";
@@ -179,6 +204,32 @@ static void run(char *line)
         remember(name, NULL, p);
     } else if (strcmp(cmd, "cload") == 0) {
         cstatus(providerLoad(cpv));
+    } else if (strcmp(cmd, "cloadrc") == 0) {
+        long rc = providerLoad(cpv);
+        printf("%ld errno %d\n", rc, cpv ? (int)providerErrno(cpv) : 0);
+    } else if (strcmp(cmd, "cmany") == 0) {
+        const char *count = word(&line);
+        int n = count ? atoi(count) : 0, added = 0;
+        for (int k = 0; k < n; k++) {
+            char probe_name[64];
+            snprintf(probe_name, sizeof probe_name, "%s%d", name ? name : "", k);
+            SDTProbe_t *p = providerAddProbe(cpv, probe_name, 1, int32);
+            added += p != NULL;
+            remember(probe_name, NULL, p);
+        }
+        printf("%d probes\n", added);
+    } else if (strcmp(cmd, "nofile") == 0) {
+        struct rlimit rl;
+        getrlimit(RLIMIT_NOFILE, &rl);
+        if (name && strcmp(name, "max") == 0) {
+            rl.rlim_cur = rl.rlim_max;
+        } else { /* the lowest free descriptor: the next one opened */
+            int fd = dup(0);
+            rl.rlim_cur = fd < 0 ? 0 : (rlim_t)fd;
+            if (fd >= 0)
+                close(fd);
+        }
+        puts(setrlimit(RLIMIT_NOFILE, &rl) == 0 ? "0" : "setrlimit failed");
     } else if (strcmp(cmd, "cunload") == 0) {
         cstatus(providerUnload(cpv));
     } else if (strcmp(cmd, "cdestroy") == 0) {

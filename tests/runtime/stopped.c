@@ -11,11 +11,14 @@
 
    Meanwhile the main thread unloads and loads both providers CYCLES
    times, destroys them, then makes, loads and destroys 20 more (which
-   take the objects the first ones had).  Then the thread resumes and
-   returns from the stub; it goes on firing its stale handle, which does
-   nothing; the main thread reads through the address it held.  Prints
-   what it saw, one line a step; a library that unmaps what they hold
-   kills it with SIGSEGV.  x86-64 only (the breakpoint's byte). */
+   take the slots the first ones had, but the one the stopped thread is
+   in: a new probe there would take the stopped fire for its own).  Then
+   the thread resumes and returns from the stub; it goes on firing its
+   stale handle, which does nothing; the main thread reads through the
+   address it held, and a provider made then takes the stopped thread's
+   slot again.  Prints what it saw, one line a step; a library that
+   unmaps what they hold kills it with SIGSEGV.  x86-64 only (the
+   breakpoint's byte). */
 #define _GNU_SOURCE
 #include <libstapsdt.h>
 #include <sdtkit.h>
@@ -147,19 +150,23 @@ int main(int argc, char **argv)
     }
     sdtkit_provider_destroy(pv);
     providerDestroy(cpv);
+    int took = 0;
     for (int i = 0; i < 20; i++) {
         sdtkit_provider *other;
         sdtkit_probe *q;
         SDTProvider_t *c2 = providerInit("other");
+        SDTProbe_t *y = NULL;
         check(sdtkit_provider_create("other", &other) == 0 &&
                   sdtkit_provider_add_probe(other, "q", types, 1, &q) == 0 &&
-                  sdtkit_provider_load(other) == 0 && c2 && providerAddProbe(c2, "y", 0) &&
+                  sdtkit_provider_load(other) == 0 && c2 && (y = providerAddProbe(c2, "y", 0)) &&
                   providerLoad(c2) == 0,
               "other providers");
+        took += (uintptr_t)y->_fire == stub;
         sdtkit_provider_destroy(other);
         providerDestroy(c2);
     }
     printf("%ld reloads, both destroyed, 20 more providers loaded and destroyed\n", cycles);
+    printf("%d of them took the stopped thread's slot\n", took);
     check(atomic_load(&fires) == before, "the stopped thread stays stopped");
 
     check(write(go[1], "g", 1) == 1, "go");
@@ -171,6 +178,17 @@ int main(int argc, char **argv)
     printf("the held semaphore address reads %u\n", (unsigned)*held);
     atomic_store(&done, 1);
     pthread_join(t, NULL);
+    /* landed: its slot is for any provider again (the second of two
+     * takes it: the first's destroy frees what is pending) */
+    took = 0;
+    for (int i = 0; i < 2; i++) {
+        SDTProvider_t *c3 = providerInit("later");
+        SDTProbe_t *z = c3 ? providerAddProbe(c3, "z", 0) : NULL;
+        check(z && providerLoad(c3) == 0, "a later provider");
+        took += (uintptr_t)z->_fire == stub;
+        providerDestroy(c3);
+    }
+    printf("%d of 2 providers made after it returned took its slot\n", took);
     return 0;
 #endif
 }

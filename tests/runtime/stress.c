@@ -8,7 +8,9 @@
    another under them).  Before the next cycle, the main thread waits until
    a thread has made a whole pass over the probes as that cycle left them:
    the work is CYCLES cycles however loaded the machine is (no clock), and
-   every cycle's state is fired at.
+   every cycle's state is fired at.  The threads also read the native
+   provider's path and last error message, which the main thread changes
+   (an unload of the unloaded provider fails each cycle).
    Prints "ok FIRES CYCLES" when every call returned as documented; any
    crash, hang or race (under ThreadSanitizer) fails the test. */
 #include <libstapsdt.h>
@@ -18,6 +20,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static sdtkit_provider *pv;
 static sdtkit_probe *probe[3];
@@ -34,6 +37,7 @@ static void *firing(void *arg)
     atomic_long *done = arg;
     sdtkit_value v[3] = {{.i = -1}, {.u = 2}, {.p = "three"}};
     long n = 0;
+    volatile size_t read_bytes = 0; /* what the strings read, kept */
     while (!atomic_load(&stop)) {
         for (int i = 0; i < 3; i++) {
             if (sdtkit_probe_enabled(probe[i]) || sdtkit_probe_is_enabled(probe[i]))
@@ -45,6 +49,8 @@ static void *firing(void *arg)
         sdtkit_probe_fire(atomic_load(&churn), v);
         probeFire(cprobe, 1, (uint64_t)2);
         (void)probeIsEnabled(cprobe);
+        const char *path = sdtkit_provider_path(pv);
+        read_bytes += (path ? strlen(path) : 0) + strlen(sdtkit_provider_error(pv));
         n += 6;
         atomic_fetch_add(done, 1);
     }
@@ -110,6 +116,8 @@ int main(int argc, char **argv)
         old = next;
         snprintf(name, sizeof name, "extra%d", c);
         check(sdtkit_provider_unload(pv), "unload");
+        if (sdtkit_provider_unload(pv) != SDTKIT_E_STATE) /* a message for the threads */
+            return 1;
         check(sdtkit_provider_add_probe(pv, name, NULL, 0, &extra), "add");
         check(sdtkit_provider_load(pv), "load");
         snprintf(name, sizeof name, "cextra%d", c);

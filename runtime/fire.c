@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fire.c: firing a probe and testing it, which take no lock, and what
+ * makes it safe to give a probe's slot to another probe, or to free the
+ * probe, while other threads may be firing it.
+ *
+ * A thread firing probe p says so, in a record of its own (its rider,
+ * registered at its first fire), from before it reads where p's stub is
+ * until the stub has returned.  Giving p's slot away, or freeing p, waits
+ * until no rider says p: after p is unpublished, fire_quiesce() makes the
+ * riders' stores visible with membarrier(2) (an asymmetric fence: fire
+ * itself needs no fence) and takes a snapshot of them.  A thread that was
+ * about to call p's stub is then in the snapshot; one that was not reads
+ * p unpublished.  A thread stopped anywhere in fire, for any time, keeps
+ * p's slot and p itself from reuse until it has returned.
+ *
+ * Firing writes only its own thread's rider, no counter and no atomic
+ * read-modify-write, so threads firing the same probe do not contend.
+ * A thread's first fire registers its rider, under a lock, once.
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+
+/* sdtkit:fire, the library's own probe (below), has a semaphore. */
+#define _SDT_HAS_SEMAPHORES 1
+#include "../include/sys/sdt.h"
+
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+const volatile unsigned short probe_zero_semaphore = 0;
+
+void probe_publish(struct sdtkit_probe *p, uintptr_t stub, const volatile unsigned short *sem)
+{
+    p->stub = stub;
+    uintptr_t call = stub;
+#if defined __powerpc64__ && (!defined _CALL_ELF || _CALL_ELF == 1)
+    p->descriptor[0] = stub; /* the stub uses no TOC */
+    call = (uintptr_t)p->descriptor;
+#endif
+    __atomic_store_n(&p->semaphore, sem, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->call, call, __ATOMIC_RELEASE);
+}
+
+void probe_unpublish(struct sdtkit_probe *p)
+{
+    __atomic_store_n(&p->call, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->semaphore, &probe_zero_semaphore, __ATOMIC_RELEASE);
+}
+
+uintptr_t probe_stub(const struct sdtkit_probe *p)
+{
+    return __atomic_load_n(&p->call, __ATOMIC_ACQUIRE) ? p->stub : 0;
+}
+
+/* ---- riders ---- */
+
+/* membarrier(2)'s commands (linux/membarrier.h, which musl lacks). */
+enum {
+    BARRIER_QUERY = 0,
+    BARRIER_GLOBAL = 1,
+    BARRIER_PRIVATE_EXPEDITED = 8,
+    BARRIER_REGISTER_PRIVATE_EXPEDITED = 16,
+};
+
+static struct {
+    pthread_mutex_t lock;
+    struct rider *all;
+    int barrier; /* the command fire_quiesce uses; 0: none works; -1: not asked yet */
+} riders = {PTHREAD_MUTEX_INITIALIZER, NULL, -1};
+
+struct thread_key fire_key;
+
+void thread_key_begin(struct thread_key *k, void (*dtor)(void *))
+{
+    k->keyed = pthread_key_create(&k->key, dtor) == 0;
+}
+
+void thread_key_end(struct thread_key *k)
+{
+    if (k->keyed)
+        pthread_key_delete(k->key);
+    k->keyed = false;
+}
+
+static void rider_gone(void *arg)
+{
+    struct rider *r = arg;
+    pthread_mutex_lock(&riders.lock);
+    __atomic_store_n(&r->flying, NULL, __ATOMIC_RELAXED);
+    r->taken = false;
+    pthread_mutex_unlock(&riders.lock);
+}
+
+__attribute__((constructor)) static void riders_begin(void)
+{
+    thread_key_begin(&fire_key, rider_gone);
+}
+
+__attribute__((destructor)) static void riders_end(void) { thread_key_end(&fire_key); }
+
+/* This thread's rider, registered at its first fire; NULL out of memory
+ * (then it does not fire). */
+struct rider *rider_new(void)
+{
+    if (!fire_key.keyed)
+        return NULL;
+    pthread_mutex_lock(&riders.lock);
+    struct rider *r = riders.all;
+    while (r && r->taken)
+        r = r->next;
+    void *line;
+    if (!r && posix_memalign(&line, RIDER_ALIGN, RIDER_ALIGN) == 0) {
+        _Static_assert(sizeof *r <= RIDER_ALIGN, "a rider in its line");
+        r = memset(line, 0, RIDER_ALIGN);
+        r->next = riders.all;
+        riders.all = r;
+    }
+    if (r && pthread_setspecific(fire_key.key, r) != 0)
+        r = NULL; /* left untaken, for another thread */
+    if (r)
+        r->taken = true;
+    pthread_mutex_unlock(&riders.lock);
+    return r;
+}
+
+/* membarrier(2), or -1. */
+static long barrier(int cmd)
+{
+#ifdef SYS_membarrier
+    return syscall(SYS_membarrier, cmd, 0, 0);
+#else
+    (void)cmd;
+    return -1;
+#endif
+}
+
+/* The command that makes every thread's stores visible: the process's
+ * own (registered once), else the system's, else none.  Riders locked. */
+static int barrier_command(void)
+{
+    if (riders.barrier >= 0)
+        return riders.barrier;
+    long cmds = barrier(BARRIER_QUERY);
+    riders.barrier = 0;
+    if (cmds > 0 && (cmds & BARRIER_PRIVATE_EXPEDITED) &&
+        barrier(BARRIER_REGISTER_PRIVATE_EXPEDITED) == 0)
+        riders.barrier = BARRIER_PRIVATE_EXPEDITED;
+    else if (cmds > 0 && (cmds & BARRIER_GLOBAL))
+        riders.barrier = BARRIER_GLOBAL;
+    return riders.barrier;
+}
+
+int fire_quiesce(struct flights *f)
+{
+    f->n = 0;
+    f->probes = NULL;
+    pthread_mutex_lock(&riders.lock);
+    int cmd = barrier_command();
+    size_t n = 0;
+    for (struct rider *r = riders.all; r; r = r->next)
+        n++;
+    if (!cmd || barrier(cmd) != 0 || !(f->probes = malloc((n ? n : 1) * sizeof *f->probes))) {
+        pthread_mutex_unlock(&riders.lock);
+        return -1;
+    }
+    for (struct rider *r = riders.all; r; r = r->next) {
+        const struct sdtkit_probe *p = __atomic_load_n(&r->flying, __ATOMIC_ACQUIRE);
+        if (p)
+            f->probes[f->n++] = p;
+    }
+    pthread_mutex_unlock(&riders.lock);
+    return 0;
+}
+
+bool fire_flying(const struct flights *f, const struct sdtkit_probe *p)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (f->probes[i] == p)
+            return true;
+    return false;
+}
+
+void fire_landed(struct flights *f)
+{
+    free(f->probes);
+    f->probes = NULL;
+    f->n = 0;
+}
+
+void fire_fork_prepare(void) { pthread_mutex_lock(&riders.lock); }
+
+void fire_fork_parent(void) { pthread_mutex_unlock(&riders.lock); }
+
+void fire_fork_child(void)
+{
+    /* the other threads are not in the child, nor the registration of
+     * the parent's mm with membarrier */
+    pthread_mutex_init(&riders.lock, NULL);
+    struct rider *me = fire_key.keyed ? pthread_getspecific(fire_key.key) : NULL;
+    for (struct rider *r = riders.all; r; r = r->next) {
+        if (r == me)
+            continue;
+        r->flying = NULL;
+        r->taken = false;
+    }
+    riders.barrier = -1;
+}
+
+static void put_slot(union slot *s, unsigned kind, const sdtkit_value *v)
+{
+    s->u64 = 0;
+    switch (kind) {
+    case KIND_U8:
+        s->u8 = (uint8_t)v->u;
+        break;
+    case KIND_U16:
+        s->u16 = (uint16_t)v->u;
+        break;
+    case KIND_U32:
+        s->u32 = (uint32_t)v->u;
+        break;
+    case KIND_POINTER:
+        s->p = v->p;
+        break;
+    case KIND_FLOAT:
+        s->f = (float)v->d;
+        break;
+    case KIND_DOUBLE:
+        s->d = v->d;
+        break;
+    default: /* KIND_U64 */
+        s->u64 = v->u;
+        break;
+    }
+}
+
+/* sdtkit:fire(provider, name, nargs, slots): every run-time probe, of
+ * every provider of every process using this library, passes through it
+ * when it fires, so one attach sees them all:
+ *
+ *   bpftrace -e 'usdt:/usr/lib/x86_64-linux-gnu/libsdtkit.so.1:sdtkit:fire {
+ *       printf("%s:%s\n", str(arg0), str(arg1)); }'
+ *
+ * slots holds the arguments, 8 bytes apart.  Its semaphore keeps it to a
+ * load and a branch while nobody watches. */
+__extension__ unsigned short sdtkit_fire_semaphore __attribute__((section(".probes")));
+
+void fire_watched(const struct sdtkit_probe *p, const union slot *slots)
+{
+    STAP_PROBE4(sdtkit, fire, p->pname, p->name, p->nargs, slots);
+}
+
+/* Out of line, so that the direct path needs no stack frame of its own. */
+static __attribute__((noinline)) void fire_converted(const sdtkit_probe *p, uintptr_t call,
+                                                     const sdtkit_value *args)
+{
+    union slot slots[SDTKIT_MAX_ARGS];
+    for (int i = 0; i < p->nargs; i++)
+        put_slot(&slots[i], p->kind[i], &args[i]);
+    call_stub(p, call, slots);
+}
+
+/* Firing reads p and calls the stub, its rider saying p meanwhile; it
+ * writes nothing else (see the top). */
+void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
+{
+    if (!p || (p->nargs > 0 && !args) || !__atomic_load_n(&p->call, __ATOMIC_RELAXED))
+        return; /* not loaded: nothing to say */
+    struct rider *r = rider();
+    if (!r)
+        return;
+    const struct sdtkit_probe *outer = board(r, p);
+    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
+    /* A value is 8 bytes, its bits first in the order a little-endian
+     * target reads a slot, and a tracer reads only the size the note
+     * gives: the values are the slots, but for a float (a double, made
+     * one) or on a big-endian target (where a short value goes first). */
+    _Static_assert(sizeof(sdtkit_value) == sizeof(union slot), "a value per slot");
+    if (call && p->direct)
+        call_stub(p, call, (const union slot *)(const void *)args);
+    else if (call)
+        fire_converted(p, call, args);
+    land(r, outer);
+}
+
+/* The next argument of ap, of the kind given, after the default
+ * promotions, as a value put_slot() stores. */
+static sdtkit_value va_value(unsigned kind, va_list *ap)
+{
+    sdtkit_value v;
+    switch (kind) {
+    case KIND_U8:
+    case KIND_U16:
+    case KIND_U32:
+        v.u = va_arg(*ap, unsigned);
+        break;
+    case KIND_POINTER:
+        v.p = va_arg(*ap, const void *);
+        break;
+    case KIND_FLOAT:
+    case KIND_DOUBLE:
+        v.d = va_arg(*ap, double);
+        break;
+    default: /* KIND_U64 */
+        v.u = va_arg(*ap, uint64_t);
+        break;
+    }
+    return v;
+}
+
+void read_va_kinds(const struct sdtkit_probe *p, va_list *ap, union slot *slots)
+{
+    for (int i = 0; i < p->nargs; i++) {
+        sdtkit_value v = va_value(p->kind[i], ap);
+        put_slot(&slots[i], p->kind[i], &v);
+    }
+}
+
+void sdtkit_probe_firev(const sdtkit_probe *p, ...)
+{
+    if (!p || !__atomic_load_n(&p->call, __ATOMIC_RELAXED))
+        return; /* not loaded: nothing to say */
+    va_list ap;
+    va_start(ap, p);
+    probe_fire_va(p, &ap);
+    va_end(ap);
+}
+
+int sdtkit_probe_is_enabled(const sdtkit_probe *p) { return p && sdtkit_probe_enabled(p); }
+
+const char *sdtkit_probe_name(const sdtkit_probe *p) { return p ? p->name : NULL; }
+
+int sdtkit_probe_nargs(const sdtkit_probe *p) { return p ? p->nargs : -1; }
+
+const volatile unsigned short *sdtkit_probe_semaphore(const sdtkit_probe *p)
+{
+    return p ? __atomic_load_n(&p->semaphore, __ATOMIC_ACQUIRE) : NULL;
+}
