@@ -494,10 +494,10 @@ C
     aarch64-linux-gnu-gcc -g -static -I "$INCLUDE" p.c -o arm
     printf '%s\n' "one - $PWD/host $PWD/host x" "two - - $PWD/host" | gdb_runs "$PWD" p:a p:b
     printf '%s\n' "three qemu-aarch64 - $PWD/arm x y" "four qemu-aarch64 $PWD/arm $PWD/arm" | gdb_runs "$PWD" p:a p:b
-    [ "$(cat one.hits)" = "$(printf '%s\n' 'a hit' 'a arg0 2' 'b hit' 'b arg0 2' 'b arg1 7')" ]
-    [ "$(cat two.hits)" = "$(printf '%s\n' 'a hit' 'a arg0 1' 'b hit' 'b arg0 1' 'b arg1 7')" ]
-    [ "$(cat three.hits)" = "$(printf '%s\n' 'a hit' 'a arg0 3' 'b hit' 'b arg0 3' 'b arg1 7')" ]
-    [ "$(cat four.hits)" = "$(printf '%s\n' 'a hit' 'a arg0 1' 'b hit' 'b arg0 1' 'b arg1 7')" ]
+    # each run's stops, with its own argument count
+    for r in one:2 two:1 three:3 four:1; do
+        [ "$(cat "${r%:*}.hits")" = "$(printf '%s\n' 'a hit' "a arg0 ${r#*:}" 'b hit' "b arg0 ${r#*:}" 'b arg1 7')" ]
+    done
     [ "$(sort one.sites)" = "$(note_sites host)" ]
     [ "$(sort four.sites)" = "$(note_sites arm)" ]
     [ ! -e two.sites ]
