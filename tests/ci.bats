@@ -343,11 +343,14 @@ where_run() {
     [ "$(wc -w <<<"$ALL_ARCHES")" -eq 18 ]
     [ "$ARCHES" = "x86_64 i686 aarch64 armhf ppc64el s390x riscv64" ]
     [ "$(arch_field x32 machine)" = "Advanced Micro Devices X86-64" ]
-    [ "$(arch_field x32 2)" = x86_64-linux-gnux32 ] && [ "$(arch_field x32 triplet)" = x86_64-linux-gnux32 ]
-    [ "$(arch_gcc ppc64el)" = powerpc64le-linux-gnu-gcc ] && [ "$(arch_gxx x86_64)" = g++ ]
+    [ "$(arch_field x32 2)" = x86_64-linux-gnux32 ]
+    [ "$(arch_field x32 triplet)" = x86_64-linux-gnux32 ]
+    [ "$(arch_gcc ppc64el)" = powerpc64le-linux-gnu-gcc ]
+    [ "$(arch_gxx x86_64)" = g++ ]
     # a row or column the table lacks is an error, not an empty word
     run arch_field x32 nosuch
-    [ "$status" -eq 1 ] && [[ "$output" == *"no nosuch for x32"* ]]
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"no nosuch for x32"* ]]
     run arch_gcc nosuch
     [ "$status" -eq 1 ]
     [ "$(package_of x86_64-linux-gnux32-gcc)" = gcc-x86-64-linux-gnux32 ]
@@ -476,7 +479,7 @@ C
     cat reap.err
     [ "$st" -eq 1 ]
     grep -qx "qemu_reap: qemu still running after 1 s, killed: $stuck" reap.err
-    ! kill -0 "$stuck" 2>/dev/null
+    ! kill -0 "$stuck" 2>/dev/null || false
     # and one that ends: its status
     qemu_gdb_start qemu-x86_64 ./prog
     timeout "$HANG_SECONDS" gdb -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" -ex continue
