@@ -239,7 +239,22 @@ check_variant = $(if $(filter all,$($(1).check)),$(1),$(if $(CHECK_SANITIZED),$(
     $(filter sanitized,$($(1).check)),$(1),$(if $(filter fast,$(TIER)),,$(if \
     $(shell command -v $(firstword $($(1).cc)) 2>/dev/null),$(1))))))
 CHECK_VARIANTS    = $(foreach v,$(VARIANTS),$(if $($(v).check),$(call check_variant,$(v))))
-check: headers $(foreach v,$(CHECK_VARIANTS),$($(v).files)) $(if $(filter all tracers,$(TIER)),examples)
+# The release tier's package suites read make deb's packages of this
+# machine's architecture, arm64's and s390x's (cross-built in a testbed)
+# and the testbeds' base layer (packaging.mk): make check builds those the
+# suites it runs read, where dpkg-buildpackage is (as root, for a testbed).
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+check_runs      = $(if $(filter all release,$(TIER)),$(if $(SUITES),$(filter $(1),$(notdir $(SUITES))),$(1)))
+CHECK_DEB      := $(shell command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && echo deb)
+CHECK_TESTBED  := $(shell [ "$$(id -u)" = 0 ] && command -v unshare >/dev/null && echo yes)
+cross_ok        = $(shell dpkg-query -W -f '$${Status}' crossbuild-essential-$(1) 2>/dev/null | grep -q ' installed$$' && echo $(1))
+CHECK_PACKAGES  = $(if $(call check_runs,deb.bats deb-multiarch.bats deb-cross.bats autopkgtest.bats),$(CHECK_DEB)) \
+    $(if $(CHECK_DEB),$(if $(CHECK_TESTBED),$(if $(call check_runs,autopkgtest.bats),build/testbed/ok) \
+    $(if $(call check_runs,deb-multiarch.bats deb-cross.bats),$(if $(call cross_ok,arm64),testbed-deb-arm64)) \
+    $(if $(call check_runs,deb-cross.bats),$(if $(call cross_ok,s390x),testbed-deb-s390x))))
+endif
+check: headers $(foreach v,$(CHECK_VARIANTS),$($(v).files)) $(if $(filter all tracers,$(TIER)),examples) \
+    $(CHECK_PACKAGES)
 	env -u MAKEFLAGS -u MFLAGS -u TIER BATS=$(BATS) SDTKIT_TIER=$(TIER) tests/run $(SUITES)
 
 check-fast check-cross check-tracers check-release:
@@ -368,7 +383,7 @@ bench: tools
 	bench/run -o BENCHMARKS.md
 
 clean:
-	rm -rf build
+	rm -rf build $(TESTBED_DIR)
 
 # ---- Packaging: the CMake packages, make dist, distcheck, deb, rpm --------
 include $(dir $(lastword $(MAKEFILE_LIST)))packaging.mk

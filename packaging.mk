@@ -121,26 +121,64 @@ distcheck: dist
 
 # ---- The Debian packages ----------------------------------------------
 #
-# make deb: the release tarball becomes Debian's orig tarball
-# (build/deb/sdtkit_VERSION.orig.tar.gz), unpacked beside it, and
-# dpkg-buildpackage builds the source package and the binary packages
-# (debian/control: sdtkit, libsdtkit1, libstapsdt0, libsdtkit-dev) there:
-# nothing is written to the tree or beside it.  SOURCE_DATE_EPOCH comes
-# from the changelog, so two builds give the same bytes.
-DEB_ARCH = $(shell dpkg --print-architecture)
-DEB      = build/deb/sdtkit_$(CHANGELOG_VERSION)_$(DEB_ARCH).deb
-DEB_SRC  = build/deb/$(DIST_NAME)
+# make deb: the packages of DEB_HOST_ARCH (this machine's architecture by
+# default) in build/deb/DEB_HOST_ARCH/: make dist's tarball there as
+# Debian's orig tarball, unpacked beside it, where dpkg-buildpackage builds
+# the source package and the binary packages (debian/control: sdtkit,
+# sdtkit-tools, libsdtkit1, libstapsdt0, libsdtkit-dev); for another
+# architecture, the binary packages as Debian's cross builders make them
+# (-a ARCH -Pcross,nocheck: dpkg must know ARCH, with its libc6 and
+# crossbuild-essential-ARCH).  Nothing is written to the tree or beside it;
+# SOURCE_DATE_EPOCH comes from the changelog, so two builds give the same
+# bytes.  Made again when a file of the tarball, or git's index, changed.
+# The build is dpkg's: none of this make's variables reach it.
+DEB_ARCH       = $(shell dpkg --print-architecture 2>/dev/null)
+DEB_HOST_ARCH ?= $(DEB_ARCH)
+DEB_DIR        = build/deb/$(DEB_HOST_ARCH)
+DEB_CHANGES    = $(DEB_DIR)/sdtkit_$(CHANGELOG_VERSION)_$(DEB_HOST_ARCH).changes
+DEB_CROSS      = -a $(DEB_HOST_ARCH) -Pcross,nocheck -b
 
-deb: dist
-	rm -rf build/deb && mkdir -p build/deb
-	cp $(TARBALL) build/deb/sdtkit_$(VERSION).orig.tar.gz
-	tar -xzf build/deb/sdtkit_$(VERSION).orig.tar.gz -C build/deb
-	cd $(DEB_SRC) && DEB_BUILD_OPTIONS="nocheck $(DEB_BUILD_OPTIONS)" \
-	    dpkg-buildpackage -us -uc --no-sign > ../build.log 2>&1 || \
-	    { tail -n 30 ../build.log >&2; exit 1; }
-	@echo "$(DEB)"
+deb: $(DEB_CHANGES)
+$(DEB_CHANGES): $(DIST_FILES) $(wildcard .git/index)
+	@$(check_changelog)
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)
+	@$(MAKE) -s --no-print-directory dist DIST_DIR=$(DEB_DIR) >/dev/null
+	mv $(DEB_DIR)/$(DIST_NAME).tar.gz $(DEB_DIR)/sdtkit_$(VERSION).orig.tar.gz
+	tar -xzf $(DEB_DIR)/sdtkit_$(VERSION).orig.tar.gz -C $(DEB_DIR)
+	cd $(DEB_DIR)/$(DIST_NAME) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	    DEB_BUILD_OPTIONS="nocheck $(DEB_BUILD_OPTIONS)" dpkg-buildpackage -us -uc --no-sign \
+	    $(if $(filter-out $(DEB_ARCH),$(DEB_HOST_ARCH)),$(DEB_CROSS)) \
+	    > ../build.log 2>&1 || { tail -n 30 ../build.log >&2; exit 1; }
+	@echo "$@"
 
-.PHONY: deb
+# ---- What the package suites read: make check builds it ----------------
+#
+# The testbeds' base layer, build/testbed (tests/testbed.bash base): what
+# every testbed starts from, arm64 and s390x known to dpkg, apt's lists
+# updated, their libc6 installed.  A testbed is the machine's root seen
+# through overlayfs: it needs root (mounts, chroot), and its layers on
+# another file system than the root's, which overlayfs cannot stack on
+# itself, so not under build/: on a tmpfs (TESTBED_TMPFS), where
+# build/testbed links to.  Made again when the machine's packages or apt's
+# lists change: its copy of dpkg's database would hide the machine's.
+# testbed-deb-ARCH: make deb DEB_HOST_ARCH=ARCH in a testbed of its own,
+# where dpkg knows ARCH (this machine's dpkg need not).
+TESTBED_TMPFS ?= /dev/shm
+TESTBED_DIR    = $(TESTBED_TMPFS)/sdtkit-testbed-$(shell id -u)-$(shell echo '$(CURDIR)' | cksum | cut -d' ' -f1)
+TESTBED_ARCHES = arm64 s390x
+
+build/testbed/ok: tests/testbed.bash $(wildcard /var/lib/dpkg/status /var/lib/apt/lists)
+	rm -rf $(TESTBED_DIR) build/testbed && mkdir -p $(TESTBED_DIR) build && ln -s $(TESTBED_DIR) build/testbed
+	tests/testbed.bash base build/testbed > build/testbed.log 2>&1 || \
+	    { tail -n 30 build/testbed.log >&2; exit 1; }
+	touch $@
+
+$(TESTBED_ARCHES:%=testbed-deb-%): testbed-deb-%: build/testbed/ok
+	@tb=$$(mktemp -d $(TESTBED_TMPFS)/sdtkit-deb-$*.XXXXXX) && \
+	    TESTBED_SHARE=$(CURDIR) tests/testbed.bash chroot build/testbed $$tb \
+	    make -s --no-print-directory -C $(CURDIR) deb DEB_HOST_ARCH=$*; st=$$?; rm -rf $$tb; exit $$st
+
+.PHONY: deb $(TESTBED_ARCHES:%=testbed-deb-%)
 
 # ---- The RPM packages -----------------------------------------------
 #

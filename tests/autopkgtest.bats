@@ -26,17 +26,15 @@ run_autopkgtest() {
     local out=$1 st=0
     shift
     testbed_host "$W/tb" autopkgtest -o "$out" --summary-file "$out.summary" "$@" \
-        "$NATIVE_DEBS/sdtkit_${DEB_VERSION}_$(dpkg --print-architecture).changes" \
+        "$ROOT/build/deb/$NATIVE/sdtkit_${DEB_VERSION}_$NATIVE.changes" \
         -- chroot "$W/tb/root" >"$out.log" 2>&1 || st=$?
     echo "$st" >"$out.status"
 }
 
 setup_file() {
-    export W DEB_VERSION
-    W=$BATS_FILE_TMPDIR
-    DEB_VERSION=$(deb_version)
-    [ "$(id -u)" -eq 0 ] && command -v autopkgtest >/dev/null || return 0
-    native_debs >/dev/null 2>&1 || return 0
+    export W=$BATS_FILE_TMPDIR
+    [ -f "$ROOT/build/testbed/ok" ] && command -v autopkgtest >/dev/null && need_debs "$NATIVE" >/dev/null ||
+        return 0
     testbed "$W/tb" sh -c "$NO_ARCHIVE" >"$W/tb.log" 2>&1 || return 0
     run_autopkgtest "$W/all"
 }
@@ -45,8 +43,7 @@ setup() {
     need_deb_tools
     need_testbed
     need_cmd autopkgtest
-    native_debs
-    cd "$BATS_TEST_TMPDIR"
+    need_debs "$NATIVE"
 }
 
 @test "autopkgtest passes c, cxx, runtime-pkg-config and cmake, and skips bpftrace, which needs a machine of its own" {
@@ -61,7 +58,7 @@ setup() {
     grep -qE '^bpftrace +SKIP .*"isolation-machine"' "$W/all.summary"
     ! grep -qE ' (FAIL|FLAKY)' "$W/all.summary" || false
     # the source package tells Debian it has them
-    grep -qx 'Testsuite: autopkgtest' "$NATIVE_DEBS/sdtkit_$DEB_VERSION.dsc"
+    grep -qx 'Testsuite: autopkgtest' "$ROOT/build/deb/$NATIVE/sdtkit_$DEB_VERSION.dsc"
 }
 
 @test "the autopkgtest tests built with sdtkit's packages, which apt installed in the testbed in place of systemtap-sdt-dev" {
@@ -99,7 +96,7 @@ usdt-jobs 4" ]
     dpkg -s systemtap-sdt-dev >/dev/null 2>&1 ||
         missing "systemtap-sdt-dev is not installed (.ci/run installs it)"
     mkdir tmp
-    run testbed "$PWD/tb" sh -c "cd '$NATIVE_SRC' && AUTOPKGTEST_TMP='$PWD/tmp' debian/tests/c"
+    run testbed "$PWD/tb" sh -c "cd '$ROOT/build/deb/$NATIVE/sdtkit-$(cat "$ROOT/VERSION")' && AUTOPKGTEST_TMP='$PWD/tmp' debian/tests/c"
     echo "$output"
     [ "$status" -eq 1 ]
     [ "$output" = "FAIL: /usr/bin/dtrace is not sdtkit-tools' but systemtap-sdt-dev's" ]

@@ -126,10 +126,10 @@ variants() {
     [[ "$output" == *"no $PWD/v/musl/dtrace: make check builds it when its compiler is installed (.ci/run installs pkg-musl)"* ]]
 }
 
-@test "each pass runs in its own directory with its variant's programs and libraries, the asan pass's sanitized; SDTKIT_RUN_DIR is the run's" {
+@test "each pass runs in its own directory with its variant's programs and libraries, the asan pass's sanitized" {
     variants
     # each pass writes its environment; every test starts in its own directory
-    printf '@test "env" {\n    [ "$PWD" = "$BATS_TEST_TMPDIR" ]\n    mkdir -p "$SDTKIT_RUN_DIR/shared/$BASHPID"\n    env | grep -E "^(SDTKIT_(DTRACE|SDT_LIST|RUNTIME_[A-Z]*)|[AU][A-Z]*SAN_OPTIONS)=" | sort >%s/${SDTKIT_DTRACE//\//_}\n}\n' \
+    printf '@test "env" {\n    [ "$PWD" = "$BATS_TEST_TMPDIR" ]\n    env | grep -E "^(SDTKIT_(DTRACE|SDT_LIST|RUNTIME_[A-Z]*)|[AU][A-Z]*SAN_OPTIONS)=" | sort >%s/${SDTKIT_DTRACE//\//_}\n}\n' \
         "$PWD" > dtrace-env.bats
     sed -i "1i load $ROOT/tests/helpers" dtrace-env.bats
     run fresh env SANITIZED_SUITES=dtrace-env.bats "$ROOT/tests/run" "$PWD/dtrace-env.bats"
@@ -316,13 +316,18 @@ where_run() {
     ! kill -0 "$(cat pid)" 2>/dev/null || false
 }
 
-@test "make check builds the sanitizer and musl programs only when a suite of theirs is to run" {
+@test "make check builds the sanitizer and musl programs, and the packages, only when a suite of theirs is to run" {
     local plan
     plan=$(make -n -B -C "$ROOT" check SUITES=tests/licence.bats 2>&1)
     ! grep -E 'build/(asan|musl)/' <<<"$plan" || false
     plan=$(make -n -B -C "$ROOT" check SUITES="tests/licence.bats tests/sdt-list.bats" 2>&1)
     grep -q 'build/asan/' <<<"$plan"
     if command -v musl-gcc >/dev/null; then grep -q 'build/musl/' <<<"$plan"; fi
+    # the packages, for a package suite of the release tier alone
+    command -v dpkg-buildpackage >/dev/null || return 0
+    grep -q 'dpkg-buildpackage' <<<"$(make -n -B -C "$ROOT" check SUITES=tests/deb.bats 2>&1)"
+    ! grep -q 'dpkg-buildpackage' <<<"$(make -n -B -C "$ROOT" check TIER=fast SUITES=tests/deb.bats 2>&1)" || false
+    ! grep -q 'dpkg-buildpackage\|testbed' <<<"$plan" || false
 }
 
 @test "every suite of tests/sanitized-suites runs the programs through \$DTRACE, \$SDT_LIST or rt_build" {

@@ -11,8 +11,8 @@
 # systemtap-sdt-dev:arm64: the same probes, which gdb-multiarch reads under
 # qemu-user.
 #
-# sdtkit's packages are built once a run (package-helpers.bash), minipg's two
-# builds here, each in a testbed of its own (tests/testbed.bash).
+# sdtkit's packages are make check's (package-helpers.bash), minipg's two
+# builds made here, each in a testbed of its own (tests/testbed.bash).
 # bats file_tags=release
 
 load helpers
@@ -59,28 +59,16 @@ h=$(aarch64-linux-gnu-gcc -fno-canonical-system-headers -M -I. main.c | tr " \\\
 echo "$h $(dpkg-query -S "$h" | cut -d: -f1-2)" >"$0/header"
 dpkg-query -S /usr/bin/dtrace >"$0/dtrace"'
     case $1 in
-        sdtkit) testbed "$d/tb" sh -c "$s" "$d" "$(native_deb sdtkit-tools)" "$(arm64_deb sdtkit)" ;;
+        sdtkit) testbed "$d/tb" sh -c "$s" "$d" "$(deb "$NATIVE" sdtkit-tools)" "$(deb arm64 sdtkit)" ;;
         systemtap) testbed "$d/tb" sh -c "$s" "$d" systemtap-sdt-dev:arm64 ;;
     esac
 }
 
-# native_deb PACKAGE, arm64_deb PACKAGE: its .deb, built natively or
-# cross-built for arm64.
-native_deb() {
-    echo "$NATIVE_DEBS/${1}_${DEB_VERSION}_$(dpkg --print-architecture).deb"
-}
-arm64_deb() {
-    echo "$RUN_DIR/cross-deb-arm64/${1}_${DEB_VERSION}_arm64.deb"
-}
-
 setup_file() {
-    export DEB_VERSION VERSION W
-    DEB_VERSION=$(deb_version)
+    export VERSION W
     VERSION=$(cat "$ROOT/VERSION")
     W=$BATS_FILE_TMPDIR
-    [ "$(id -u)" -eq 0 ] && command -v dpkg-buildpackage >/dev/null || return 0
-    native_debs >/dev/null 2>&1 && cross_debs arm64 >/dev/null 2>&1 || return 0
-    cross_debs s390x >/dev/null 2>&1
+    [ -f "$ROOT/build/testbed/ok" ] && need_debs "$NATIVE" arm64 >/dev/null || return 0
     minipg_build sdtkit >"$W/sdtkit.log" 2>&1
     minipg_build systemtap >"$W/systemtap.log" 2>&1 || true
 }
@@ -88,25 +76,22 @@ setup_file() {
 setup() {
     need_deb_tools
     need_testbed
-    native_debs
-    cd "$BATS_TEST_TMPDIR"
+    need_debs "$NATIVE" arm64 s390x
 }
 
 @test "dpkg-buildpackage -a arm64 and -a s390x build the five packages of that architecture, every ELF file in them its own" {
     local a p x n
     for a in arm64 s390x; do
-        cross_debs "$a"
         x=$BATS_TEST_TMPDIR/$a
         for p in $DEB_PACKAGES; do
-            local deb=$CROSS_DEBS/${p}_${DEB_VERSION}_$a.deb
-            [ -f "$deb" ] || { ls "$CROSS_DEBS"; false; }
-            [ "$(dpkg-deb -f "$deb" Architecture)" = "$a" ]
+            [ -f "$(deb "$a" "$p")" ] || { ls "$ROOT/build/deb/$a"; false; }
+            [ "$(dpkg-deb -f "$(deb "$a" "$p")" Architecture)" = "$a" ]
             # the same relationships as the native build's
-            [ "$(dpkg-deb -f "$deb" Multi-Arch Depends Provides Conflicts Breaks Replaces)" = \
-              "$(dpkg-deb -f "$(native_deb "$p")" Multi-Arch Depends Provides Conflicts Breaks Replaces)" ]
+            [ "$(dpkg-deb -f "$(deb "$a" "$p")" Multi-Arch Depends Provides Conflicts Breaks Replaces)" = \
+              "$(dpkg-deb -f "$(deb "$NATIVE" "$p")" Multi-Arch Depends Provides Conflicts Breaks Replaces)" ]
         done
         # the dbgsym packages too: every file of every package
-        for p in "$CROSS_DEBS"/*.deb; do dpkg-deb -x "$p" "$x"; done
+        for p in "$ROOT/build/deb/$a"/*.deb; do dpkg-deb -x "$p" "$x"; done
         elf_headers "$x" >headers
         # the programs, the libraries, the archives' members, the debug files
         n=$(wc -l <headers)
@@ -116,7 +101,7 @@ setup() {
         grep -q "/usr/bin/dtrace	" headers
         grep -q "/libsdtkit\.a(libsdtkit\.o)	" headers
         # the C library of the architecture, as dpkg-shlibdeps finds it
-        [[ "$(dpkg-deb -f "$CROSS_DEBS/libsdtkit1_${DEB_VERSION}_$a.deb" Depends)" == "libc6 (>= "*")" ]]
+        [[ "$(dpkg-deb -f "$(deb "$a" libsdtkit1)" Depends)" == "libc6 (>= "*")" ]]
     done
 }
 
@@ -133,12 +118,9 @@ on() {
         t=${CROSS[$a]}
         need_arch "$t"
         need_cmd "$(arch_field "$t" qemu)"
-        cross_debs "$a"
         x=$PWD/$a
         mkdir "$a" && cd "$a"
-        for p in $DEB_PACKAGES; do
-            dpkg-deb -x "$CROSS_DEBS/${p}_${DEB_VERSION}_$a.deb" "$x"
-        done
+        for p in $DEB_PACKAGES; do dpkg-deb -x "$(deb "$a" "$p")" "$x"; done
         cc=$(arch_gcc "$t")
         [ "$(on "$t" "$x/usr/bin/dtrace" --version)" = "dtrace (sdtkit) $VERSION" ]
         printf 'provider app {\n  probe start(int, char *);\n};\n' >app.d

@@ -9,8 +9,8 @@
 # architecture (apt-get -a arm64); and the upgrade from 0.1.0-1's single
 # sdtkit package.
 #
-# The native and arm64 packages are built once a run (package-helpers.bash),
-# 0.1.0-1's here, from the commit that made it.
+# The native and arm64 packages are make check's (package-helpers.bash),
+# 0.1.0-1's built here, from the commit that made it.
 # bats file_tags=release
 
 load helpers
@@ -19,41 +19,21 @@ load package-helpers
 # OLD_COMMIT: the last commit with the single sdtkit package, 0.1.0-1.
 OLD_COMMIT=6ed1417
 
-# build_old_debs DIR: 0.1.0-1's packages in DIR, built from OLD_COMMIT's
-# tree (binary packages only, as make deb builds them).
-build_old_debs() {
-    mkdir -p "$1/src"
-    git -C "$ROOT" archive "$OLD_COMMIT" | tar -x -C "$1/src"
-    (cd "$1/src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b)
-}
-
 setup_file() {
-    export ARCH DEB_VERSION OLD
-    ARCH=$(dpkg --print-architecture 2>/dev/null) || return 0
-    DEB_VERSION=$(deb_version)
-    OLD=$BATS_FILE_TMPDIR/old
-    command -v dpkg-buildpackage >/dev/null || return 0
-    native_debs >/dev/null 2>&1
-    if [ "$(id -u)" -eq 0 ]; then cross_debs arm64 >/dev/null 2>&1; fi
-    if git -C "$ROOT" cat-file -e "$OLD_COMMIT^{commit}" 2>/dev/null; then
-        build_old_debs "$OLD" >"$BATS_FILE_TMPDIR/old.log" 2>&1 || true
-    fi
+    export OLD=$BATS_FILE_TMPDIR/old
+    command -v dpkg-buildpackage >/dev/null && git -C "$ROOT" cat-file -e "$OLD_COMMIT^{commit}" 2>/dev/null ||
+        return 0
+    # 0.1.0-1's packages, built from OLD_COMMIT's tree (binary packages
+    # only, as make deb builds them)
+    mkdir -p "$OLD/src"
+    (git -C "$ROOT" archive "$OLD_COMMIT" | tar -x -C "$OLD/src" &&
+        cd "$OLD/src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b) >"$OLD.log" 2>&1 || true
 }
 
 setup() {
     need_deb_tools
     need_testbed
-    native_debs && cross_debs arm64
-    cd "$BATS_TEST_TMPDIR"
-}
-
-# native PACKAGE / arm64 PACKAGE: the .deb of PACKAGE, built natively or
-# cross-built for arm64.
-native() {
-    echo "$NATIVE_DEBS/${1}_${DEB_VERSION}_$ARCH.deb"
-}
-arm64() {
-    echo "$CROSS_DEBS/${1}_${DEB_VERSION}_arm64.deb"
+    need_debs "$NATIVE" arm64
 }
 
 # clause_for ARCH CLAUSE: CLAUSE as it applies to ARCH, its architecture
@@ -76,7 +56,7 @@ installed() {
 @test "sdtkit for amd64 and arm64 install side by side with one sdtkit-tools, removing SystemTap's package" {
     in_tb dpkg -s systemtap-sdt-dev:amd64 >/dev/null ||
         missing "systemtap-sdt-dev is not installed (.ci/run installs it)"
-    run in_tb apt-get install -y -q "$(native sdtkit)" "$(arm64 sdtkit)" "$(native sdtkit-tools)"
+    run in_tb apt-get install -y -q "$(deb "$NATIVE" sdtkit)" "$(deb arm64 sdtkit)" "$(deb "$NATIVE" sdtkit-tools)"
     echo "$output"
     [ "$status" -eq 0 ]
     grep -q '^Removing systemtap-sdt-dev:amd64' <<<"$output"
@@ -124,7 +104,7 @@ installed() {
     [ "$applies" -eq 13 ]
     out=$(in_tb apt-get -s -a arm64 satisfy "${other[@]}") || { echo "$out"; false; }
     ! grep -q '^Inst ' <<<"$out" || { echo "${other[*]}: $out"; false; }
-    in_tb apt-get install -y -q "$(arm64 sdtkit)" "$(native sdtkit-tools)" >/dev/null
+    in_tb apt-get install -y -q "$(deb arm64 sdtkit)" "$(deb "$NATIVE" sdtkit-tools)" >/dev/null
     # all clauses together: nothing to install; when apt has something,
     # each alone says which
     if ! out=$(in_tb apt-get -s -a arm64 satisfy "${!CLAUSE_USERS[@]}") || grep -q '^Inst \|^Remv ' <<<"$out"; then
@@ -162,8 +142,8 @@ local_apt() {
     git -C "$ROOT" cat-file -e "$OLD_COMMIT^{commit}" 2>/dev/null ||
         missing "the checkout has no commit $OLD_COMMIT, which builds 0.1.0-1 (a shallow clone?)"
     local old=() p f
-    for p in sdtkit libsdtkit1 libstapsdt0 libsdtkit-dev; do old+=("$OLD/${p}_0.1.0-1_$ARCH.deb"); done
-    [ -f "${old[0]}" ] || { cat "$BATS_FILE_TMPDIR/old.log"; false; }
+    for p in sdtkit libsdtkit1 libstapsdt0 libsdtkit-dev; do old+=("$OLD/${p}_0.1.0-1_$NATIVE.deb"); done
+    [ -f "${old[0]}" ] || { cat "$OLD.log"; false; }
     # 0.1.0-1 is the single package: the programs and headers together
     dpkg-deb -c "${old[0]}" >old-list
     grep -q '\./usr/bin/dtrace$' old-list
@@ -171,7 +151,7 @@ local_apt() {
     in_tb apt-get install -y -q "${old[@]}" >/dev/null
     in_tb dpkg-query -L sdtkit | sort > old-files
     local new=()
-    for p in $DEB_PACKAGES; do new+=("$(native $p)"); done
+    for p in $DEB_PACKAGES; do new+=("$(deb "$NATIVE" $p)"); done
     local_repo "$PWD/repo" "${new[@]}"
     local_apt "$PWD/repo" update >/dev/null
     # apt-get upgrade keeps sdtkit back (it installs no new package);
@@ -197,7 +177,7 @@ local_apt() {
     in_tb sh -c 'while read -r f; do [ -d "$f" ] || dpkg-query -S "$f" || echo "gone: $f"; done' \
         <old-files >owners 2>&1
     [ "$(wc -l <owners)" -ge 15 ] || { cat owners; false; }
-    ! grep -v "^sdtkit\\(:$ARCH\\|-tools\\): /" owners || false
+    ! grep -v "^sdtkit\\(:$NATIVE\\|-tools\\): /" owners || false
     in_tb dpkg-query -S /usr/bin/dtrace | grep -qx 'sdtkit-tools: /usr/bin/dtrace'
     [ -z "$(in_tb dpkg --verify sdtkit sdtkit-tools)" ]
     [ -z "$(in_tb dpkg --audit)" ]

@@ -10,11 +10,10 @@
 # sdtkit for systemtap-sdt-dev natively, and that the installed trees work
 # (tests/deb-multiarch.bats: cross builds' dependencies and upgrades).
 #
-# The tarball is made once (make dist) and the packages built once a run,
-# in an unpacked copy of it (package-helpers.bash: native_debs; the
-# checkout's own build/ is left alone), and installed only into scratch
-# dpkg databases and directories: the system's systemtap-sdt-dev is never
-# touched.
+# The packages are make check's (package-helpers.bash), read as they are
+# or installed only into scratch dpkg databases and directories: the
+# system's systemtap-sdt-dev is never touched.  A second build, in an
+# unpacked copy of make dist's tarball, is made once.
 # bats file_tags=release
 
 load helpers
@@ -27,25 +26,22 @@ copy_tree() {
 }
 
 setup_file() {
-    export VERSION DEB_VERSION ARCH MULTIARCH SRC DEBDIR DEBFILE TOOLSFILE TARBALL
+    export VERSION MULTIARCH TARBALL SECOND
     VERSION=$(cat "$ROOT/VERSION")
     TARBALL=$BATS_FILE_TMPDIR/sdtkit-$VERSION.tar.gz
-    ARCH=$(dpkg --print-architecture 2>/dev/null) || return 0
+    SECOND=$BATS_FILE_TMPDIR/second/src
     MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null) || return 0
-    DEB_VERSION=$(deb_version)
     command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || return 0
-    dist_tarball "$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/make-deb.log" 2>&1 || return 0
-    native_debs 2>>"$BATS_FILE_TMPDIR/make-deb.log"
-    SRC=$NATIVE_SRC
-    DEBDIR=$NATIVE_DEBS
-    # sdtkit, and the tools it depends on
-    DEBFILE=$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.deb
-    TOOLSFILE=$DEBDIR/sdtkit-tools_${DEB_VERSION}_$ARCH.deb
+    dist_tarball "$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/dist.log" 2>&1 || return 0
+    (copy_tree "$SECOND" && make -s -C "$SECOND" deb) >"$BATS_FILE_TMPDIR/second.log" 2>&1 || true
 }
 
-# deb PACKAGE: the .deb of PACKAGE.
-deb() {
-    echo "$DEBDIR/${1}_${DEB_VERSION}_$ARCH.deb"
+setup() {
+    need_deb_tools
+    need_debs "$NATIVE"
+    [ -f "$TARBALL" ] || { cat "$BATS_FILE_TMPDIR/dist.log"; false; }
+    DEBDIR=$ROOT/build/deb/$NATIVE SRC=$ROOT/build/deb/$NATIVE/sdtkit-$VERSION
+    DEBFILE=$(deb "$NATIVE" sdtkit) TOOLSFILE=$(deb "$NATIVE" sdtkit-tools)
 }
 
 # described DEB WORDS: DEB has a real description: a synopsis naming
@@ -59,12 +55,7 @@ described() {
 
 # deb_files PACKAGE: the paths PACKAGE ships, one a line, as /usr/...
 deb_files() {
-    dpkg-deb -c "$(deb "$1")" | awk '{ print $6 }' | sed 's|^\./|/|'
-}
-
-setup() {
-    need_deb_tools
-    [ -f "$DEBFILE" ] || { cat "$BATS_FILE_TMPDIR/make-deb.log" "$RUN_DIR/native-deb.log" >&2; false; }
+    dpkg-deb -c "$(deb "$NATIVE" "$1")" | awk '{ print $6 }' | sed 's|^\./|/|'
 }
 
 # apt_get ARGS... / apt_cache ARGS...: apt-get and apt-cache, with apt's
@@ -114,10 +105,10 @@ scratch_admindir() {
 @test "make deb builds the five packages under build/deb, versioned VERSION-REVISION from the changelog" {
     local p
     for p in $DEB_PACKAGES; do
-        [ -f "$(deb $p)" ] || { ls "$DEBDIR"; false; }
-        [ "$(dpkg-deb -f "$(deb $p)" Package)" = $p ]
-        [ "$(dpkg-deb -f "$(deb $p)" Version)" = "$DEB_VERSION" ]
-        [ "$(dpkg-deb -f "$(deb $p)" Architecture)" = "$ARCH" ]
+        [ -f "$(deb "$NATIVE" $p)" ] || { ls "$DEBDIR"; false; }
+        [ "$(dpkg-deb -f "$(deb "$NATIVE" $p)" Package)" = $p ]
+        [ "$(dpkg-deb -f "$(deb "$NATIVE" $p)" Version)" = "$DEB_VERSION" ]
+        [ "$(dpkg-deb -f "$(deb "$NATIVE" $p)" Architecture)" = "$NATIVE" ]
     done
     # debian/changelog names the upstream version of VERSION, and a revision
     [ "${DEB_VERSION%-*}" = "$VERSION" ]
@@ -131,8 +122,8 @@ scratch_admindir() {
     grep -qx '3.0 (quilt)' "$SRC/debian/source/format"
     # dpkg-source checks the orig tarball's checksums against the .dsc
     dpkg-source -x "$DEBDIR/sdtkit_$DEB_VERSION.dsc" unpacked > /dev/null
-    diff -r "$SRC/debian" unpacked/debian
-    cmp "$SRC/Makefile" unpacked/Makefile
+    copy_tree tree
+    diff -r -x .pc tree unpacked
 }
 
 @test "sdtkit provides, conflicts with and replaces systemtap-sdt-dev, is Multi-Arch: same and depends on sdtkit-tools alone" {
@@ -204,19 +195,19 @@ scratch_admindir() {
 @test "libsdtkit1 and libstapsdt0 are named after their SONAMEs and ship the library and its SONAME link alone" {
     local p so lib
     while read -r p so; do
-        [ "$(dpkg-deb -f "$(deb $p)" Section)" = libs ]
-        [ "$(dpkg-deb -f "$(deb $p)" Multi-Arch)" = same ]
+        [ "$(dpkg-deb -f "$(deb "$NATIVE" $p)" Section)" = libs ]
+        [ "$(dpkg-deb -f "$(deb "$NATIVE" $p)" Multi-Arch)" = same ]
         # libNAME.so.N in package libNAMEN
         lib=${so%.so.*}
         [ "$p" = "$lib${so##*.so.}" ]
         deb_files $p | grep -v '^/usr/share/doc/\|/$' | sort > files
         [ "$(cat files)" = "/usr/lib/$MULTIARCH/$so
 /usr/lib/$MULTIARCH/$so.0.0" ]
-        dpkg-deb -c "$(deb $p)" | grep -q "\./usr/lib/$MULTIARCH/$so -> $so.0.0\$"
-        dpkg-deb -x "$(deb $p)" x-$p
+        dpkg-deb -c "$(deb "$NATIVE" $p)" | grep -q "\./usr/lib/$MULTIARCH/$so -> $so.0.0\$"
+        dpkg-deb -x "$(deb "$NATIVE" $p)" x-$p
         readelf -d "x-$p/usr/lib/$MULTIARCH/$so.0.0" | grep -q "(SONAME).*\[$so\]"
         # depends on the C library only
-        [[ "$(dpkg-deb -f "$(deb $p)" Depends)" == "libc6 (>= "*")" ]]
+        [[ "$(dpkg-deb -f "$(deb "$NATIVE" $p)" Depends)" == "libc6 (>= "*")" ]]
     done <<'EOF'
 libsdtkit1  libsdtkit.so.1
 libstapsdt0 libstapsdt.so.0
@@ -226,7 +217,7 @@ EOF
 @test "the library packages carry symbols files listing exactly the headers' functions, and shlibs" {
     local p sym
     for p in libsdtkit1 libstapsdt0; do
-        dpkg-deb -e "$(deb $p)" ctl-$p
+        dpkg-deb -e "$(deb "$NATIVE" $p)" ctl-$p
         [ -f ctl-$p/shlibs ]
         [ -f ctl-$p/symbols ]
         grep -q "^\* Build-Depends-Package: libsdtkit-dev$" ctl-$p/symbols
@@ -242,10 +233,10 @@ EOF
 
 @test "libsdtkit-dev has the headers, .so links, archives, pkg-config and CMake files and man(3), and needs this very version of both libraries" {
     local p=libsdtkit-dev
-    [ "$(dpkg-deb -f "$(deb $p)" Section)" = libdevel ]
-    [ "$(dpkg-deb -f "$(deb $p)" Multi-Arch)" = same ]
-    [ "$(dpkg-deb -f "$(deb $p)" Provides)" = libstapsdt-dev ]
-    [ "$(dpkg-deb -f "$(deb $p)" Depends)" = \
+    [ "$(dpkg-deb -f "$(deb "$NATIVE" $p)" Section)" = libdevel ]
+    [ "$(dpkg-deb -f "$(deb "$NATIVE" $p)" Multi-Arch)" = same ]
+    [ "$(dpkg-deb -f "$(deb "$NATIVE" $p)" Provides)" = libstapsdt-dev ]
+    [ "$(dpkg-deb -f "$(deb "$NATIVE" $p)" Depends)" = \
       "libsdtkit1 (= $DEB_VERSION), libstapsdt0 (= $DEB_VERSION)" ]
     deb_files $p > files
     local L=/usr/lib/$MULTIARCH f
@@ -255,15 +246,15 @@ EOF
         /usr/share/man/man3/sdtkit.3.gz /usr/share/man/man3/libstapsdt.3.gz; do
         grep -qx "$f" files || { echo "not in $p: $f"; return 1; }
     done
-    dpkg-deb -c "$(deb $p)" | grep -q "\.$L/libsdtkit.so -> libsdtkit.so.1\$"
-    dpkg-deb -c "$(deb $p)" | grep -q "\.$L/libstapsdt.so -> libstapsdt.so.0\$"
+    dpkg-deb -c "$(deb "$NATIVE" $p)" | grep -q "\.$L/libsdtkit.so -> libsdtkit.so.1\$"
+    dpkg-deb -c "$(deb "$NATIVE" $p)" | grep -q "\.$L/libstapsdt.so -> libstapsdt.so.0\$"
 }
 
 @test "installed into a scratch root, the packages build a program through pkg-config that loads its probes, and dpkg-shlibdeps names libsdtkit1" {
     need_cmd pkg-config gcc
     scratch_admindir db
     local p debs=()
-    for p in $DEB_PACKAGES; do debs+=("$(deb $p)"); done
+    for p in $DEB_PACKAGES; do debs+=("$(deb "$NATIVE" $p)"); done
     dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
         --force-script-chrootless --force-depends -i "${debs[@]}" > /dev/null
     local L="$PWD/db/root/usr/lib/$MULTIARCH"
@@ -276,7 +267,7 @@ EOF
     # works it out from the symbols file in the library's package
     mkdir -p shl/debian
     printf 'Source: user\n\nPackage: user\nArchitecture: any\nDescription: x\n' > shl/debian/control
-    dpkg-deb -R "$(deb libsdtkit1)" shl/debian/libsdtkit1
+    dpkg-deb -R "$(deb "$NATIVE" libsdtkit1)" shl/debian/libsdtkit1
     cp user shl/
     (cd shl && dpkg-shlibdeps -O -ldebian/libsdtkit1/usr/lib/"$MULTIARCH" user 2>/dev/null) > deps
     cat deps
@@ -295,7 +286,7 @@ EOF
 }
 
 @test "lintian finds no errors or warnings in any package, source included, and nothing about Multi-Arch at any level" {
-    run lintian --pedantic -I --display-experimental "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"
+    run lintian --pedantic -I --display-experimental "$DEBDIR/sdtkit_${DEB_VERSION}_$NATIVE.changes"
     echo "$output"
     ! grep -q '^[EW]: ' <<<"$output" || false
     # the multi-arch checks (multiarch-foreign-*, dependency-is-not-multi-archified,
@@ -304,9 +295,9 @@ EOF
     # the .changes lintian read names every package and the source
     local p
     for p in $DEB_PACKAGES; do
-        grep -q " ${p}_${DEB_VERSION}_$ARCH.deb\$" "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"
+        grep -q " ${p}_${DEB_VERSION}_$NATIVE.deb\$" "$DEBDIR/sdtkit_${DEB_VERSION}_$NATIVE.changes"
     done
-    grep -q " sdtkit_$DEB_VERSION.dsc\$" "$DEBDIR/sdtkit_${DEB_VERSION}_$ARCH.changes"
+    grep -q " sdtkit_$DEB_VERSION.dsc\$" "$DEBDIR/sdtkit_${DEB_VERSION}_$NATIVE.changes"
     # lintian exits 0 unless it reports an error (or fails)
     [ "$status" -eq 0 ]
 }
@@ -321,37 +312,43 @@ EOF
 }
 
 @test "make deb leaves nothing in the tree or beside it" {
-    # the copy the package was built from: only build/ was added
+    [ -f "$SECOND/build/deb/$NATIVE/sdtkit_${DEB_VERSION}_$NATIVE.changes" ] || { cat "$BATS_FILE_TMPDIR/second.log"; false; }
+    # the second build's tree, an unpacked tarball: only build/ was added
     copy_tree fresh
     (cd fresh && find . -path ./build -prune -o -print | sort) > want
-    (cd "$SRC" && find . -path ./build -prune -o -print | sort) > got
+    (cd "$SECOND" && find . -path ./build -prune -o -print | sort) > got
     diff want got
-    # and beside it, nothing but what native_debs put there
-    [ "$(ls "$SRC/..")" = src ]
+    # and beside it, nothing
+    [ "$(ls "$SECOND/..")" = src ]
+    # made again when a file of the tarball changed, and only then
+    make -q -C "$SECOND" deb
+    touch "$SECOND/README.md"
+    run make -q -C "$SECOND" deb
+    [ "$status" -eq 1 ]
 }
 
 # ---- reproducible ---------------------------------------------------------
 
 @test "two builds of the packages, in different directories, are the same bytes; make clean removes them" {
-    copy_tree second
-    make -s -C second deb >/dev/null 2>&1
+    [ -f "$SECOND/build/deb/$NATIVE/sdtkit_${DEB_VERSION}_$NATIVE.changes" ] || { cat "$BATS_FILE_TMPDIR/second.log"; false; }
     local f n=0
     for f in "$DEBDIR"/*.deb; do
-        cmp "$f" "second/build/deb/${f##*/}"
+        cmp "$f" "$SECOND/build/deb/$NATIVE/${f##*/}"
         n=$((n + 1))
     done
     [ "$n" -eq 8 ] # five packages, and the dbgsym of the three with ELF files
     # this build made its own tarball (make dist in the unpacked tarball):
     # the same bytes as make dist's in the checkout
-    cmp "$TARBALL" "second/build/deb/sdtkit_$VERSION.orig.tar.gz"
-    make -s -C second clean
-    [ ! -e second/build ]
+    cmp "$TARBALL" "$SECOND/build/deb/$NATIVE/sdtkit_$VERSION.orig.tar.gz"
     # every file is dated from the changelog, not from the build
     local epoch
     epoch=$(cd "$ROOT" && dpkg-parsechangelog -S Timestamp)
     dpkg-deb --fsys-tarfile "$DEBFILE" | tar -tv --full-time | awk '{ print $4 " " $5 }' | sort -u > dates
     [ "$(wc -l < dates)" -eq 1 ]
     [ "$(date -u -d "$(cat dates)" +%s)" -eq "$epoch" ]
+    cp -a "$SECOND" third
+    make -s -C third clean
+    [ ! -e third/build ]
 }
 
 # ---- dpkg and apt take it for systemtap-sdt-dev -------------------------
@@ -397,7 +394,7 @@ EOF
     # the build dependency as the fifteen packages write it.
     mkdir -p db/var/lib/dpkg/info db/var/lib/dpkg/updates src/debian
     printf 'Package: build-essential\nStatus: install ok installed\nVersion: 12.9\nArchitecture: %s\nMaintainer: x <x@example.org>\nDescription: x\n' \
-        "$ARCH" > db/var/lib/dpkg/status
+        "$NATIVE" > db/var/lib/dpkg/status
     cat > src/debian/control <<'EOF'
 Source: probe-user
 Build-Depends: systemtap-sdt-dev [linux-any],

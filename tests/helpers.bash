@@ -202,7 +202,7 @@ stap_include() {
 # place), nor the outer run's tier, passes, jobs and programs under test.
 fresh() {
     local unset=() v path
-    for v in $(compgen -v BATS_) SDTKIT_TIER SDTKIT_PASSES SDTKIT_CHECK_JOBS SDTKIT_CHECK_SERIAL SDTKIT_RUN_DIR \
+    for v in $(compgen -v BATS_) SDTKIT_TIER SDTKIT_PASSES SDTKIT_CHECK_JOBS SDTKIT_CHECK_SERIAL \
         SDTKIT_DTRACE SDTKIT_SDT_LIST SDTKIT_RUNTIME_LIBDIR SDTKIT_RUNTIME_CFLAGS; do unset+=(-u "$v"); done
     path=$(tr : '\n' <<<"$PATH" | grep -v /libexec/bats-core | paste -sd:)
     env "${unset[@]}" PATH="$path" "$@"

@@ -1,16 +1,35 @@
 # SPDX-License-Identifier: MIT
-# Helpers of the package suites (deb, deb-multiarch, deb-cross,
-# autopkgtest, rpm): the Debian packages, each built once per run in RUN_DIR by
-# whichever suite asks first (under a lock, as dist_tarball), and testbeds,
-# throwaway roots where they are installed (tests/testbed.bash): nothing is
-# ever installed on the machine, whose systemtap-sdt-dev other suites read.
+# Helpers of the Debian package suites (deb, deb-multiarch, deb-cross,
+# autopkgtest): make deb's packages, which make check builds for them
+# (packaging.mk: this machine's architecture's, and arm64's and s390x's
+# cross-built in a testbed), and testbeds, throwaway roots where they are
+# installed (tests/testbed.bash, on make check's base layer build/testbed):
+# nothing is ever installed on the machine, whose systemtap-sdt-dev other
+# suites read.
 
-# RUN_DIR: what the package suites of one make check share (tests/run's,
-# on a tmpfs, where a testbed's overlayfs stacks), else bats' own run's.
-RUN_DIR=${SDTKIT_RUN_DIR:-$BATS_RUN_TMPDIR}
-
-# DEB_PACKAGES: every binary package make deb builds.
+# DEB_PACKAGES: every binary package make deb builds; DEB_VERSION theirs
+# (debian/changelog's first entry); NATIVE, this machine's architecture.
 DEB_PACKAGES="sdtkit sdtkit-tools libsdtkit1 libstapsdt0 libsdtkit-dev"
+read -r _ DEB_VERSION _ <"$ROOT/debian/changelog"
+DEB_VERSION=${DEB_VERSION//[()]/}
+NATIVE=$(dpkg --print-architecture 2>/dev/null)
+
+# deb ARCH PACKAGE: the .deb of PACKAGE, of make deb's packages for ARCH
+# (Debian's name) in build/deb/ARCH.
+deb() {
+    echo "$ROOT/build/deb/$1/${2}_${DEB_VERSION}_$1.deb"
+}
+
+# need_debs ARCH...: make check has built the packages of each ARCH.
+need_debs() {
+    local a
+    for a in "$@"; do
+        [ -f "$ROOT/build/deb/$a/sdtkit_${DEB_VERSION}_$a.changes" ] || {
+            echo "no packages for $a in build/deb/$a: make check builds them (make deb, make testbed-deb-$a)"
+            return 1
+        }
+    done
+}
 
 # need_deb_tools: what make deb, the builds and these suites run.
 need_deb_tools() {
@@ -24,99 +43,29 @@ need_deb_tools() {
 # need_testbed: what a testbed needs: root (mounts, chroot), unshare, its
 # layers on another file system than the machine's root (overlayfs stacks
 # no file system on itself: make check's run directory is on a tmpfs, a
-# bats run of its own needs TMPDIR=/dev/shm); crossbuild-essential-* for
-# the cross builds in it.
+# bats run of its own needs TMPDIR=/dev/shm), the base layer make check
+# makes (build/testbed), and crossbuild-essential-* for the cross builds.
 need_testbed() {
     [ "$(id -u)" -eq 0 ] || refused "not root: a testbed (tests/testbed.bash) needs mounts and chroot"
-    local d
-    for d in "$RUN_DIR" "$BATS_RUN_TMPDIR"; do
-        [ "$(stat -c %d "$d")" != "$(stat -c %d /)" ] ||
-            refused "$d is on the root file system, which overlayfs cannot stack on itself: TMPDIR on a tmpfs (/dev/shm), as make check puts it"
-    done
+    [ "$(stat -c %d "$BATS_RUN_TMPDIR")" != "$(stat -c %d /)" ] ||
+        refused "$BATS_RUN_TMPDIR is on the root file system, which overlayfs cannot stack on itself: TMPDIR on a tmpfs (/dev/shm), as make check puts it"
     need_cmd unshare
     local p
     for p in crossbuild-essential-arm64 crossbuild-essential-s390x; do
         dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q ' installed$' ||
             missing "$p is not installed (.ci/run installs it)"
     done
-}
-
-# shared_build NAME FUNCTION ARGS...: FUNCTION ARGS... run once per run,
-# in RUN_DIR/NAME (made empty for it, its output in RUN_DIR/NAME.log),
-# under RUN_DIR/NAME.lock; later calls wait for the first.  Fails, printing
-# the log, when the first failed.
-shared_build() {
-    local name=$1 d=$RUN_DIR/$1
-    shift
-    (
-        flock -w "$HANG_SECONDS" 8 || { echo "$HANG_SECONDS s waiting for $name" >&2; exit 1; }
-        [ -e "$d.ok" ] || [ -e "$d.failed" ] && exit
-        rm -rf "$d" && mkdir -p "$d"
-        if (cd "$d" && "$@") >"$d.log" 2>&1; then : >"$d.ok"; else : >"$d.failed"; fi
-    ) 8>"$d.lock"
-    [ -e "$d.ok" ] || { tail -n 40 "$d.log" >&2; return 1; }
-}
-
-# build_native_debs: make deb, in ./src, an unpacked copy of make dist's
-# tarball (put where its own make dist would write the same bytes: make -o
-# dist does not make it again).
-build_native_debs() {
-    local tarball
-    dist_tarball "$PWD" || return
-    tarball=$(echo sdtkit-*.tar.gz)
-    mkdir -p src/build
-    tar -xzf "$tarball" -C src --strip-components=1
-    mv "$tarball" src/build/
-    make -s -o dist -C src deb
-}
-
-# native_debs: make deb's packages, made once per run: NATIVE_DEBS is
-# their directory, NATIVE_SRC the source tree they were built in.
-native_debs() {
-    NATIVE_SRC=$RUN_DIR/native-deb/src
-    NATIVE_DEBS=$NATIVE_SRC/build/deb
-    shared_build native-deb build_native_debs
-}
-
-# testbed_base: the base layer of every testbed (tests/testbed.bash base),
-# made once per run.  Its apt-get update reaches Debian's archive.
-testbed_base() {
-    shared_build testbed-base "$ROOT/tests/testbed.bash" base "$RUN_DIR/testbed-base" || return
+    [ -f "$ROOT/build/testbed/ok" ] || { echo "no testbed base layer: make check makes it (make build/testbed/ok)"; return 1; }
 }
 
 # testbed DIR CMD...: CMD as root in the testbed whose own layer is DIR
-# (kept from call to call), RUN_DIR and the test's directories shared.
+# (kept from call to call), the packages and the run's directories shared.
 # testbed_host DIR CMD...: CMD on the machine with that root at DIR/root.
 testbed() {
-    testbed_base || return
-    TESTBED_SHARE="$RUN_DIR:$BATS_RUN_TMPDIR" "$ROOT/tests/testbed.bash" chroot \
-        "$RUN_DIR/testbed-base" "$@"
+    TESTBED_SHARE="$ROOT/build/deb:$BATS_RUN_TMPDIR" "$ROOT/tests/testbed.bash" chroot "$ROOT/build/testbed" "$@"
 }
 testbed_host() {
-    testbed_base || return
-    TESTBED_SHARE="$RUN_DIR:$BATS_RUN_TMPDIR" "$ROOT/tests/testbed.bash" host \
-        "$RUN_DIR/testbed-base" "$@"
-}
-
-# build_cross_debs ARCH: the packages cross-built for ARCH in a testbed
-# (./tb), from make dist's tarball unpacked in ./sdtkit-VERSION, as a
-# distribution's cross build makes them: dpkg-buildpackage -a ARCH with
-# the cross and nocheck profiles, the binary packages only.
-build_cross_debs() {
-    local tarball
-    dist_tarball "$PWD" || return
-    tarball=$(echo sdtkit-*.tar.gz)
-    tar -xzf "$tarball"
-    mv "$tarball" "sdtkit_$(cat "$ROOT/VERSION").orig.tar.gz"
-    testbed "$PWD/tb" sh -c "cd '$PWD/${tarball%.tar.gz}' && DEB_BUILD_OPTIONS=nocheck \
-        dpkg-buildpackage -a '$1' -Pcross,nocheck -us -uc -b"
-}
-
-# cross_debs ARCH: the packages cross-built for ARCH (Debian's name:
-# arm64, s390x), made once per run; CROSS_DEBS is their directory.
-cross_debs() {
-    CROSS_DEBS=$RUN_DIR/cross-deb-$1
-    shared_build "cross-deb-$1" build_cross_debs "$1"
+    TESTBED_SHARE="$ROOT/build/deb:$BATS_RUN_TMPDIR" "$ROOT/tests/testbed.bash" host "$ROOT/build/testbed" "$@"
 }
 
 # SDT_USERS: the fifteen Debian 12 source packages that build-depend on
@@ -148,11 +97,6 @@ sdt_users() {
         [ -n "$c" ] || { echo "$p does not build-depend on systemtap-sdt-dev"; return 1; }
         CLAUSE_USERS[$c]+="$p "
     done
-}
-
-# deb_version: the packages' version, from debian/changelog.
-deb_version() {
-    (cd "$ROOT" && dpkg-parsechangelog -S Version)
 }
 
 # elf_headers PATH...: "FILE<TAB>CLASS DATA MACHINE" of every ELF file

@@ -15,8 +15,7 @@
 #       s390x added to dpkg's architectures (apt's: arm64), apt's lists
 #       updated, libc6 of both installed (what dpkg-shlibdeps reads in a
 #       cross build), and neither man-db's index nor services started by
-#       packages.  Run once
-#       a run, under a lock, by whichever suite asks first (package-helpers.bash).
+#       packages (make check makes it: build/testbed, packaging.mk).
 #   testbed.bash chroot BASE DIR CMD...
 #       runs CMD as root in a chroot of the machine under BASE/upper under
 #       DIR/upper (made when missing: what CMD changes is there for the next
@@ -45,7 +44,7 @@ die() {
 mount_root() {
     local lowers=$1 dir=$2 root=$2/root d
     mkdir -p "$dir/upper" "$dir/work" "$root"
-    [ "$(stat -c %d "$dir")" != "$(stat -c %d /)" ] ||
+    [ "$(stat -L -c %d "$dir")" != "$(stat -c %d /)" ] ||
         die "$dir is on the root file system, which overlayfs cannot stack on itself (a tmpfs: /dev/shm)"
     mount -t overlay overlay -o "lowerdir=$lowers,upperdir=$dir/upper,workdir=$dir/work" "$root" ||
         die "the kernel refuses an overlay mount of / (overlayfs)"
