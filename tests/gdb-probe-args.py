@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Sourced by gdb from tests/helpers.bash (gdb_probe_run): a breakpoint on a
+# Sourced by gdb from tests/helpers.bash (gdb_runs): a breakpoint on a
 # stap probe that prints "name hit", then every argument as gdb decodes it,
 # and continues.
 import gdb

@@ -304,28 +304,51 @@ note_field() {
 
 # ---- gdb and qemu-user -------------------------------------------------
 
-# gdb_probe_run BIN [ARGS...] -- PROVIDER:NAME...: BIN run under gdb, a
-# breakpoint on each probe; every stop prints "name hit", then "name argN
-# VALUE" for each argument as gdb decodes $_probe_argN, or "name argc ERROR
-# message" (tests/gdb-probe-args.py).  ARGS may redirect the program's
-# output (">$PWD/out").  GDB_PROBE_CLASS=ProbeArgs64: every value as a
-# signed 64-bit integer.  GDB_LEAN leaves out the C library's separate debug
-# information (libc6-dbg): gdb indexed it at every run, for no probe.
+# GDB_LEAN leaves out the C library's separate debug information
+# (libc6-dbg): gdb indexed it at every run, for no probe.
 GDB_LEAN=(-ex 'set debug-file-directory')
-gdb_probe_run() {
-    local bin=$1 args=() py=${BATS_TEST_TMPDIR:-/tmp}/gdbprobe.py p
-    shift
-    while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
+
+# note_sites FILE: "provider:name location semaphore" per note, sorted.
+note_sites() {
+    readelf -n "$1" | awk '
+        /^ *Provider:/ { p = $2 }
+        /^ *Name:/     { n = $2 }
+        /Location:/    { l = $2; sub(/,$/, "", l); print p ":" n, l, $NF }' | sort
+}
+
+# gdb_runs DIR PROBE... <JOBS: programs run one after the other in one gdb
+# session (its start, Python's, is most of what gdb costs a short run),
+# each stopping at every PROBE it has (GDB_PROBE_CLASS of
+# tests/gdb-probe-args.py, ProbeArgs by default: "name hit", then "name
+# argN VALUE" a stop).  A line of JOBS is "NAME RUNNER FILE PROGRAM ARGS...":
+# RUNNER "-" runs PROGRAM under gdb (ARGS may redirect its output), else
+# under that qemu-user, stopped in its gdb stub, for gdb-multiarch (a
+# session's programs run all natively or all under qemu-user).
+# DIR/NAME.hits: NAME's stops; DIR/NAME.sites, when FILE is not "-":
+# FILE's probes as `info probes' lists them, as note_sites' lines.
+gdb_runs() {
+    local dir=$1 py=$1/.probes.py gdb=gdb name runner file prog args p pids=() sites=() runs=()
     shift
     cp "$ROOT/tests/gdb-probe-args.py" "$py"
     for p in "$@"; do echo "${GDB_PROBE_CLASS:-ProbeArgs}('-probe-stap $p')" >>"$py"; done
-    timeout "$HANG_SECONDS" gdb -batch -nx "${GDB_LEAN[@]}" -ex 'set pagination off' -ex "source $py" \
-        -ex "run ${args[*]}" "$bin" 2>&1 | grep -E '^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )'
-}
-
-# gdb_probe_args: gdb_probe_run's argument lines only.
-gdb_probe_args() {
-    gdb_probe_run "$@" | grep -vE '^[A-Za-z_0-9]+ hit$'
+    while read -r name runner file prog args; do
+        [ "$file" = - ] || sites+=(-ex "echo @@ $name.sites\\n" -ex "file $file" -ex 'info probes')
+        if [ "$runner" = - ]; then
+            runs+=(-ex "echo @@ $name.hits\\n" -ex "file $prog" -ex "set args $args" -ex run)
+            continue
+        fi
+        gdb=gdb-multiarch
+        qemu_gdb_start "$runner" "$prog" $args </dev/null || return
+        pids+=("$QEMU_PID")
+        # (no file while connecting: the programs may be of several targets)
+        runs+=(-ex "echo @@ $name.hits\\n" -ex file -ex "target remote :$QEMU_PORT" -ex "file $prog" -ex continue)
+    done
+    timeout "$HANG_SECONDS" "$gdb" -batch -nx "${GDB_LEAN[@]}" -ex 'set pagination off' -ex "source $py" \
+        "${sites[@]}" "${runs[@]}" 2>&1 |
+        awk -v d="$dir" '/^@@ / { if (out != "") close(out); out = d "/" $2; printf "" >out; next }
+            out ~ /\.sites$/ && $1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") >out }
+            out ~ /\.hits$/ && /^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )/ { print >out }'
+    [ ${#pids[@]} -eq 0 ] || qemu_reap "${pids[@]}" || true
 }
 
 # qemu_gdb_start QEMU PROGRAM ARGS...: PROGRAM under QEMU, stopped in its

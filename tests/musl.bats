@@ -57,9 +57,8 @@ interp() {
     musl-gcc -static app.o app-probes.o -o app
     [ "$(./app)" = "not fired" ]
     "$M/static/sdt-list" --check app > /dev/null
-    run gdb_probe_run ./app ">$PWD/out" -- app:start
-    [ "${lines[0]}" = "start hit" ]
-    [ "${lines[1]}" = "start arg0 42" ]
+    echo "app - - $PWD/app >$PWD/out" | gdb_runs "$PWD" app:start
+    [ "$(head -2 app.hits)" = $'start hit\nstart arg0 42' ]
     [ "$(cat out)" = fired ]
 }
 
@@ -87,13 +86,13 @@ EOF
         [ "$(note_probes probes | cut -f1 | sort | xargs)" = "musl:sdt musl:usdt" ]
         [ "$(arg_sizes "$(note_args probes musl:sdt)")" = "-1 2 -8" ]
         [ "$(arg_sizes "$(note_args probes musl:usdt)")" = "-1 2 -8" ]
-        run gdb_probe_args ./probes -- musl:sdt musl:usdt
-        [ "$output" = "sdt arg0 -5
+        echo "probes - - $PWD/probes" | gdb_runs "$PWD" musl:sdt musl:usdt
+        [ "$(grep -v hit probes.hits)" = "sdt arg0 -5
 sdt arg1 60001
 sdt arg2 -5000000000
 usdt arg0 -5
 usdt arg1 60001
-usdt arg2 -5000000000" ] || { echo "$link: $output"; false; }
+usdt arg2 -5000000000" ] || { echo "$link: $(cat probes.hits)"; false; }
     done
 }
 
@@ -125,11 +124,8 @@ usdt arg2 -5000000000" ] || { echo "$link: $output"; false; }
         [ "$(note_probes obj-$api | cut -f1)" = release:tick ]
         [ "$(arg_sizes "$(note_args obj-$api release:tick)")" = "-4 8" ]
         # gdb finds the probe in the loaded object and reads the value fired
-        export LD_LIBRARY_PATH="$M"
-        run gdb_probe_run ./user-$api -- release:tick
-        unset LD_LIBRARY_PATH
-        [ "${lines[0]}" = "tick hit" ] && [ "${lines[1]}" = "tick arg0 42" ] ||
-            { echo "$api: $output"; false; }
+        echo "$api - - $PWD/user-$api" | LD_LIBRARY_PATH="$M" gdb_runs "$PWD" release:tick
+        [ "$(head -2 $api.hits)" = $'tick hit\ntick arg0 42' ] || { echo "$api: $(cat $api.hits)"; false; }
     done
 }
 

@@ -68,18 +68,21 @@ is_nop_pair() {
 # bats test_tags=tracer
 @test "gdb stops at nop + nop10 probes of both headers and decodes their arguments" {
     need_cmd gdb
+    # every build first, then one gdb session runs them all (gdb_runs)
+    local bins=() b cc o
     for cc in gcc clang; do
         for o in -O0 -O2; do
-            build $cc p $o -DSDT_NOP10
-            build $cc u $o -DUSE_USDT_H
-            for b in p u; do
-                is_nop_pair $b
-                run gdb_probe_args ./$b 2 ">$PWD/out" -- app:fire
-                [ "$(echo "$output" | tr '\n' ' ')" = \
-                    "fire arg0 0 fire arg1 -7 fire arg2 200 fire arg0 1 fire arg1 -7 fire arg2 200 " ]
-                [ "$(cat out)" = "done 2" ]
-            done
+            build $cc p$cc$o $o -DSDT_NOP10
+            build $cc u$cc$o $o -DUSE_USDT_H
+            bins+=(p$cc$o u$cc$o)
         done
+    done
+    for b in "${bins[@]}"; do is_nop_pair $b; done
+    for b in "${bins[@]}"; do echo "$b - - $PWD/$b 2 >$PWD/$b.out"; done | gdb_runs "$PWD" app:fire
+    for b in "${bins[@]}"; do
+        [ "$(grep -v hit $b.hits | tr '\n' ' ')" = \
+            "fire arg0 0 fire arg1 -7 fire arg2 200 fire arg0 1 fire arg1 -7 fire arg2 200 " ] || { echo "$b"; false; }
+        [ "$(cat $b.out)" = "done 2" ]
     done
 }
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # What the suites that run programs and tracers load, after helpers: the
 # provider examples, programs in the background (waited on by events), the
-# kernel's tracing interfaces, bpftrace, libbpf and gdb, and cleaning up
+# kernel's tracing interfaces, bpftrace and libbpf, and cleaning up
 # after them (cleanup_tracers, in teardown).
 
 TRACEFS=/sys/kernel/tracing
@@ -258,51 +258,6 @@ build_tick() {
     "$cc" -O2 -g $cflags "$@" -I "$INCLUDE" -c "$EX/tick/tick.c" -o "$out.o" &&
     "$DTRACE" -G -s "$EX/tick/tick.d" -o "$out-probes.o" "$out.o" &&
     "$cc" -O2 -g $ldflags "$@" "$out.o" "$out-probes.o" -o "$out"
-}
-
-# ---- gdb -----------------------------------------------------------------
-
-# note_sites FILE: "provider:name location semaphore" per note, sorted.
-note_sites() {
-    readelf -n "$1" | awk '
-        /^ *Provider:/ { p = $2 }
-        /^ *Name:/     { n = $2 }
-        /Location:/    { l = $2; sub(/,$/, "", l); print p ":" n, l, $NF }' | sort
-}
-
-# gdb_runs DIR PROBE... <JOBS: programs run one after the other in one gdb
-# session (its start, Python's, is most of what gdb costs a short run),
-# each stopping at every PROBE it has (GDB_PROBE_CLASS of
-# tests/gdb-probe-args.py, ProbeArgs by default: "name hit", then "name
-# argN VALUE" a stop).  A line of JOBS is "NAME RUNNER FILE PROGRAM ARGS...":
-# RUNNER "-" runs PROGRAM under gdb (ARGS may redirect its output), else
-# under that qemu-user, stopped in its gdb stub, for gdb-multiarch (a
-# session's programs run all natively or all under qemu-user).
-# DIR/NAME.hits: NAME's stops; DIR/NAME.sites, when FILE is not "-":
-# FILE's probes as `info probes' lists them, as note_sites' lines.
-gdb_runs() {
-    local dir=$1 py=$1/.probes.py gdb=gdb name runner file prog args p pids=() sites=() runs=()
-    shift
-    cp "$ROOT/tests/gdb-probe-args.py" "$py"
-    for p in "$@"; do echo "${GDB_PROBE_CLASS:-ProbeArgs}('-probe-stap $p')" >>"$py"; done
-    while read -r name runner file prog args; do
-        [ "$file" = - ] || sites+=(-ex "echo @@ $name.sites\\n" -ex "file $file" -ex 'info probes')
-        if [ "$runner" = - ]; then
-            runs+=(-ex "echo @@ $name.hits\\n" -ex "file $prog" -ex "set args $args" -ex run)
-            continue
-        fi
-        gdb=gdb-multiarch
-        qemu_gdb_start "$runner" "$prog" $args </dev/null || return
-        pids+=("$QEMU_PID")
-        # (no file while connecting: the programs may be of several targets)
-        runs+=(-ex "echo @@ $name.hits\\n" -ex file -ex "target remote :$QEMU_PORT" -ex "file $prog" -ex continue)
-    done
-    timeout "$HANG_SECONDS" "$gdb" -batch -nx "${GDB_LEAN[@]}" -ex 'set pagination off' -ex "source $py" \
-        "${sites[@]}" "${runs[@]}" 2>&1 |
-        awk -v d="$dir" '/^@@ / { if (out != "") close(out); out = d "/" $2; printf "" >out; next }
-            out ~ /\.sites$/ && $1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") >out }
-            out ~ /\.hits$/ && /^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )/ { print >out }'
-    [ ${#pids[@]} -eq 0 ] || qemu_reap "${pids[@]}" || true
 }
 
 # libbpf BINARY PROBE... -- CMD...: the loader, stderr kept apart in err.
