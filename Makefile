@@ -136,6 +136,12 @@ ndebug.ldflags  = $(CFLAGS) $(LDFLAGS)
 ndebug.shflags  = -Wl,-z,defs
 ndebug.libs     = -ldl -lpthread
 
+# The run-time library's thread-local variable (runtime.h: fire_rider)
+# through a TLS descriptor: -mtls-dialect=gnu2 where the compiler $(1)
+# is for x86 and takes it.
+tls_flags = $(shell $(1) -mtls-dialect=gnu2 -dM -E -x c /dev/null 2>/dev/null | \
+                grep -q '__x86_64__\|__i386__' && echo -mtls-dialect=gnu2)
+
 # An archive of one relocatable object where only the API stays global,
 # so a static user's program cannot collide with the core's names.
 define rt_archive
@@ -149,7 +155,7 @@ endef
 define variant_rules
 $$($(1).dir)/%.o: %.c VERSION
 	@mkdir -p $$(@D)
-	$$($(1).cc) $$(BASE_CFLAGS) $$($(1).cflags) -c -o $$@ $$<
+	$$($(1).cc) $$(BASE_CFLAGS) $$($(1).cflags) $$(if $$(filter runtime/%,$$<),$$(call tls_flags,$$($(1).cc))) -c -o $$@ $$<
 
 $$($(1).dir)/libsdtcore.a: $$(call objs,$$($(1).dir),$$(LIB_SRCS))
 	rm -f $$@
