@@ -4,9 +4,21 @@
    dlopened.c): an int3 written over a stub's nop through /proc/self/mem,
    as a debugger writes it, and a SIGTRAP handler that counts the traps
    and copies the slots %rdi points at, as a tracer reads them, before the
-   stub returns.  x86-64 only. */
+   stub returns.  x86-64 only: elsewhere TRAPS is 0, and this is the
+   program's main, which says so and exits 77. */
 #ifndef TRAPS_H
 #define TRAPS_H
+
+#if !defined __x86_64__ || !defined __LP64__
+#define TRAPS 0
+#include <stdio.h>
+int main(void)
+{
+    puts("x86-64 only");
+    return 77;
+}
+#else
+#define TRAPS 1
 
 #include <sdtkit.h>
 
@@ -139,4 +151,5 @@ static uintptr_t stub_named(const char *path, const char *name)
     return stub;
 }
 
+#endif
 #endif
