@@ -236,15 +236,20 @@ void thread_key_begin(struct thread_key *k, void (*dtor)(void *))
 void thread_key_end(struct thread_key *k) __attribute__((visibility("hidden")));
 
 /* This thread's rider, NULL until its first fire (and again once its
- * thread's end gave it back).  A thread-local variable: where the compiler
- * reaches it through a TLS descriptor (x86 with -mtls-dialect=gnu2, which
- * the Makefile gives the compilers that take it; AArch64's default), a
- * call to a function of the dynamic loader that preserves every register
- * (a load where the loader gave the variable static TLS: it gives it only
- * from the part it keeps for that, so no dlopen ever fails for want of
- * static TLS), and the library needs no __tls_get_addr; elsewhere a call to
- * __tls_get_addr, which is no slower than pthread_getspecific.  The rider
- * goes back through fire_key's destructor. */
+ * thread's end gave it back through fire_key's destructor).
+ *
+ * A thread-local variable, never initial-exec (a dlopen would then fail
+ * where static TLS is short).  Where the compiler reaches it through a TLS
+ * descriptor (x86 with -mtls-dialect=gnu2, which the Makefile gives the
+ * compilers that take it; AArch64's default), reading it is a call to a
+ * function of the dynamic loader that preserves every register, and a
+ * load where the loader gave the variable static TLS, which glibc gives
+ * a library loaded by dlopen only from the part it keeps for that; the
+ * library then needs no __tls_get_addr, nor the loader among its
+ * libraries.  Elsewhere it is a call to __tls_get_addr, no dearer than
+ * pthread_getspecific.  glibc before 2.40 (bug 31372) let that function's
+ * slow path, which allocates a thread's dynamic TLS, change the vector
+ * registers: no floating-point value is held in one across a read. */
 extern _Thread_local struct rider *fire_rider __attribute__((visibility("hidden")));
 
 /* Gives a thread's rider back when the thread ends; without a key no
