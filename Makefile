@@ -15,9 +15,11 @@
 #   make musl             the tools and run-time libraries built with musl-gcc
 #
 # Layout: lib/ is the core (build/libsdtcore.a), tools/ the programs that
-# link it, runtime/ the run-time probe library.  Objects go to build/, and
-# to a directory of their own for each other build variant (build/asan/,
-# build/musl/ ...: "Build variants" below).  Packaging is packaging.mk.
+# link it, runtime/ the run-time probe library.  Everything built goes to
+# build/: the programs to build/bin, the objects and libraries to build/,
+# each other build variant's to a directory of its own (build/asan/,
+# build/musl/ ...: variants.table), the examples to build/examples.
+# Packaging is packaging.mk.
 
 # The variant rules below come before "all:"; plain make means all.
 .DEFAULT_GOAL := all
@@ -73,68 +75,30 @@ objs = $(patsubst %.c,$(1)/%.o,$(2))
 
 # ---- Build variants -----------------------------------------------------
 #
-# A variant is a directory and its flags: V.dir holds its objects, the core
-# archive (libsdtcore.a: a program links only the members it uses) and the
-# run-time libraries, V.bin its dtrace and sdt-list; V.cc compiles with
-# V.cflags (after BASE_CFLAGS) and links with V.ldflags, the shared
-# libraries with V.shflags too and V.libs after their objects.
-# variant_rules V says every rule of V once; variant_programs V only its
-# programs, from another variant's objects (V.dir).  A make target asks
-# for what it wants of a variant: make builds nothing else.  A new variant
-# is its lines here and one $(eval).
-#
-#   normal       build/, tools/: the programs and libraries (make, install)
-#   asan         build/asan/: ASan/UBSan, make check's second pass
-#   musl         build/musl/: musl-gcc (Alpine's C library), make musl;
-#   musl-static  build/musl/static/: its programs linked statically
-#   fuzz         build/fuzz/obj/: libFuzzer's instrumentation, make fuzz
-#   ndebug       build/ndebug/: the asserts off (-DNDEBUG), as a distribution
-#                may build the run-time libraries: make runtime-ndebug
+# variants.table says each variant once: its directories, its toolchain
+# (CC, LD, OBJCOPY, AR), its flags and what make check runs with it.  Each
+# cell becomes V.COLUMN here (normal.dir, asan.cc ...; "-" is empty) and
+# variant_rules V gives V every rule: objects, libsdtcore.a (a program
+# links only the members it uses), the run-time libraries and archives,
+# dtrace and sdt-list; a variant whose dir is an earlier one's gets its
+# programs only, from that one's objects.  A make target asks for what it
+# wants of a variant (build/asan/libsdtkit.so.1): make builds nothing else.
+# A new variant is one row of the table.
 
-normal.dir      = build
-normal.bin      = tools
-normal.cc       = $(CC)
-normal.cflags   = $(CFLAGS)
-normal.ldflags  = $(CFLAGS) $(LDFLAGS)
-normal.shflags  = -Wl,-z,defs
-normal.libs     = -ldl -lpthread
+OBJCOPY    ?= objcopy
+MUSL_CC    ?= musl-gcc
+FUZZ_CC    ?= clang
+FUZZ_DIR   ?= build/fuzz
+FUZZ_FLAGS  = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+NDEBUG_DIR ?= build/ndebug
 
-asan.dir        = build/asan
-asan.bin        = build/asan
-asan.cc         = $(CC)
-asan.cflags     = $(SAN_FLAGS)
-asan.ldflags    = $(SAN_FLAGS)
-asan.libs       = -ldl -lpthread
-
-MUSL_CC        ?= musl-gcc
-musl.dir        = build/musl
-musl.bin        = build/musl
-musl.cc         = $(MUSL_CC)
-musl.cflags     = $(CFLAGS)
-musl.ldflags    = $(CFLAGS) $(LDFLAGS)
-musl.shflags    = -Wl,-z,defs
-musl-static.dir = build/musl
-musl-static.bin = build/musl/static
-musl-static.cc  = $(MUSL_CC)
-musl-static.ldflags = -static $(CFLAGS) $(LDFLAGS)
-
-FUZZ_CC        ?= clang
-FUZZ_DIR       ?= build/fuzz
-FUZZ_FLAGS      = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-fuzz.dir        = $(FUZZ_DIR)/obj
-fuzz.bin        = $(FUZZ_DIR)
-fuzz.cc         = $(FUZZ_CC)
-fuzz.cflags     = $(FUZZ_FLAGS)
-fuzz.ldflags    = $(FUZZ_FLAGS)
-
-NDEBUG_DIR     ?= build/ndebug
-ndebug.dir      = $(NDEBUG_DIR)
-ndebug.bin      = $(NDEBUG_DIR)
-ndebug.cc       = $(CC)
-ndebug.cflags   = $(CFLAGS) -DNDEBUG
-ndebug.ldflags  = $(CFLAGS) $(LDFLAGS)
-ndebug.shflags  = -Wl,-z,defs
-ndebug.libs     = -ldl -lpthread
+# The table's cells, as NAME.COLUMN=VALUE words (a blank inside a value
+# written ^), and VARIANTS, its names in order.
+VARIANT_CELLS := $(shell awk -F '  +' '/^\#/ || !NF { next } \
+    !head++ { for (i = 1; i <= NF; i++) col[i] = $$i; next } \
+    { print "VARIANTS+=" $$1; for (i = 2; i <= NF; i++) { v = $$i == "-" ? "" : $$i; \
+      gsub(/ /, "^", v); print $$1 "." col[i] "=" v } }' variants.table)
+$(foreach c,$(VARIANT_CELLS),$(eval $(subst ^, ,$(c))))
 
 # The run-time library's thread-local variable (runtime.h: fire_rider)
 # through a TLS descriptor: -mtls-dialect=gnu2 where the compiler $(1)
@@ -143,23 +107,25 @@ tls_flags = $(shell $(1) -mtls-dialect=gnu2 -dM -E -x c /dev/null 2>/dev/null | 
                 grep -q '__x86_64__\|__i386__' && echo -mtls-dialect=gnu2)
 
 # An archive of one relocatable object where only the API stays global,
-# so a static user's program cannot collide with the core's names.
+# so a static user's program cannot collide with the core's names: with
+# variant V's ld -r, objcopy and ar.
 define rt_archive
-	$(LD) -r -o $(@:.a=.o) $(filter %.o,$^)
+	$($(1).ld) -r -o $(@:.a=.o) $(filter %.o,$^)
 	sed -n 's/^ *\([A-Za-z_][A-Za-z0-9_]*\);$$/\1/p' $(filter %.map,$^) > $(@:.a=.keep)
-	$(OBJCOPY) --keep-global-symbols=$(@:.a=.keep) $(@:.a=.o)
+	$($(1).objcopy) --keep-global-symbols=$(@:.a=.keep) $(@:.a=.o)
 	rm -f $@
-	$(AR) rcs $@ $(@:.a=.o)
+	$($(1).ar) rcs $@ $(@:.a=.o)
 endef
 
-define variant_rules
+# variant_objects V: V's objects, core archive and run-time libraries.
+define variant_objects
 $$($(1).dir)/%.o: %.c VERSION
 	@mkdir -p $$(@D)
 	$$($(1).cc) $$(BASE_CFLAGS) $$($(1).cflags) $$(if $$(filter runtime/%,$$<),$$(call tls_flags,$$($(1).cc))) -c -o $$@ $$<
 
 $$($(1).dir)/libsdtcore.a: $$(call objs,$$($(1).dir),$$(LIB_SRCS))
 	rm -f $$@
-	$$(AR) rcs $$@ $$^
+	$$($(1).ar) rcs $$@ $$^
 
 $$($(1).dir)/$$(SDTKIT_SO) $$($(1).dir)/libsdtkit.a: \
     $$(call objs,$$($(1).dir),$$(RT_NATIVE_SRCS)) runtime/sdtkit.map
@@ -167,37 +133,31 @@ $$($(1).dir)/$$(STAPSDT_SO) $$($(1).dir)/libstapsdt.a: \
     $$(call objs,$$($(1).dir),$$(RT_COMPAT_SRCS)) runtime/stapsdt.map
 $$($(1).dir)/$$(SDTKIT_SO) $$($(1).dir)/$$(STAPSDT_SO):
 	$$($(1).cc) $$($(1).ldflags) -shared -Wl,-soname,$$(@F) $$($(1).shflags) \
-	    -Wl,--version-script=$$(filter %.map,$$^) -o $$@ $$(filter %.o,$$^) $$($(1).libs)
+	    -Wl,--version-script=$$(filter %.map,$$^) -o $$@ $$(filter %.o,$$^) -ldl -lpthread
 $$($(1).dir)/libsdtkit.a $$($(1).dir)/libstapsdt.a:
-	$$(rt_archive)
-
-$$(eval $$(call variant_programs,$(1)))
+	$$(call rt_archive,$(1))
 endef
 
-define variant_programs
+# variant_rules V: every rule of V (its objects' only when no earlier
+# variant has its dir); V.files, what it builds.
+define variant_rules
+$(if $(filter $($(1).dir),$(VARIANT_DIRS)),,$(call variant_objects,$(1)))
+VARIANT_DIRS += $($(1).dir)
+$(1).programs = $(addprefix $($(1).bin)/,$(PROGRAMS))
+$(1).files = $$($(1).programs) $(addprefix $($(1).dir)/,$(RT_FILES))
+
 $$($(1).bin)/dtrace: $$(call objs,$$($(1).dir),$$(DTRACE_SRCS)) $$($(1).dir)/libsdtcore.a
 $$($(1).bin)/sdt-list: $$(call objs,$$($(1).dir),$$(SDTLIST_SRCS)) $$($(1).dir)/libsdtcore.a
-$$(addprefix $$($(1).bin)/,$$(PROGRAMS)):
+$$($(1).programs):
 	@mkdir -p $$(@D)
 	$$($(1).cc) $$($(1).ldflags) -o $$@ $$^
 endef
 
-$(eval $(call variant_rules,normal))
-$(eval $(call variant_rules,asan))
-$(eval $(call variant_rules,musl))
-$(eval $(call variant_programs,musl-static))
-$(eval $(call variant_rules,fuzz))
-$(eval $(call variant_rules,ndebug))
+$(foreach v,$(VARIANTS),$(eval $(call variant_rules,$(v))))
 
 # What the targets want of them.
-TOOLS         = $(addprefix tools/,$(PROGRAMS))
-RT_LIBS       = $(addprefix build/,$(RT_FILES))
-ASAN_TOOLS    = $(addprefix build/asan/,$(PROGRAMS))
-ASAN_RT_LIBS  = build/asan/$(SDTKIT_SO) build/asan/$(STAPSDT_SO)
-MUSL          = build/musl
-MUSL_TOOLS    = $(addprefix $(MUSL)/,$(PROGRAMS)) $(addprefix $(MUSL)/static/,$(PROGRAMS))
-MUSL_RT       = $(addprefix $(MUSL)/,$(RT_FILES))
-NDEBUG_RT_LIBS = $(NDEBUG_DIR)/$(SDTKIT_SO) $(NDEBUG_DIR)/$(STAPSDT_SO)
+TOOLS         = $(normal.programs)
+RT_LIBS       = $(addprefix $(normal.dir)/,$(RT_FILES))
 
 .PHONY: all tools headers runtime runtime-ndebug musl examples demo check install uninstall clean bench \
         fuzz fuzz-build
@@ -211,10 +171,10 @@ runtime: $(RT_LIBS)
 # (Debian's musl-tools): make check builds them when musl-gcc is there:
 # tests/run runs the programs' suites again with each pair of programs, and
 # tests/musl.bats the libraries and the header.
-musl: $(MUSL_TOOLS) $(MUSL_RT)
+musl: $(musl.files) $(musl-static.programs)
 # tests/runtime.bats runs its cases, the reload loop and the threads on
 # these (the ELF writer checks its bounds in every build).
-runtime-ndebug: $(NDEBUG_RT_LIBS)
+runtime-ndebug: $(addprefix $(ndebug.dir)/,$(SDTKIT_SO) $(STAPSDT_SO))
 
 # The installed usdt.h is one file, like libbpf's: include/usdt.h with
 # sys/sdt-operands.h and sys/sdt-config.h inlined, so copying it alone into
@@ -225,8 +185,6 @@ headers: build/usdt.h
 build/usdt.h: $(HEADER_SRCS) tools/inline-includes.awk
 	@mkdir -p $(@D)
 	awk -f tools/inline-includes.awk include/usdt.h > $@
-
-OBJCOPY ?= objcopy
 
 # ---- libFuzzer harnesses (fuzz/*_fuzz.c): clang, with the core and the
 # dtrace stages (not its main); `make fuzz` runs each for FUZZ_SECONDS.
@@ -249,35 +207,45 @@ fuzz: $(FUZZERS)
 
 # ---- Examples, demo, tests ---------------------------------------------
 
-# The examples are built with this tree's dtrace and header, never the system's.
-EXAMPLE_VARS = DTRACE=$(CURDIR)/tools/dtrace SDT_INCLUDE=$(CURDIR)/include \
-               RUNTIME_LIBDIR=$(CURDIR)/build
+# The examples are built in a copy, build/examples (cp -u keeps what did
+# not change, so make there rebuilds what did), with this tree's dtrace,
+# header and run-time library, never the system's, warnings as errors (the
+# tracer suites read them there).
+EXAMPLES_DIR = build/examples
+EXAMPLE_VARS = DTRACE=$(CURDIR)/$(normal.bin)/dtrace SDT_INCLUDE=$(CURDIR)/include \
+               RUNTIME_LIBDIR=$(CURDIR)/$(normal.dir) WARNFLAGS="-Wall -Wextra -Werror" \
+               MESON_OPTS=-Dwerror=true
 
+# (+: the copy is made under make -n too, which runs the make there)
 examples: tools runtime
-	$(MAKE) -C provider-examples $(EXAMPLE_VARS)
+	+@mkdir -p $(EXAMPLES_DIR) && cp -pRu provider-examples/. $(EXAMPLES_DIR)/
+	$(MAKE) -C $(EXAMPLES_DIR) $(EXAMPLE_VARS)
 
 demo: examples
-	@$(MAKE) -s -C provider-examples demo $(EXAMPLE_VARS)
+	@$(MAKE) -s -C $(EXAMPLES_DIR) demo $(EXAMPLE_VARS)
 
-# tests/run: every suite with the normal build, then the declared suites
-# again with the sanitizer and musl builds, and one line for all passes:
-# N passed, N failed, N skipped.  The suites build the examples in copies
-# of their own: with SUITES given, the tree's examples are not rebuilt.
-# The sanitizer and musl builds are made only when a suite of passes 2 to
-# 4 (tests/sanitized-suites) is to run.  `make -j check` builds the
-# prerequisites in parallel; the suites get no jobserver (MAKEFLAGS
-# unset) nor TIER (a command line's variables are exported): the make
-# runs of tests are their own.
+# tests/run: a pass of the suites for each variant whose check column is
+# not "-" (variants.table), and one line for all passes: N passed, N
+# failed, N skipped.  The tracer tier's suites read build/examples (make
+# examples).  The other passes' variants are built only when a suite of tests/sanitized-suites
+# is to run, the tools passes' outside the fast tier and when their
+# compiler is installed (tests/run reports a pass it finds unbuilt).
+# `make -j check` builds the prerequisites in parallel; the suites get no
+# jobserver (MAKEFLAGS unset) nor TIER (a command line's variables are
+# exported): the make runs of tests are their own.
 #
 # Tiers (tests/run): TIER=all (make check), fast (make check-fast: host
-# compilers, the tools and the run-time library, with the sanitizer pass),
-# cross, tracers, release (make check-cross ...).
+# compilers, the tools and the run-time library, without the tools
+# passes), cross, tracers, release (make check-cross ...).
 TIER             ?= all
 SANITIZED_LIST   := $(shell awk '!/^\#/ && NF { print $$1 }' tests/sanitized-suites)
 CHECK_SANITIZED   = $(if $(SUITES),$(filter $(SANITIZED_LIST),$(notdir $(SUITES))),all)
-CHECK_MUSL        = $(if $(filter fast,$(TIER)),,$(if $(shell command -v $(MUSL_CC) 2>/dev/null),musl))
-check: tools headers runtime $(if $(SUITES)$(filter-out all,$(TIER)),,examples) \
-       $(if $(CHECK_SANITIZED),$(ASAN_TOOLS) $(ASAN_RT_LIBS) $(CHECK_MUSL))
+# check_variant V: V, when this make check runs its pass.
+check_variant = $(if $(filter all,$($(1).check)),$(1),$(if $(CHECK_SANITIZED),$(if \
+    $(filter sanitized,$($(1).check)),$(1),$(if $(filter fast,$(TIER)),,$(if \
+    $(shell command -v $(firstword $($(1).cc)) 2>/dev/null),$(1))))))
+CHECK_VARIANTS    = $(foreach v,$(VARIANTS),$(if $($(v).check),$(call check_variant,$(v))))
+check: headers $(foreach v,$(CHECK_VARIANTS),$($(v).files)) $(if $(filter all tracers,$(TIER)),examples)
 	env -u MAKEFLAGS -u MFLAGS -u TIER BATS=$(BATS) SDTKIT_TIER=$(TIER) tests/run $(SUITES)
 
 check-fast check-cross check-tracers check-release:
@@ -341,11 +309,11 @@ install-runtime: runtime
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man3 \
 	    $(DESTDIR)$(LIBPKGCONFIGDIR)
 	for so in $(RT_SONAMES); do \
-	    install -m 644 build/$$so $(DESTDIR)$(LIBDIR)/$$so.$(RT_MINOR) && \
+	    install -m 644 $(normal.dir)/$$so $(DESTDIR)$(LIBDIR)/$$so.$(RT_MINOR) && \
 	    ln -sfn $$so.$(RT_MINOR) $(DESTDIR)$(LIBDIR)/$$so && \
 	    ln -sfn $$so $(DESTDIR)$(LIBDIR)/$${so%.so.*}.so || exit 1; \
 	done
-	install -m 644 build/libsdtkit.a build/libstapsdt.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(addprefix $(normal.dir)/,libsdtkit.a libstapsdt.a) $(DESTDIR)$(LIBDIR)/
 	install -m 644 $(RT_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 $(RT_MANS) $(DESTDIR)$(MANDIR)/man3/
 	$(call rt_pc,sdtkit-runtime,sdtkit,USDT probes created at run time (libsdtkit))
@@ -406,11 +374,10 @@ bench: tools
 	bench/run -o BENCHMARKS.md
 
 clean:
-	rm -rf build $(TOOLS)
-	@$(MAKE) -s -C provider-examples clean
+	rm -rf build
 
 # ---- Packaging: the CMake packages, make dist, distcheck, deb, rpm --------
 include $(dir $(lastword $(MAKEFILE_LIST)))packaging.mk
 
 # What each object was built from (-MMD), in every variant.
--include $(foreach v,normal asan musl fuzz ndebug,$(patsubst %.o,%.d,$(call objs,$($(v).dir),$(ALL_SRCS))))
+-include $(foreach d,$(sort $(VARIANT_DIRS)),$(patsubst %.o,%.d,$(call objs,$(d),$(ALL_SRCS))))

@@ -15,7 +15,8 @@
 # LIBDIR/cmake/sdtkit-runtime, per architecture), written with this
 # install's paths relative to PREFIX, so that a DESTDIR tree or a moved
 # prefix is found where it is.  build/cmake holds both for this source tree
-# (tools/dtrace, include/, build/), which the CMake example uses.
+# (its build/bin/dtrace, include/, build/: variants.table's normal row),
+# which the CMake example uses.
 
 CMAKEDIR    ?= $(PREFIX)/share/cmake/sdtkit
 RT_CMAKEDIR ?= $(LIBDIR)/cmake/sdtkit-runtime
@@ -48,8 +49,8 @@ uninstall-cmake:
 
 build/cmake/sdtkit-config.cmake: $(CMAKE_IN) VERSION
 	@mkdir -p $(@D)
-	@$(call cmake_config,sdtkit,$(CURDIR),,$(@D),$(CURDIR)/tools,$(CURDIR)/include,,,$(@D))
-	@$(call cmake_config,sdtkit-runtime,$(CURDIR),,$(@D),,$(CURDIR)/include,$(CURDIR)/build,,$(@D))
+	@$(call cmake_config,sdtkit,$(CURDIR),,$(@D),$(CURDIR)/$(normal.bin),$(CURDIR)/include,,,$(@D))
+	@$(call cmake_config,sdtkit-runtime,$(CURDIR),,$(@D),,$(CURDIR)/include,$(CURDIR)/$(normal.dir),,$(@D))
 
 # The examples' CMake build uses build/cmake (provider-examples/Makefile).
 examples check: build/cmake/sdtkit-config.cmake

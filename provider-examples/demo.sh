@@ -15,12 +15,12 @@ indent() { sed 's/^/    /'; }
 say ""
 say "== sdtkit demo: provider-examples/tick (dtrace -h/-G, <sys/sdt.h>)"
 say "-- its probes:"
-# Our own lister (tools/sdt-list) when it is built, else binutils' readelf.
+# Our own lister (sdt-list) when it is built, else binutils' readelf.
 listed=""
 if [ -n "$sdt_list" ] && [ -x "$sdt_list" ]; then
     listed=$("$sdt_list" "$tick" 2>/dev/null | awk -F '\t' 'NF == 7 {
         printf "    %-12s pc %s  semaphore %s  arguments: %s\n", $2 ":" $3, $4, $6, $7 }')
-    [ -z "$listed" ] || say "   (tools/sdt-list)"
+    [ -z "$listed" ] || say "   (sdt-list)"
 fi
 if [ -z "$listed" ]; then
     say "   (readelf -n)"

@@ -112,7 +112,7 @@ usdt-jobs 4" ]
     mkdir tmp
     # probes FILE PROBE... as debian/tests/lib.sh says it, with this tree's sdt-list
     check() {
-        (cd "$ROOT" && PATH=$ROOT/tools:$PATH AUTOPKGTEST_TMP=$BATS_TEST_TMPDIR/tmp \
+        (cd "$ROOT" && PATH=${SDT_LIST%/*}:$PATH AUTOPKGTEST_TMP=$BATS_TEST_TMPDIR/tmp \
             sh -c '. debian/tests/lib.sh && probes "$@"' sh "$BATS_TEST_TMPDIR/t" "$@")
     }
     run check 't:one -4 no' 't:two -4,-8 no'

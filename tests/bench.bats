@@ -207,7 +207,7 @@ EOF
     gcc -O1 -shared -fPIC -Wall -Werror -I "$INCLUDE" new.c -o new.so
     [ "$(note_probes old.so | wc -l)" -eq 300 ]
     [ "$(note_probes new.so | wc -l)" -eq 300 ]
-    run "$ROOT/tools/sdt-list" --diff old.so new.so
+    run "$SDT_LIST" --diff old.so new.so
     [ "$status" -eq 2 ]
     [ "${lines[9]}" = "1 file, 303 probes compared: 3 added, 3 removed, 3 changed: incompatible" ]
     [ "$(grep -c '^! new.so: bench:p[0-9]*51: arg0 -4 -> -8 (int32 -> int64)$' <<<"$output")" -eq 3 ]

@@ -9,7 +9,6 @@ load helpers
 load tracers-helpers
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     HOLDERS=()
 }
 
@@ -42,14 +41,14 @@ inner() {
 }
 
 @test "a cross compiler without its C library is missing its libc6-dev package" {
-    # a fake gcc that compiles nothing, as one without its C library
+    # a fake gcc that finds no libc.a, as gcc says it: the name alone
     mkdir bin
-    printf '#!/bin/sh\necho "fatal error: stdio.h: No such file or directory" >&2\nexit 1\n' > bin/aarch64-linux-gnu-gcc
+    printf '#!/bin/sh\necho libc.a\n' > bin/aarch64-linux-gnu-gcc
     chmod +x bin/aarch64-linux-gnu-gcc
     inner t 'need_arch aarch64'
     run fresh env CI=true PATH="$PWD/bin:$PATH" bats --tap t.bats
     [ "$status" -eq 1 ]
-    [[ "$output" == *"aarch64-linux-gnu-gcc cannot link a program: its C library is missing (.ci/run installs libc6-dev-arm64-cross)"* ]]
+    [[ "$output" == *"aarch64-linux-gnu-gcc has no C library: libc.a not found (.ci/run installs libc6-dev-arm64-cross)"* ]]
 }
 
 @test "what the machine refuses skips under CI too, and says so" {
@@ -70,18 +69,34 @@ inner() {
     [[ "$output" == *"installs systemtap-sdt-dev"* ]]
 }
 
-@test "tests/run sums all passes in one last line, lists skips and failures, and runs the sanitizer pass after a failure" {
+# variants [UNBUILT...]: SDTKIT_VARIANTS, a table of four passes, each with
+# programs of its own in v/NAME (that do nothing), but the UNBUILT ones.
+variants() {
+    local v
+    rm -rf v
+    echo 'name  dir  bin  check  package' >variants.table
+    for v in normal:all asan:sanitized musl:tools musl-static:tools; do
+        mkdir -p "v/${v%:*}"
+        [[ " $* " == *" ${v%:*} "* ]] || printf '#!/bin/sh\n' | tee "v/${v%:*}/dtrace" "v/${v%:*}/sdt-list" >/dev/null
+        chmod -f +x "v/${v%:*}"/* || true
+        echo "${v%:*}  $PWD/v/${v%:*}  $PWD/v/${v%:*}  ${v#*:}  pkg-${v%:*}" >>variants.table
+    done
+    export SDTKIT_VARIANTS=$PWD/variants.table
+}
+
+@test "tests/run sums all passes in one last line, lists skips and failures, and runs the asan pass after a failure" {
     printf '@test "a" { true; }\n@test "b" { skip "why not"; }\n@test "c" { false; }\n' > plain.bats
-    printf '@test "d" { true; }\n@test "e" { [ -n "$SDTKIT_DTRACE" ]; }\n' > dtrace-x.bats
+    printf '@test "d" { true; }\n@test "e" { [[ $SDTKIT_DTRACE == */v/asan/dtrace ]]; }\n' > dtrace-x.bats
     # no musl build: each musl pass is one skipped test
-    export SDTKIT_MUSL=$PWD/nomusl
+    variants musl musl-static
     run fresh env -u CI SANITIZED_SUITES=dtrace-x.bats "$ROOT/tests/run" "$PWD/plain.bats" "$PWD/dtrace-x.bats"
     [ "$status" -eq 1 ]
-    # d passes twice, e once (only the sanitizer pass sets SDTKIT_DTRACE)
+    # d passes twice, e once (in the asan pass, with its programs)
     [ "${lines[${#lines[@]}-1]}" = "4 passed, 2 failed, 3 skipped" ]
-    [[ "$output" == *"== sanitizer pass:"* ]]
+    [[ "$output" == *"== tier all, passes: normal asan musl musl-static, 3 suite runs, "* ]]
+    [[ "$output" == *"== asan pass:"* ]]
     [[ "$output" == *"normal: b -- why not"* ]]
-    [[ "$output" == *"musl: the musl pass -- musl-gcc is not installed (.ci/run installs musl-tools)"* ]]
+    [[ "$output" == *"musl: the musl pass -- no $PWD/v/musl/dtrace: make check builds it when its compiler is installed (.ci/run installs pkg-musl)"* ]]
     [[ "$output" == *"normal: c"* ]]
     [[ "$output" == *"normal: e"* ]]
     # a clean run exits 0
@@ -94,11 +109,9 @@ inner() {
 }
 
 @test "tests/run runs the programs' suites again with the musl builds, and under CI a missing one fails" {
-    mkdir -p musl/static
-    printf '#!/bin/sh\n' | tee musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list > /dev/null
-    chmod +x musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list
-    printf '@test "d" { true; }\n@test "e" { [ "$SDTKIT_DTRACE" = "%s" ]; }\n' "$PWD/musl/static/dtrace" > dtrace-x.bats
-    run fresh env SANITIZED_SUITES=dtrace-x.bats SDTKIT_MUSL="$PWD/musl" "$ROOT/tests/run" "$PWD/dtrace-x.bats"
+    variants
+    printf '@test "d" { true; }\n@test "e" { [ "$SDTKIT_DTRACE" = "%s" ]; }\n' "$PWD/v/musl-static/dtrace" > dtrace-x.bats
+    run fresh env SANITIZED_SUITES=dtrace-x.bats "$ROOT/tests/run" "$PWD/dtrace-x.bats"
     [ "$status" -eq 1 ]
     [[ "$output" == *"== musl pass: $PWD/dtrace-x.bats"* ]]
     [[ "$output" == *"== musl-static pass: $PWD/dtrace-x.bats"* ]]
@@ -106,45 +119,73 @@ inner() {
     [ "${lines[${#lines[@]}-1]}" = "5 passed, 3 failed, 0 skipped" ]
     # under CI, no musl build is a failure of each musl pass, naming the package
     printf '@test "d" { true; }\n' > dtrace-y.bats
-    run fresh env CI=true SANITIZED_SUITES=dtrace-y.bats SDTKIT_MUSL="$PWD/nomusl" "$ROOT/tests/run" "$PWD/dtrace-y.bats"
+    variants musl musl-static
+    run fresh env CI=true SANITIZED_SUITES=dtrace-y.bats "$ROOT/tests/run" "$PWD/dtrace-y.bats"
     [ "$status" -eq 1 ]
     [ "${lines[${#lines[@]}-1]}" = "2 passed, 2 failed, 0 skipped" ]
-    [[ "$output" == *"musl-gcc is not installed (.ci/run installs musl-tools)"* ]]
+    [[ "$output" == *"no $PWD/v/musl/dtrace: make check builds it when its compiler is installed (.ci/run installs pkg-musl)"* ]]
+}
+
+@test "each pass runs in its own directory with its variant's programs and libraries, the asan pass's sanitized; SDTKIT_RUN_DIR is the run's" {
+    variants
+    # each pass writes its environment; every test starts in its own directory
+    printf '@test "env" {\n    [ "$PWD" = "$BATS_TEST_TMPDIR" ]\n    mkdir -p "$SDTKIT_RUN_DIR/shared/$BASHPID"\n    env | grep -E "^(SDTKIT_(DTRACE|SDT_LIST|RUNTIME_[A-Z]*)|[AU][A-Z]*SAN_OPTIONS)=" | sort >%s/${SDTKIT_DTRACE//\//_}\n}\n' \
+        "$PWD" > dtrace-env.bats
+    sed -i "1i load $ROOT/tests/helpers" dtrace-env.bats
+    run fresh env SANITIZED_SUITES=dtrace-env.bats "$ROOT/tests/run" "$PWD/dtrace-env.bats"
+    [ "$status" -eq 0 ]
+    [ "${lines[${#lines[@]}-1]}" = "4 passed, 0 failed, 0 skipped" ]
+    v=$PWD/v e=${PWD//\//_}_v
+    [ "$(cat "${e}_normal_dtrace")" = "$(printf '%s\n' SDTKIT_DTRACE=$v/normal/dtrace SDTKIT_RUNTIME_LIBDIR=$v/normal SDTKIT_SDT_LIST=$v/normal/sdt-list)" ]
+    grep -qx "SDTKIT_RUNTIME_LIBDIR=$v/asan" "${e}_asan_dtrace"
+    grep -qx "SDTKIT_RUNTIME_CFLAGS=-fsanitize=address,undefined" "${e}_asan_dtrace"
+    grep -q "^ASAN_OPTIONS=.*abort_on_error=1" "${e}_asan_dtrace"
+    grep -q "^UBSAN_OPTIONS=.*halt_on_error=1" "${e}_asan_dtrace"
+    grep -qx "SDTKIT_SDT_LIST=$v/musl-static/sdt-list" "${e}_musl-static_dtrace"
+    # the tools passes test the tools alone: the run-time libraries are normal's
+    grep -qx "SDTKIT_RUNTIME_LIBDIR=$v/normal" "${e}_musl_dtrace"
+    ! grep -q SAN_OPTIONS "${e}_musl_dtrace" || false
+}
+
+@test "every suite has its line in tests/check-times for each pass it runs in" {
+    local s missing=()
+    for s in "$ROOT"/tests/*.bats; do
+        s=${s##*/}
+        grep -q "^normal $s " "$ROOT/tests/check-times" || missing+=("normal $s")
+        grep -qx "$s .*" "$ROOT/tests/sanitized-suites" || continue
+        grep -q "^asan $s " "$ROOT/tests/check-times" || missing+=("asan $s")
+        [[ $s == runtime* ]] || grep -q "^musl $s " "$ROOT/tests/check-times" || missing+=("musl $s")
+    done
+    [ ${#missing[@]} -eq 0 ] || { printf 'no line in tests/check-times: %s\n' "${missing[@]}"; false; }
 }
 
 @test "the passes after the first run the declared suites only, not their tests tagged normal-pass-only" {
     printf '@test "a" { true; }\n' > once.bats
-    printf '@test "b" { true; }\n# bats test_tags=normal-pass-only\n@test "c" { [ -z "${SDTKIT_DTRACE:-}" ]; }\n' > twice.bats
-    mkdir -p musl/static
-    printf '#!/bin/sh\n' | tee musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list > /dev/null
-    chmod +x musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list
-    run fresh env SANITIZED_SUITES="other.bats twice.bats" SDTKIT_MUSL="$PWD/musl" \
-        "$ROOT/tests/run" "$PWD/once.bats" "$PWD/twice.bats"
+    printf '@test "b" { true; }\n# bats test_tags=normal-pass-only\n@test "c" { [[ $SDTKIT_DTRACE == */v/normal/* ]]; }\n' > twice.bats
+    variants
+    run fresh env SANITIZED_SUITES="other.bats twice.bats" "$ROOT/tests/run" "$PWD/once.bats" "$PWD/twice.bats"
     [ "$status" -eq 0 ]
     # a, b and c, then b alone in each of the three other passes
     [ "${lines[${#lines[@]}-1]}" = "6 passed, 0 failed, 0 skipped" ]
-    [[ "$output" == *"== sanitizer pass: $PWD/twice.bats"* ]]
+    [[ "$output" == *"== asan pass: $PWD/twice.bats"* ]]
     [[ "$output" == *"== musl-static pass: $PWD/twice.bats"* ]]
 }
 
 @test "the first pass runs beside the others, and SDTKIT_CHECK_SERIAL=1 runs them in turn: the same results" {
     # each pass's test "meet" waits for the other side's: it passes only
     # when the first pass and the sanitizer pass run at the same time
-    printf '@test "meet" {\n    local me=first other=again\n    [ -z "${SDTKIT_DTRACE:-}" ] || { me=again other=first; }\n    touch "%s/$me"\n    for i in $(seq 1 300); do [ -e "%s/$other" ] && return 0; sleep 0.1; done\n    false\n}\n@test "b" { [ -z "${SDTKIT_DTRACE:-}" ]; }\n' "$PWD" "$PWD" > dtrace-x.bats
-    printf '@test "a" { true; }\n@test "b" { [ -z "${SDTKIT_DTRACE:-}" ]; }\n' > dtrace-y.bats
-    mkdir -p musl/static
-    printf '#!/bin/sh\n' | tee musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list > /dev/null
-    chmod +x musl/dtrace musl/sdt-list musl/static/dtrace musl/static/sdt-list
-    run fresh env SANITIZED_SUITES=dtrace-x.bats SDTKIT_MUSL="$PWD/musl" "$ROOT/tests/run" "$PWD/dtrace-x.bats"
+    printf '@test "meet" {\n    local me=first other=again\n    [[ $SDTKIT_DTRACE == */v/normal/* ]] || { me=again other=first; }\n    touch "%s/$me"\n    for i in $(seq 1 300); do [ -e "%s/$other" ] && return 0; sleep 0.1; done\n    false\n}\n@test "b" { [[ $SDTKIT_DTRACE == */v/normal/* ]]; }\n' "$PWD" "$PWD" > dtrace-x.bats
+    printf '@test "a" { true; }\n@test "b" { [[ $SDTKIT_DTRACE == */v/normal/* ]]; }\n' > dtrace-y.bats
+    variants
+    run fresh env SANITIZED_SUITES=dtrace-x.bats "$ROOT/tests/run" "$PWD/dtrace-x.bats"
     [ "$status" -eq 1 ]
     # meet passes in all four passes, b only in the first
     [ "${lines[${#lines[@]}-1]}" = "5 passed, 3 failed, 0 skipped" ]
-    run fresh env SDTKIT_CHECK_SERIAL=1 SANITIZED_SUITES=dtrace-y.bats SDTKIT_MUSL="$PWD/musl" \
-        "$ROOT/tests/run" "$PWD/dtrace-y.bats"
+    run fresh env SDTKIT_CHECK_SERIAL=1 SANITIZED_SUITES=dtrace-y.bats "$ROOT/tests/run" "$PWD/dtrace-y.bats"
     [ "$status" -eq 1 ]
     [ "${lines[${#lines[@]}-1]}" = "5 passed, 3 failed, 0 skipped" ]
     # in turn, the passes' reports come in order
-    [ "$(grep -o '^== [a-z-]* pass' <<<"$output" | tr '\n' ' ')" = "== normal pass == sanitizer pass == musl pass == musl-static pass " ]
+    [ "$(grep -o '^== [a-z-]* pass' <<<"$output" | tr '\n' ' ')" = "== normal pass == asan pass == musl pass == musl-static pass " ]
 }
 
 # where_run ENV...: tests/run's normal pass of a suite that records where
@@ -221,21 +262,27 @@ where_run() {
     [ "$status" -eq 1 ] || { echo "$output"; false; }
 }
 
-@test "a failing test is reported at its own line, and at the helper's too with SDTKIT_BATS_TRACE=all" {
-    # helpers.bash has bats' DEBUG trap record the test file's lines alone
+@test "a failing test is reported at its line and the helper's, without bats' DEBUG trap, which bats --trace keeps" {
     mkdir t
     printf '%s\n' 'quiet_fail() {' '    local x=1' '    [ "$x" = 2 ]' '}' > t/h.bash
-    printf '%s\n' "load $ROOT/tests/helpers" 'load h' '@test "in the body" {' '    true' \
-        '    [ 1 = 2 ]' '}' '@test "in a helper" {' '    true' '    quiet_fail' '    echo not here' '}' > t/x.bats
+    printf '%s\n' "load $ROOT/tests/helpers" 'load h' 'setup_file() { [ -z "${FAIL_FILE:-}" ]; }' \
+        '@test "in the body" {' '    true' '    [ 1 = 2 ]' '}' '@test "in a helper" {' '    true' \
+        '    quiet_fail' '    echo not here' '}' '@test "traps" {' '    trap -p DEBUG ERR >&3' '}' > t/x.bats
     run fresh bats t/x.bats
     [ "$status" -eq 1 ]
-    [[ "$output" == *"not ok 1 in the body"*"(in test file t/x.bats, line 5)"*"\`[ 1 = 2 ]' failed"* ]]
-    [[ "$output" == *"not ok 2 in a helper"*"(in test file t/x.bats, line 9)"*"\`quiet_fail' failed"* ]]
-    [[ "$output" != *"h.bash"* ]]
-    run fresh env SDTKIT_BATS_TRACE=all bats t/x.bats
-    [ "$status" -eq 1 ]
-    [[ "$output" == *"not ok 1 in the body"*"(in test file t/x.bats, line 5)"* ]]
-    [[ "$output" == *"(from function \`quiet_fail' in file t/h.bash, line 3,"*"in test file t/x.bats, line 9)"* ]]
+    [[ "$output" == *"not ok 1 in the body"*"(in test file t/x.bats, line 6)"*"\`[ 1 = 2 ]' failed"* ]]
+    [[ "$output" == *"not ok 2 in a helper"*"(from function \`quiet_fail' in file t/h.bash, line 3,"*"in test file t/x.bats, line 10)"*"\`quiet_fail' failed"* ]]
+    [[ "$output" != *"not here"* ]]
+    # no DEBUG trap left while the test runs: the ERR trap records the stack
+    [[ "$output" == *"trap -- 'sdtkit_error_trap' ERR"* ]]
+    [[ "$output" != *"DEBUG"* ]]
+    # a failing setup_file, at its line
+    run fresh env FAIL_FILE=1 bats t/x.bats
+    [[ "$output" == *"(from function \`setup_file' in test file t/x.bats, line 3)"* ]]
+    # bats --trace: bats' own trap, which prints the helpers' commands too
+    run fresh bats --trace t/x.bats
+    [[ "$output" == *'$$ [ "$x" = 2 ]'* ]]
+    [[ "$output" == *"(from function \`quiet_fail' in file t/h.bash, line 3,"* ]]
 }
 
 @test "the suites' python3 is Debian's, not a version manager's shim first on PATH" {
@@ -252,9 +299,21 @@ where_run() {
     # the variant rules come before "all:" in the Makefile: the goal must not
     # follow them
     plan=$(make -n -B -C "$ROOT" 2>&1)
-    grep -q 'tools/dtrace' <<<"$plan"
+    grep -q 'build/bin/dtrace' <<<"$plan"
     grep -q 'demo' <<<"$plan"
     grep -q 'runtime/' <<<"$plan"
+    # the examples are built in build/examples, never beside their sources
+    grep -q -- "-C build/examples" <<<"$plan"
+    ! grep -qE -- "-C provider-examples( |$)" <<<"$plan" || false
+}
+
+@test "a program a test started with bg is gone when the test ends: tracers-helpers' teardown ends it" {
+    printf '%s\n' "load $ROOT/tests/helpers" "load $ROOT/tests/tracers-helpers" \
+        "@test \"bg\" { bg out sleep 1000; echo \"\$BG_PID\" >$PWD/pid; }" >t.bats
+    run fresh bats t.bats
+    [ "$status" -eq 0 ]
+    [ -s pid ]
+    ! kill -0 "$(cat pid)" 2>/dev/null || false
 }
 
 @test "make check builds the sanitizer and musl programs only when a suite of theirs is to run" {
@@ -284,11 +343,14 @@ where_run() {
     [ "$(wc -w <<<"$ALL_ARCHES")" -eq 18 ]
     [ "$ARCHES" = "x86_64 i686 aarch64 armhf ppc64el s390x riscv64" ]
     [ "$(arch_field x32 machine)" = "Advanced Micro Devices X86-64" ]
-    [ "$(arch_field x32 2)" = x86_64-linux-gnux32 ] && [ "$(arch_field x32 triplet)" = x86_64-linux-gnux32 ]
-    [ "$(arch_gcc ppc64el)" = powerpc64le-linux-gnu-gcc ] && [ "$(arch_gxx x86_64)" = g++ ]
+    [ "$(arch_field x32 2)" = x86_64-linux-gnux32 ]
+    [ "$(arch_field x32 triplet)" = x86_64-linux-gnux32 ]
+    [ "$(arch_gcc ppc64el)" = powerpc64le-linux-gnu-gcc ]
+    [ "$(arch_gxx x86_64)" = g++ ]
     # a row or column the table lacks is an error, not an empty word
     run arch_field x32 nosuch
-    [ "$status" -eq 1 ] && [[ "$output" == *"no nosuch for x32"* ]]
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"no nosuch for x32"* ]]
     run arch_gcc nosuch
     [ "$status" -eq 1 ]
     [ "$(package_of x86_64-linux-gnux32-gcc)" = gcc-x86-64-linux-gnux32 ]
@@ -321,14 +383,13 @@ where_run() {
     [ "${lines[${#lines[@]}-1]}" = "1 passed, 0 failed, 0 skipped" ]
 }
 
-@test "gdb's Python is asked once a run, and a gdb without it is missing, under CI a failure" {
+# bats test_tags=tracer
+@test "a gdb that does not link libpython is missing, under CI a failure" {
+    need_gdb_python gdb
+    need_gdb_python gdb-multiarch
     mkdir bin
-    printf '#!/bin/sh\necho ran >>"%s/asked"\nexit 0\n' "$PWD" > bin/gdb-good
-    printf '#!/bin/sh\nexit 1\n' > bin/gdb-bad
-    chmod +x bin/gdb-good bin/gdb-bad
-    PATH="$PWD/bin:$PATH" need_gdb_python gdb-good
-    PATH="$PWD/bin:$PATH" need_gdb_python gdb-good
-    [ "$(wc -l <asked)" -eq 1 ]
+    printf '#!/bin/sh\nexit 0\n' > bin/gdb-bad
+    chmod +x bin/gdb-bad
     CI=true PATH="$PWD/bin:$PATH" run need_gdb_python gdb-bad
     [ "$status" -eq 1 ]
     [[ "$output" == *"missing under CI: gdb-bad has no Python"* ]]
@@ -339,64 +400,6 @@ where_run() {
     run fresh "$ROOT/tests/run" "$PWD/broken.bats"
     [ "$status" -ne 0 ]
     [[ "${lines[${#lines[@]}-1]}" =~ ^0\ passed,\ [1-9][0-9]*\ failed ]]
-}
-
-# until_seen WHAT CMD...: wait until CMD succeeds; fail after HANG_SECONDS,
-# saying WHAT it waited for.
-until_seen() {
-    local what=$1 end=$((SECONDS + HANG_SECONDS))
-    shift
-    until "$@"; do
-        [ "$SECONDS" -lt "$end" ] || { echo "no $what after $HANG_SECONDS s"; return 1; }
-        sleep 0.05
-    done
-}
-
-# waiting_on FILE: some process waits for FILE's flock (/proc/locks lists
-# a waiter as "-> FLOCK ... MAJ:MIN:INODE ...").
-waiting_on() {
-    grep -qE -- "-> FLOCK .* [0-9a-f]+:[0-9a-f]+:$(stat -c %i "$1") " /proc/locks
-}
-
-@test "once builds a command's output once per run; a second asking meanwhile waits for that build" {
-    RUN_DIR=$PWD/run
-    # a "compiler" that says it ran, then waits for go before it writes
-    printf '#!/bin/sh\necho run >>"%s/count"\nwhile [ ! -e "%s/go" ]; do sleep 0.05; done\ncp "$1" "$3"\n' \
-        "$PWD" "$PWD" > slowcp
-    chmod +x slowcp
-    echo data > in
-    once ./slowcp in -o a.out & HOLDERS+=($!)
-    until_seen "first build" grep -q run count
-    once ./slowcp in -o b.out & HOLDERS+=($!)
-    lock=$(ls run/once/*.lock)
-    until_seen "second once waiting for the first" waiting_on "$lock"
-    touch go
-    wait "${HOLDERS[0]}"
-    wait "${HOLDERS[1]}"
-    HOLDERS=()
-    # and later on, the same words on the same inputs: a copy again
-    once ./slowcp in -o c.out
-    [ "$(cat count)" = run ]
-    cmp in a.out && cmp in b.out && cmp in c.out
-    [ "$(wc -l < run/once/manifest)" -eq 1 ]
-    # other inputs are another build
-    echo other > in
-    once ./slowcp in -o d.out
-    [ "$(grep -c run count)" -eq 2 ]
-    cmp in d.out
-}
-
-@test "checked_before knows the outputs checked with the same words and bytes, and no others" {
-    RUN_DIR=$PWD/run
-    echo one > out.o
-    ! checked_before label out.o || false
-    checked label out.o
-    checked_before label out.o
-    ! checked_before other out.o || false
-    echo two > out.o
-    ! checked_before label out.o || false
-    echo one > out.o
-    checked_before label out.o
 }
 
 # A CI run failed when qemu's gdb stub could not bind the random port it was
@@ -476,11 +479,29 @@ C
     cat reap.err
     [ "$st" -eq 1 ]
     grep -qx "qemu_reap: qemu still running after 1 s, killed: $stuck" reap.err
-    ! kill -0 "$stuck" 2>/dev/null
+    ! kill -0 "$stuck" 2>/dev/null || false
     # and one that ends: its status
     qemu_gdb_start qemu-x86_64 ./prog
     timeout "$HANG_SECONDS" gdb -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" -ex continue
     st=0
     qemu_reap "$QEMU_PID" || st=$?
     [ "$st" -eq 7 ]
+}
+
+# bats test_tags=cross
+@test "gdb_runs runs several programs in one gdb session, natively and under qemu-user, and files each one's stops" {
+    need_cmd gdb gdb-multiarch qemu-aarch64
+    need_arch aarch64
+    printf '#include <sys/sdt.h>\nint main(int c, char **v) { (void) v; DTRACE_PROBE1(p, a, c); DTRACE_PROBE2(p, b, c, 7); return 0; }\n' >p.c
+    gcc -g -I "$INCLUDE" p.c -o host
+    aarch64-linux-gnu-gcc -g -static -I "$INCLUDE" p.c -o arm
+    printf '%s\n' "one - $PWD/host $PWD/host x" "two - - $PWD/host" | gdb_runs "$PWD" p:a p:b
+    printf '%s\n' "three qemu-aarch64 - $PWD/arm x y" "four qemu-aarch64 $PWD/arm $PWD/arm" | gdb_runs "$PWD" p:a p:b
+    # each run's stops, with its own argument count
+    for r in one:2 two:1 three:3 four:1; do
+        [ "$(cat "${r%:*}.hits")" = "$(printf '%s\n' 'a hit' "a arg0 ${r#*:}" 'b hit' "b arg0 ${r#*:}" 'b arg1 7')" ]
+    done
+    [ "$(sort one.sites)" = "$(note_sites host)" ]
+    [ "$(sort four.sites)" = "$(note_sites arm)" ]
+    [ ! -e two.sites ]
 }

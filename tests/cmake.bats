@@ -21,7 +21,6 @@ setup_file() {
 setup() {
     need_cmd cmake
     [ -f "$PFX/share/cmake/sdtkit/sdtkit-config.cmake" ] || { cat "$BATS_FILE_TMPDIR/install.log"; false; }
-    cd "$BATS_TEST_TMPDIR"
 }
 
 # project DIR CMAKE-LINES...: a C project in DIR whose CMakeLists.txt is the

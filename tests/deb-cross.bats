@@ -214,7 +214,7 @@ postgresql:transaction__start 4'
         done <probes
     done
     # and sdt-list compares the two as a user of the probes would
-    run "$ROOT/tools/sdt-list" --diff systemtap sdtkit
+    run "$SDT_LIST" --diff systemtap sdtkit
     echo "$output"
     [ "$status" -eq 0 ]
     [ "$output" = "1 file, 6 probes compared: no change" ]

@@ -65,11 +65,10 @@ deb_files() {
 setup() {
     need_deb_tools
     [ -f "$DEBFILE" ] || { cat "$BATS_FILE_TMPDIR/make-deb.log" "$RUN_DIR/native-deb.log" >&2; false; }
-    cd "$BATS_TEST_TMPDIR"
 }
 
 # apt_get ARGS... / apt_cache ARGS...: apt-get and apt-cache, with apt's
-# binary cache of the package lists (srcpkgcache.bin) kept in RUN_DIR.
+# binary cache of the package lists (srcpkgcache.bin) kept for the suite.
 # Docker's Debian images turn that cache off (docker-clean), and then each
 # run parses all the lists again: half of a simulation's CPU, and the
 # tests simulate a dozen times.  apt itself keys the cache on every list
@@ -77,12 +76,10 @@ setup() {
 # temporary file and renames it, so runs side by side never read half a
 # cache.  The status part is not kept: each test has a status of its own.
 apt_get() {
-    mkdir -p "$RUN_DIR/apt"
-    apt-get -o Dir::Cache::srcpkgcache="$RUN_DIR/apt/srcpkgcache.bin" "$@"
+    apt-get -o Dir::Cache::srcpkgcache="$BATS_FILE_TMPDIR/srcpkgcache.bin" "$@"
 }
 apt_cache() {
-    mkdir -p "$RUN_DIR/apt"
-    apt-cache -o Dir::Cache::srcpkgcache="$RUN_DIR/apt/srcpkgcache.bin" "$@"
+    apt-cache -o Dir::Cache::srcpkgcache="$BATS_FILE_TMPDIR/srcpkgcache.bin" "$@"
 }
 
 # apt_sim STATUS ARGS...: apt_get -s ARGS... against the dpkg status file

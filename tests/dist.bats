@@ -5,10 +5,9 @@
 # distcheck: it builds, passes its checks, installs and uninstalls cleanly
 # and remakes itself.
 #
-# The tarball is made once from this tree (once per run: the package
-# suites use the same, dist_tarball); the checks that need another
-# checkout make one (a git repository of the same files, with other dates
-# and modes) and reuse it.
+# The tarball is made once from this tree, in setup_file; the checks that
+# need another checkout make one (a git repository of the same files, with
+# other dates and modes) and reuse it.
 # bats file_tags=release
 
 load helpers
@@ -27,7 +26,6 @@ setup_file() {
 setup() {
     need_cmd git
     [ -f "$TARBALL" ] || { cat "$BATS_FILE_TMPDIR/dist.log"; false; }
-    cd "$BATS_TEST_TMPDIR"
 }
 
 # other_checkout DIR: the project's files copied into a new git repository
@@ -37,8 +35,6 @@ other_checkout() {
     local dest
     dest=$(realpath -m "$1")
     mkdir -p "$dest"
-    # (the loop in a shell of its own: in the test's, bats' DEBUG trap ran
-    # for each of its commands)
     project_files | (cd "$ROOT" && xargs -d '\n' sh -c 'for f; do [ ! -e "$f" ] || printf "%s\0" "$f"; done' sh) \
         > "$dest.files0"
     (umask 002 && cd "$ROOT" && xargs -0 cp --parents --no-preserve=all -t "$dest" < "$dest.files0")

@@ -6,8 +6,7 @@
 load dtrace-helpers
 
 setup() {
-    T="$BATS_TEST_TMPDIR"
-    cd "$T"
+    T=$BATS_TEST_TMPDIR
 }
 
 teardown() {

@@ -10,15 +10,9 @@ load dtrace-helpers
 load tracers-helpers
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
-    need_sdt_header
     printf 'provider app {\n  probe start(int);\n  probe stop();\n};\n' > app.d
     printf '#include "app.h"\nint f (int c);\nint f (int c) { if (APP_START_ENABLED ()) APP_START (c); APP_STOP (); return APP_STOP_ENABLED (); }\n' > a1.c
     printf '#include <stdio.h>\n#include "app.h"\nint f (int c);\nint main (int c, char **v) { int s; (void) v; if (APP_START_ENABLED ()) APP_START (c); s = f (c); printf ("start=%%d stop=%%d\\n", APP_START_ENABLED () != 0, s != 0); return 0; }\n' > a2.c
-}
-
-teardown() {
-    cleanup_tracers
 }
 
 # sem BIN NAME: "BIND VIS SECTION" of semaphore NAME, and how many there are.

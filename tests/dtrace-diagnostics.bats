@@ -10,8 +10,7 @@
 load dtrace-helpers
 
 setup() {
-    T="$BATS_TEST_TMPDIR"
-    cd "$T"
+    T=$BATS_TEST_TMPDIR
 }
 
 # h FILE ARGS...: dtrace -h on FILE into out.h, stderr kept apart.

@@ -7,8 +7,7 @@
 load dtrace-helpers
 
 setup() {
-    T="$BATS_TEST_TMPDIR"
-    cd "$T"
+    T=$BATS_TEST_TMPDIR
 }
 
 # The probes of every arity, 0 to 12.
@@ -72,7 +71,6 @@ EOF
 }
 
 @test "the semaphore reference is hidden, and default with STAP_SDT_V1 or STAP_SDT_V2" {
-    need_sdt_header
     small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     echo '#include "prov.h"
@@ -88,7 +86,6 @@ int f(void) { return P_X_ENABLED(); }' >use.c
 }
 
 @test "the generated header compiles cleanly as C and C++ with gcc and clang" {
-    need_sdt_header
     arities_provider
     "$DTRACE" -h -s ar.d -o ar.h
     cat >use.c <<'EOF'
@@ -115,7 +112,6 @@ EOF
 }
 
 @test "including the header twice, or two generated headers, is fine" {
-    need_sdt_header
     small_provider one.d
     d two.d <<'EOF'
 provider q { probe z(long); };
@@ -142,7 +138,6 @@ EOF
 }
 
 @test "a file without providers still gives a valid, guarded header" {
-    need_sdt_header
     echo 'BEGIN{}' >none.d
     "$DTRACE" -h -s none.d -o none.h
     grep -qx '#ifndef SDTKIT_DTRACE_NO_PROVIDER_[0-9A-F]*_H' none.h
@@ -161,7 +156,6 @@ EOF
 }
 
 @test "a program using the header links with the -G object and its notes name the semaphores" {
-    need_sdt_header
     small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     "$DTRACE" -G -s prov.d -o prov.o
@@ -184,7 +178,6 @@ EOF
 }
 
 @test "PostgreSQL's sed post-processing gives working TRACE_POSTGRESQL_ macros" {
-    need_sdt_header
     d probes.d <<'EOF'
 #define LocalTransactionId unsigned int
 provider postgresql {
@@ -213,7 +206,6 @@ EOF
 }
 
 @test "Erlang's sed lower-cases the #define lines and the header still works" {
-    need_sdt_header
     d erlang_dtrace.d <<'EOF'
 provider erlang {
     probe gc_major__start(char *p, int need, int off_heap);
@@ -242,7 +234,6 @@ EOF
 }
 
 @test "GLib's sed turns the flags into #undef and probes then need no -G object" {
-    need_sdt_header
     small_provider
     "$DTRACE" -h -s prov.d -o prov.h.tmp
     sed -e "s,define STAP_HAS_SEMAPHORES 1,undef STAP_HAS_SEMAPHORES," \
@@ -256,7 +247,6 @@ EOF
 }
 
 @test "without SDTKIT_TYPECHECK a mismatching argument compiles exactly as before" {
-    need_sdt_header
     small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     printf '#include "prov.h"\nstruct s { int i; };\nvoid f(struct s *sp, double d) { P_X(d, sp); }\n' >bad.c
@@ -264,7 +254,6 @@ EOF
 }
 
 @test "with SDTKIT_TYPECHECK a mismatching argument is a compiler diagnostic, in C and C++" {
-    need_sdt_header
     small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     printf '#define SDTKIT_TYPECHECK\n#include "prov.h"\nstruct s { int i; };\nvoid f(struct s *sp) { P_X(1, sp); }\n' >bad.c
@@ -286,7 +275,6 @@ EOF
 }
 
 @test "with SDTKIT_TYPECHECK matching arguments compile cleanly, const char * included" {
-    need_sdt_header
     d t.d <<'EOF'
 struct conn;
 provider t {
@@ -313,7 +301,6 @@ EOF
 }
 
 @test "with SDTKIT_TYPECHECK the header stays clean under strict C89 to C11" {
-    need_sdt_header
     d strict.d <<'EOF'
 provider s { probe a(const char *, unsigned long long int n, struct X **p); probe b(); };
 EOF
@@ -341,7 +328,6 @@ EOF
 }
 
 @test "with SDTKIT_TYPECHECK the arguments are evaluated once" {
-    need_sdt_header
     small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     "$DTRACE" -G -s prov.d -o prov.o
@@ -362,7 +348,6 @@ EOF
 }
 
 @test "with SDTKIT_TYPECHECK, typedef names known only to the .d file must be declared first" {
-    need_sdt_header
     d td.d <<'EOF'
 typedef struct { int dummy; } node_conn_t;
 provider node { probe conn(node_conn_t *c, int fd); };

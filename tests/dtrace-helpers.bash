@@ -1,23 +1,13 @@
 # SPDX-License-Identifier: MIT
-# Helpers shared by the dtrace and sdt-list suites (`load dtrace-helpers`).
+# What the dtrace and sdt-list suites load (`load dtrace-helpers`, which
+# loads helpers): provider files, hand-written notes, builds of two sides,
+# and cases as data.
 
 load helpers
 bats_require_minimum_version 1.5.0
 
-# The sdt-list under test; `make check` points this at the sanitizer build too.
-SDT_LIST="${SDTKIT_SDT_LIST:-$ROOT/tools/sdt-list}"
-
-# The <sys/sdt.h> to compile generated headers against: ours once it exists,
-# SystemTap's until then.  Sets SDT_INC, or skips the test.
-need_sdt_header() {
-    if [ -f "$INCLUDE/sys/sdt.h" ]; then
-        SDT_INC="$INCLUDE"
-    elif [ -n "$STAP_INCLUDE_DIR" ]; then
-        SDT_INC="$STAP_INCLUDE_DIR"
-    else
-        missing "no sys/sdt.h (neither ours nor SystemTap's)"
-    fi
-}
+# The <sys/sdt.h> the generated headers are compiled against.
+SDT_INC=$INCLUDE
 
 # d FILE: write stdin to $BATS_TEST_TMPDIR/FILE (the usual scratch input).
 d() {
@@ -39,30 +29,73 @@ provider p {
 EOF
 }
 
-# ---- Cases as data -----------------------------------------------------
+# note FILE.s PROVIDER NAME ARGS [namesz-name] [type] [section-flags] [addr-size]
+# A hand-written .note.stapsdt note, to break one rule at a time.
+note() {
+    local out="$1" prov="$2" name="$3" args="$4"
+    local nm="${5:-.asciz \"stapsdt\"}" type="${6:-3}" flags="${7:-}" addr="${8:-.8byte}"
+    cat >"$out" <<EOF
+	.section .note.stapsdt,"$flags","note"
+	.balign 4
+	.4byte 992f-991f, 994f-993f, $type
+991:	$nm
+992:	.balign 4
+993:	$addr 0, 0, 0
+	.asciz "$prov"
+	.asciz "$name"
+	.asciz "$args"
+994:	.balign 4
+EOF
+}
+
+# build_side DIR SIDE [CC]: the program DIR/SIDE from DIR/SIDE.c, compiled
+# with $CC (default gcc) -O2 and the flags of DIR/cflags and DIR/SIDE.cflags
+# if any, against our header; when DIR/SIDE.d exists, through dtrace -h (as
+# probes.h) and dtrace -G, the way a real build gets its semaphores.
+build_side() {
+    local dir=$1 side=$2 cc=${3:-gcc} flags=() more=() objs
+    [ ! -f "$dir/cflags" ] || read -r -a flags <"$dir/cflags"
+    [ ! -f "$dir/$side.cflags" ] || read -r -a more <"$dir/$side.cflags"
+    flags+=("${more[@]}")
+    (
+        cd "$dir" || exit 1
+        objs=("$side.o")
+        if [ -f "$side.d" ]; then
+            "$DTRACE" -h -s "$side.d" -o probes.h || exit 1
+        fi
+        $cc -O2 "${flags[@]}" -I "$INCLUDE" -I . -c "$side.c" -o "$side.o" || exit 1
+        if [ -f "$side.d" ]; then
+            CC=$cc "$DTRACE" -G -s "$side.d" -o "$side-probes.o" "$side.o" || exit 1
+            objs+=("$side-probes.o")
+        fi
+        $cc "${objs[@]}" -o "$side" || exit 1
+        rm -f probes.h
+    )
+}
+
+# json_get FILE PYTHON-EXPRESSION: the expression's value, with the JSON of
+# FILE parsed by Python's json module as `j` (a string printed as is, any
+# other value as JSON).
+json_get() {
+    python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1], encoding="ascii"))
+v = eval(sys.argv[2])
+print(v if isinstance(v, str) else json.dumps(v))' "$1" "$2"
+}
+
+# ---- Cases as data (tests/README.md, 3) ---------------------------------
 #
-# A test whose whole point is "this input gives this diagnostic" keeps its
-# data in tests/cases/SUITE/CASE/, SUITE being its file without .bats and
-# CASE its name in lower case, every run of other characters one '-'
-# (case_slug).  Its body is `dtrace_case`.  Each input NAME.d there has
-# beside it:
-#
-#   NAME.err     the expected stderr, line for line; a line "..." stands
-#                for any number of lines, none included (so "first line"
-#                then "..." checks the first line only)
-#   NAME.args    dtrace's arguments, on one line, when not "-h -s NAME.d -o out.h"
-#   NAME.status  the expected exit status, when not 1
-#
-# Other files of the directory (a second provider, an #included file) are
-# there for the command to read.  Each input runs in a copy of the
-# directory, under `timeout 10`, and must give: its status; its stderr;
-# nothing on stdout; and no file but the ones copied, plus a non-empty
-# out.h exactly when the status is 0.  A failure names the case and shows a
-# diff -u of the expected and the actual stderr.
+# tests/cases/SUITE/CASE/, CASE the test's name made a slug: each NAME.d
+# with NAME.err (its exact stderr; a line "..." stands for any lines), and
+# NAME.args (dtrace's arguments, when not "-h -s NAME.d -o out.h") and
+# NAME.status (when not 1) if need be; other files are there for dtrace to
+# read.  Each runs in a copy of the directory, under `timeout 10`, and must
+# give its status, its stderr, nothing on stdout, and no file but a
+# non-empty out.h on success.  A failure shows a diff -u of the stderrs.
 
 # case_slug VAR TEXT: set VAR to TEXT in lower case, each run of other
-# characters one '-', none at either end (in bash alone, no subshell: it
-# runs for every case).
+# characters one '-', none at either end.
 case_slug() {
     local s=${2,,} ext=0
     shopt -q extglob && ext=1
@@ -100,13 +133,7 @@ dtrace_case() {
     for a in "$dir"/*.args; do
         [ ! -f "$a" ] || { read -r line <"$a"; [[ " $line " != *" -C "* ]] || need_cmd cpp; }
     done
-    # in a subshell without bats' DEBUG trap, which costs every command of
-    # the loop some time
-    (
-        trap - DEBUG
-        shopt -s globstar dotglob nullglob
-        case_inputs "$dir"
-    )
+    (shopt -s globstar dotglob nullglob && case_inputs "$dir")
 }
 
 # case_inputs DIR: the inputs of case directory DIR, checked one by one

@@ -8,8 +8,7 @@
 load dtrace-helpers
 
 setup() {
-    T="$BATS_TEST_TMPDIR"
-    cd "$T"
+    T=$BATS_TEST_TMPDIR
 }
 
 # h FILE: run dtrace -h on FILE into out.h; status and output as `run` sets them.

@@ -104,7 +104,6 @@ macros() {
 
 @test "for every corpus file, our macros are SystemTap's after gcc -E -dM" {
     need_corpus
-    need_sdt_header
     local path f i names=() compared=() status=() fails=""
     for path in "$CORPUS"/*; do
         f=${path##*/}
@@ -143,7 +142,6 @@ macros() {
 
 @test "with -C, our macros are SystemTap's for the files builds preprocess" {
     need_corpus
-    need_sdt_header
     local files="postgresql-probes.d xorg-server-Xserver.d erlang-erlang_dtrace.d
         systemtap-systemtap.base_dtrace.d php-zend_dtrace.d"
     for f in $files; do printf -- '-C\t-h\t-s\t%s\t-o\t../stap/%s.h\n' "$CORPUS/$f" "$f"; done | stap_each
@@ -158,7 +156,6 @@ macros() {
 }
 
 @test "small providers of every shape give SystemTap's macros" {
-    need_sdt_header
     d shapes.d <<'EOF'
 provider shapes {
     probe zero();
@@ -210,7 +207,6 @@ EOF
 }
 
 @test "where SystemTap's grammar gives up, we still give the same macros" {
-    need_sdt_header
     # long long, an empty provider, definitions after the provider, a
     # comment before it: each sends SystemTap to its fallback parser
     d fallback.d <<'EOF'

@@ -14,17 +14,8 @@ load tracers-helpers
 
 LINKERS="bfd gold lld mold"
 
-setup_file() {
-    shared_examples
-}
-
 setup() {
-    need_gdb
-    cd "$BATS_TEST_TMPDIR"
-}
-
-teardown() {
-    cleanup_tracers
+    need_gdb_python gdb
 }
 
 # linker_ok CC LD: whether CC can link with -fuse-ld=LD here.
@@ -61,7 +52,7 @@ report_missing() {
 }
 
 # Each test builds every variant and checks its file, then one gdb session
-# (gdb_batch) lists each one's probes and runs it; the checks of what gdb
+# (gdb_runs) lists each one's probes and runs it; the checks of what gdb
 # said follow, a variant at a time.
 
 @test "tick linked by bfd, gold, lld and mold, with and without --gc-sections: gdb stops at both probes with the counter, loop2 enabled" {
@@ -76,12 +67,12 @@ report_missing() {
                 build_tick "$b" pie $cc -fuse-ld=$ld $(gc_flags $gc)
                 echo "$cc $ld $gc"
                 has_stapsdt_base "$b"
-                echo "tick-$cc-$ld-$gc $b $b 3 0 >$b.out" >>jobs
+                echo "tick-$cc-$ld-$gc - $b $b 3 0 >$b.out" >>jobs
             done
         done
     done
-    gdb_batch "$PWD" tick:loop1 tick:loop2 <jobs
-    while read -r name b _; do
+    gdb_runs "$PWD" tick:loop1 tick:loop2 <jobs
+    while read -r name _ b _; do
         echo "$name"
         [ "$(sort "$name.sites")" = "$(note_sites "$b")" ]
         output=$(<"$name.hits")
@@ -121,12 +112,12 @@ report_missing() {
                     "$o/probes.o" -o "$d/cxx-ring"
                 echo "$cxx $ld $gc"
                 has_stapsdt_base "$d/cxx-ring"
-                echo "ring-$cxx-$ld-$gc $d/cxx-ring $d/cxx-ring 3 >$d/out" >>jobs
+                echo "ring-$cxx-$ld-$gc - $d/cxx-ring $d/cxx-ring 3 >$d/out" >>jobs
             done
         done
     done
-    gdb_batch "$PWD" ring:push ring:pop ring:mix <jobs
-    while read -r name b _; do
+    gdb_runs "$PWD" ring:push ring:pop ring:mix <jobs
+    while read -r name _ b _; do
         echo "$name"
         d=${b%/cxx-ring}
         [ "$(sort "$name.sites")" = "$(note_sites "$b")" ]
@@ -166,16 +157,16 @@ report_missing() {
                 -L "$d" -lgreet -Wl,-rpath,"$d" -o "$d/greet-linked"
             echo "$ld $gc"
             has_stapsdt_base "$d/libgreet.so"
-            echo "greet-$ld-$gc $d/libgreet.so $d/greet-linked 2 0 >$d/out" >>jobs
+            echo "greet-$ld-$gc - $d/libgreet.so $d/greet-linked 2 0 >$d/out" >>jobs
         done
     done
-    gdb_batch "$PWD" greet:hello greet:done <jobs
-    while read -r name b _; do
+    gdb_runs "$PWD" greet:hello greet:done <jobs
+    while read -r name _ b _; do
         echo "$name"
         d=${b%/libgreet.so}
         [ "$(sort "$name.sites")" = "$(note_sites "$b")" ]
         output=$(<"$name.hits")
-        who=$(hex2dec "$(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' "$d/out")")
+        who=$(($(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' "$d/out")))
         [ "$(echo "$output" | grep -v hit | tr '\n' ,)" = \
           "hello arg0 $who,hello arg1 1,done arg0 1,hello arg0 $who,hello arg1 2,done arg0 3," ] ||
             { echo "$output"; false; }

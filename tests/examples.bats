@@ -11,18 +11,15 @@
 load helpers
 load tracers-helpers
 
-# The examples as the tracer suites use them, built once per run
-# (shared_examples): tests that change a build work on a copy.
+# The examples built from a clean copy of their sources, as make builds
+# them (its output in $EX/build.log), once for the suite: tests that change
+# a build work on a copy of their own.
 setup_file() {
-    shared_examples
-}
-
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-}
-
-teardown() {
-    cleanup_tracers
+    export EX=$BATS_FILE_TMPDIR/ex SRC=$ROOT/provider-examples
+    cp -R "$SRC" "$EX"
+    make -C "$EX" DTRACE="$DTRACE" SDT_INCLUDE="$INCLUDE" RUNTIME_LIBDIR="$SDTKIT_RUNTIME_LIBDIR" \
+        WARNFLAGS="-Wall -Wextra -Werror" MESON_OPTS=-Dwerror=true >"$EX/build.log" 2>&1 ||
+        { cat "$EX/build.log"; false; }
 }
 
 # probes_with_sizes FILE: "provider:name sizes|semaphore?" per distinct
@@ -226,7 +223,7 @@ cmq:start [-4 8] sem" ]
     # probes.o defines the six semaphores the objects use
     [ "$(nm "$pg/probes.o" | grep -c ' [A-Za-z] postgresql_[a-z_]*_semaphore$')" -eq 6 ]
     [ "$(nm "$pg/minipg" | grep -c 'postgresql_[a-z_]*_semaphore$')" -eq 6 ]
-    # make there is standalone too: the defaults find ../../tools/dtrace
+    # make there is standalone too (the defaults find ../../build/bin/dtrace)
     run make -C "$pg" -n
     [ "$status" -eq 0 ]
 }
@@ -255,7 +252,7 @@ cmq:start [-4 8] sem" ]
 
 @test "without meson, make skips the meson example with a message and builds the others" {
     mkdir copy
-    cp -R "$EXAMPLES_SRC"/. copy/
+    cp -R "$SRC"/. copy/
     make -s -C copy clean >/dev/null 2>&1
     run make -C copy DTRACE="$DTRACE" SDT_INCLUDE="$INCLUDE" MESON=/nonexistent/meson meson
     [ "$status" -eq 0 ]
@@ -265,7 +262,7 @@ cmq:start [-4 8] sem" ]
 
 @test "without the run-time library, make skips the run-time examples with a message" {
     mkdir copy inc
-    cp -R "$EXAMPLES_SRC"/. copy/
+    cp -R "$SRC"/. copy/
     cp -R "$INCLUDE"/. inc/      # headers of no tree: no build/ beside them
     make -s -C copy clean >/dev/null 2>&1
     PKG_CONFIG_LIBDIR=/nonexistent run make -C copy DTRACE="$DTRACE" SDT_INCLUDE="$PWD/inc" \
@@ -331,7 +328,7 @@ build_ring() {
 
 @test "make clean removes everything make built" {
     mkdir copy
-    cp -R "$EXAMPLES_SRC"/. copy/
+    cp -R "$SRC"/. copy/
     make -s -C copy clean >/dev/null 2>&1
     (cd copy && find . | sort) > before
     make -s -C copy DTRACE="$DTRACE" SDT_INCLUDE="$INCLUDE" >/dev/null 2>&1
@@ -373,7 +370,7 @@ build_ring() {
 
 @test "the examples build warning-free with clang too, and in strict -std=c99 and -std=c++11 with -Wpedantic" {
     mkdir copy
-    cp -R "$EXAMPLES_SRC"/. copy/
+    cp -R "$SRC"/. copy/
     for cc in gcc clang; do
         cxx=g++; [ $cc = clang ] && cxx=clang++
         make -s -C copy clean >/dev/null 2>&1
@@ -404,7 +401,7 @@ cmq:start [-4 8] sem" ]
 
 @test "cmake: a changed probes.d regenerates the header, recompiles its users and relinks" {
     need_cmd cmake
-    cp -R "$EXAMPLES_SRC/cmake" cm
+    cp -R "$SRC/cmake" cm
     rm -rf cm/build cm/options
     cmake -S cm -B cm/build -Dsdtkit_DIR="$ROOT/build/cmake" -DSDTKIT_DTRACE="$DTRACE" \
         -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" > setup.log
@@ -427,7 +424,7 @@ cmq:start [-4 8] sem" ]
 
 @test "without cmake, make skips the cmake example with a message" {
     mkdir copy
-    cp -R "$EXAMPLES_SRC"/. copy/
+    cp -R "$SRC"/. copy/
     rm -rf copy/cmake/build copy/cmake/options
     run make -C copy DTRACE="$DTRACE" SDT_INCLUDE="$INCLUDE" CMAKE=/nonexistent/cmake cmake
     [ "$status" -eq 0 ]

@@ -67,7 +67,7 @@ HARNESSES="lex parse objread runtime"
     grep -qa '^a_member_with_a_long_name.o/$' gnu.a
     [ "$(head -c 8 thin.a)" = '!<thin>' ]
     grep -qa '#1/' bsd.a
-    "${SDTKIT_SDT_LIST:-$ROOT/tools/sdt-list}" x86_64.o s390x.o gnu.a | grep -c $'\tseed\thit\t' |
+    "$SDT_LIST" x86_64.o s390x.o gnu.a | grep -c $'\tseed\thit\t' |
         grep -qx 4
 }
 

@@ -7,10 +7,10 @@
 # bats file_tags=cross
 
 load helpers
+load tracers-helpers
 
 setup() {
     need_gdb_python gdb-multiarch
-    cd "$BATS_TEST_TMPDIR"
 }
 
 # build DIR COMPILER... : gdbvals built static with the COMPILER command,
@@ -26,50 +26,19 @@ build() {
 }
 
 # decode ARCH DIR... : run each DIR/prog under qemu and read its probes
-# with gdb, leaving gdb's lines in DIR/got.txt and the program's in
-# DIR/want.txt.  One gdb session reads them all, one program after the
-# other (gdb's start is most of its CPU here).  What qemu and gdb make of
-# a program depends only on its bytes: the outcome is kept per run
-# (RUN_DIR) under the program's sha1, and a program with the same bytes as
-# one run before (the O2 and O3 builds often are) is not run again: its
-# checks run on the same data.
+# with gdb, in one session (gdb_runs), leaving gdb's lines in DIR/got.txt
+# and the program's in DIR/want.txt.  A program with the same bytes as
+# another (the O2 and O3 builds often are) runs once.
 decode() {
-    local arch=$1 qemu cache=$RUN_DIR/gdbvals py=$BATS_TEST_TMPDIR/probes.py p sum d key
-    local keys=() new=() gdbargs=() pids=()
+    local arch=$1 qemu sum d
     shift
     qemu=$(arch_field "$arch" qemu)
     need_cmd "$qemu"
-    if [ ! -f "$py" ]; then
-        cp "$ROOT/tests/gdb-probe-args.py" "$py"
-        for p in t:params t:globals t:members t:constants t:pointers; do
-            echo "ProbeArgs('-probe-stap $p')" >>"$py"
-        done
-    fi
-    mkdir -p "$cache"
-    while read -r sum p; do
-        key=$arch-$sum
-        keys+=("$key")
-        [ ! -d "$cache/$key" ] && [[ " ${new[*]} " != *" $key "* ]] || continue
-        new+=("$key")
-        rm -rf "$cache/$key.new"
-        mkdir "$cache/$key.new"
-        : >"$cache/$key.new/got.txt"
-        qemu_gdb_start "$qemu" "$PWD/$p" "$cache/$key.new/want.txt"
-        pids+=("$QEMU_PID")
-        gdbargs+=(-ex "echo @@ $key\\n" -ex "file $PWD/$p" -ex "target remote :$QEMU_PORT")
-        [ ${#new[@]} -gt 1 ] || gdbargs+=(-ex "source $py")
-        gdbargs+=(-ex continue)
-    done < <(sha1sum "${@/%//prog}")
-    if [ ${#new[@]} -gt 0 ]; then
-        timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' "${gdbargs[@]}" 2>&1 |
-            awk -v c="$cache" '/^@@ / { out = c "/" $2 ".new/got.txt"; next }
-                out != "" && /^[a-z]+ (hit|arg(c|[0-9]+) )/ { print > out }'
-        qemu_reap "${pids[@]}" || true
-        for key in "${new[@]}"; do mv -T "$cache/$key.new" "$cache/$key"; done
-    fi
+    sha1sum "${@/%//prog}" | sort -u -k1,1 | while read -r sum d; do echo "$sum $qemu - $PWD/$d $PWD/$sum.want"; done |
+        gdb_runs "$PWD" t:params t:globals t:members t:constants t:pointers
     for d in "$@"; do
-        cp "$cache/${keys[0]}/want.txt" "$cache/${keys[0]}/got.txt" "$d/"
-        keys=("${keys[@]:1}")
+        sum=$(sha1sum <"$d/prog") && sum=${sum%% *}
+        cp "$sum.want" "$d/want.txt" && cp "$sum.hits" "$d/got.txt"
     done
 }
 

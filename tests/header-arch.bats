@@ -4,16 +4,76 @@
 # compilers and clang --target: argument sizes and signs match each ABI
 # (and SystemTap's header), every operand has a form the tracers parse,
 # and 8-byte values on 32-bit targets are never half a register pair.
-# Tests that build the same file with the same flags share the build
-# (built: one compiler run per command line in a run of this file).
 # bats file_tags=cross
 
 load helpers
-load header-helpers
 
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-    SRC="$ROOT/tests/header/types.c"
+# setup_file: every object the tests read, for every architecture whose
+# compiler is installed, in $BATS_FILE_TMPDIR/ARCH/ (the architectures side
+# by side), with its notes (notes_of: NAME.o.notes, NAME.o.sizes):
+#   CC-OPT.o       tests/header/types.c, -Wall -Wextra -Werror; CC gcc, and
+#                  clang where it builds for the target (clang_arch)
+#   stap-OPT.o     types.c with SystemTap's header (gcc -w)
+#   CXX-OPT-STD.o  types.cc; CXX g++ (and clang++), STD c++17 or c++20
+#   stapxx-OPT.o   types.cc without its bit-field probe, SystemTap's header
+#   strict-CC-OPT.o  strict.c, -std=c99 (gcc) or c11 (clang), -Wpedantic
+#                  (-O2; gcc's at every OPT on m68k, hppa and sh4)
+# OPT is O0, O2 and Os.  A build that failed left no NAME.o, and the
+# compiler's messages in NAME.log (built says so).
+setup_file() {
+    local a
+    export STAPINC=
+    [ -z "$STAP_INCLUDE_DIR" ] || STAPINC=$(stap_include)
+    sed '/STAP_PROBE2 (t, bits/d' "$ROOT/tests/header/types.cc" >"$BATS_FILE_TMPDIR/nobits.cc"
+    for a in $ALL_ARCHES; do
+        ! command -v "$(arch_gcc "$a")" >/dev/null || build_arch "$a" &
+    done
+    wait
+}
+
+# build_arch ARCH: setup_file's builds for ARCH.
+build_arch() {
+    local a=$1 h=$ROOT/tests/header gcc gxx clang opt std
+    gcc=$(arch_gcc "$a") gxx=$(arch_gxx "$a") clang="clang --target=$(arch_triple "$a")"
+    mkdir "$BATS_FILE_TMPDIR/$a" && cd "$BATS_FILE_TMPDIR/$a" || return
+    for opt in O0 O2 Os; do
+        obj gcc-$opt $gcc -$opt -Wall -Wextra -Werror -I "$INCLUDE" "$h/types.c"
+        if [[ $opt == O2 || $a == @(m68k|hppa|sh4) ]]; then
+            obj strict-gcc-$opt $gcc -std=c99 -$opt -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" "$h/strict.c"
+        fi
+        [ ! -d "$STAPINC" ] || obj stap-$opt $gcc -$opt -w -I "$STAPINC" "$h/types.c"
+        [ ! -d "$STAPINC" ] || obj stapxx-$opt $gxx -$opt -std=c++17 -w -I "$STAPINC" ../nobits.cc
+        for std in c++17 c++20; do
+            obj g++-$opt-$std $gxx -$opt -std=$std -Wall -Wextra -Werror -I "$INCLUDE" "$h/types.cc"
+        done
+        clang_arch "$a" || continue
+        obj clang-$opt $clang -$opt -Wall -Wextra -Werror -I "$INCLUDE" "$h/types.c"
+        [ $opt != O2 ] || obj strict-clang-O2 $clang -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" "$h/strict.c"
+        for std in c++17 c++20; do
+            obj clang++-$opt-$std clang++ --target="$(arch_triple "$a")" -$opt -std=$std -Wall -Wextra -Werror \
+                -I "$INCLUDE" "$h/types.cc"
+        done
+    done
+    notes_of ./*.o
+}
+
+# obj NAME COMPILER...: COMPILER -c ... -o NAME.o, its messages in NAME.log.
+obj() {
+    local name=$1
+    shift
+    "$@" -c -o "$name.o" >"$name.log" 2>&1 || rm -f "$name.o"
+}
+
+# built ARCH NAME...: OBJ, the objects ARCH/NAME.o that setup_file built;
+# fails, with the compiler's messages, for one it could not build.
+built() {
+    local a=$1 n
+    shift
+    OBJ=()
+    for n in "$@"; do
+        [ -f "$BATS_FILE_TMPDIR/$a/$n.o" ] || { echo "$a: $n did not build:"; cat "$BATS_FILE_TMPDIR/$a/$n.log"; return 1; }
+        OBJ+=("$BATS_FILE_TMPDIR/$a/$n.o")
+    done
 }
 
 # Sizes and signs of the five probes of tests/header/types.c, per ABI:
@@ -74,50 +134,37 @@ clang_arch() {
     case $1 in mips64el|m68k|hppa|sh4|alpha) return 1 ;; esac
 }
 
-# check_arch ARCH: build types.c with both compilers at -O0, -O2 and -Os,
-# and types.cc with g++: sizes as the ABI says, every operand readable.
+# check_arch ARCH: types.c built by both compilers at -O0, -O2 and -Os,
+# and types.cc by g++: sizes as the ABI says, every operand readable.
 check_arch() {
-    local a=$1 gcc cc opt ccs i objs=() whats=() cxx=()
-    gcc=$(arch_gcc "$a")
+    local a=$1 o objs=() cxx=()
     need_arch "$a"
-    ccs=("$gcc")
-    if clang_arch "$a"; then ccs+=("clang --target=$(arch_triple "$a")"); fi
-    for cc in "${ccs[@]}"; do
-        for opt in -O0 -O2 -Os; do
-            built $cc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC"
-            objs+=("$OBJ") whats+=("$cc $opt")
-        done
-    done
-    gxx=$(arch_gxx "$a")
-    need_cmd "$gxx"
-    for opt in -O0 -O2 -Os; do
-        built $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc"
-        cxx+=("$OBJ")
-    done
-    notes_of "${objs[@]}" "${cxx[@]}"
+    need_cmd "$(arch_gxx "$a")"
+    built "$a" gcc-O0 gcc-O2 gcc-Os $(clang_arch "$a" && echo clang-O0 clang-O2 clang-Os)
+    objs=("${OBJ[@]}")
+    built "$a" g++-O0-c++17 g++-O2-c++17 g++-Os-c++17
+    cxx=("${OBJ[@]}")
     expected "$a" > want.sizes
-    for i in "${!objs[@]}"; do
-        diff want.sizes "${objs[i]}.sizes" || { echo "$a ${whats[i]}: sizes differ"; false; }
+    for o in "${objs[@]}"; do
+        diff want.sizes "$o.sizes" || { echo "$a ${o##*/}: sizes differ"; false; }
     done
-    for i in "${!cxx[@]}"; do
-        [ -s "${cxx[i]}.notes" ]
+    for o in "${cxx[@]}"; do
+        [ -s "$o.notes" ]
     done
     check_operands "$a" "${objs[@]}" "${cxx[@]}"
 }
 
 # check_operands ARCH OBJ...: every operand of every OBJ's notes (OBJ.notes,
 # note_probes' lines) has a form the consumers parse on ARCH (operand_re).
-# One awk splits them, one per line after its build's words (the object's
-# name), and one grep checks them all: a shell loop over the operands paid
-# bats' DEBUG trap for each (a test file's own lines are traced), some
-# 300 ms an architecture.  An operand is a line as `read' gave it, blanks
-# at its ends removed, an empty one included.
+# One awk splits them, one per line after the object's name, and one grep
+# checks them all.  An operand is a line as `read' gave it, blanks at its
+# ends removed, an empty one included.
 check_operands() {
     local a=$1 tab=$'\t' re bad
     shift
     re="^[^$tab]*$tab-?[1248]@$(operand_re "$a")\$"
     bad=$(awk -F '\t' '{
-        n = FILENAME; sub(/.*\//, "", n); sub(/_\.o\.notes$/, "", n); gsub(/_/, " ", n); gsub(/%/, "/", n)
+        n = FILENAME; sub(/.*\//, "", n); sub(/\.o\.notes$/, "", n)
         a = $2; sub(/^[[:blank:]]+/, "", a); sub(/[[:blank:]]+$/, "", a)
         while (match(a, / -?[0-9]+f?@/)) {
             p = substr(a, 1, RSTART - 1); sub(/[[:blank:]]+$/, "", p); print n "\t" p
@@ -150,33 +197,16 @@ check_operands() {
 
 @test "sizes and signs are the same as SystemTap's header gives on every architecture" {
     need_stap_header
-    inc=$(stap_include)
     compared=0
     for a in $ALL_ARCHES; do
         need_arch "$a"
-        gcc=$(arch_gcc "$a")
-        s=() o=() c=()
-        for opt in -O0 -O2 -Os; do
-            built $gcc $opt -w -c -I "$inc" "$SRC"
-            s+=("$OBJ")
-            # ours as check_arch builds it (warning-free), made once per run
-            built $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC"
-            o+=("$OBJ")
-            if clang_arch "$a"; then
-                built clang --target=$(arch_triple "$a") $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC"
-            fi
+        for opt in O0 O2 Os; do
             # (gcc's again where clang does not build for ARCH)
-            c+=("$OBJ")
-        done
-        # the notes of the nine objects read at once
-        notes_of "${s[@]}" "${o[@]}" "${c[@]}"
-        opts=(-O0 -O2 -Os)
-        for i in 0 1 2; do
-            opt=${opts[i]}
+            built "$a" stap-$opt gcc-$opt "$(clang_arch "$a" && echo clang || echo gcc)-$opt"
             # SystemTap marks floats "4f"/"8f"; the sizes are what count
-            sed -E 's/([0-9])f/\1/g' "${s[i]}.sizes" > s.sizes
-            diff s.sizes "${o[i]}.sizes" || { echo "$a gcc $opt"; false; }
-            diff s.sizes "${c[i]}.sizes" || { echo "$a clang $opt"; false; }
+            sed -E 's/([0-9])f/\1/g' "${OBJ[0]}.sizes" > s.sizes
+            diff s.sizes "${OBJ[1]}.sizes" || { echo "$a gcc $opt"; false; }
+            diff s.sizes "${OBJ[2]}.sizes" || { echo "$a clang $opt"; false; }
             compared=$((compared + 1))
         done
     done
@@ -207,48 +237,30 @@ without_enum_signs() {
 # unsigned.  Everything else must be what SystemTap's header gives.
 @test "C++ on every architecture: sizes and signs as the ABI gives, g++ and clang++, and as SystemTap's header except where it is wrong" {
     need_stap_header
-    inc=$(stap_include)
-    sed '/STAP_PROBE2 (t, bits/d' "$ROOT/tests/header/types.cc" > nobits.cc
     compared=0
     for a in $ALL_ARCHES; do
         need_arch "$a"
-        gxx=$(arch_gxx "$a")
-        need_cmd "$gxx"
-        cxxs=("$gxx")
-        if clang_arch "$a"; then cxxs+=("clang++ --target=$(arch_triple "$a")"); fi
+        need_cmd "$(arch_gxx "$a")"
         expected_cxx "$a" c++17 > want.c++17
         expected_cxx "$a" c++20 > want.c++20
-        objs=() whats=() stds=() ours=()
-        for i in "${!cxxs[@]}"; do
-            for opt in -O0 -O2 -Os; do
+        for cxx in g++ $(clang_arch "$a" && echo clang++); do
+            for opt in O0 O2 Os; do
                 for std in c++17 c++20; do
-                    built ${cxxs[i]} $opt -std=$std -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc"
-                    objs+=("$OBJ") whats+=("${cxxs[i]} $opt -std=$std") stds+=($std)
-                    # ours to compare with SystemTap's: g++'s -std=c++17
-                    # builds, check_arch's
-                    [ "$i$std" != 0c++17 ] || ours+=("$OBJ")
+                    built "$a" $cxx-$opt-$std
+                    sort "$OBJ.sizes" | diff want.$std - || { echo "$a $cxx -$opt -std=$std: not the ABI's"; false; }
                 done
             done
         done
-        for opt in -O0 -O2 -Os; do
-            $gxx $opt -std=c++17 -w -c -I "$inc" nobits.cc -o s$opt-$a.o
-        done
-        # the notes of every object of the architecture read at once
-        notes_of "${objs[@]}" s-O{0,2,s}-$a.o
-        for i in "${!objs[@]}"; do
-            sort "${objs[i]}.sizes" | diff want.${stds[i]} - || { echo "$a ${whats[i]}: not the ABI's"; false; }
-        done
-        opts=(-O0 -O2 -Os)
-        for i in 0 1 2; do
-            opt=${opts[i]}
-            # ours: types.cc as g++ built it above, less the probe that
-            # nobits.cc leaves out; its other probes are the same lines
-            grep -v '^t:bits ' "${ours[i]}.sizes" > o.sizes
-            [ "$(wc -l < o.sizes)" -lt "$(wc -l < "${ours[i]}.sizes")" ] || { echo "$a $opt: no t:bits"; false; }
-            diff <(sed -E 's/([0-9])f/\1/g' s$opt-$a.o.sizes | sort | without_enum_signs) \
+        for opt in O0 O2 Os; do
+            # ours: g++ -std=c++17, less the probe that nobits.cc leaves
+            # out; its other probes are the same lines
+            built "$a" stapxx-$opt g++-$opt-c++17
+            grep -v '^t:bits ' "${OBJ[1]}.sizes" > o.sizes
+            [ "$(wc -l < o.sizes)" -lt "$(wc -l < "${OBJ[1]}.sizes")" ] || { echo "$a $opt: no t:bits"; false; }
+            diff <(sed -E 's/([0-9])f/\1/g' "$OBJ.sizes" | sort | without_enum_signs) \
                  <(sort o.sizes | without_enum_signs) || { echo "$a $opt: not SystemTap's"; false; }
             # where SystemTap differs, it is only in those signs
-            [ "$(grep '^t:cxx' s$opt-$a.o.sizes | cut -d' ' -f7,8)" = "8 4" ]
+            [ "$(grep '^t:cxx' "$OBJ.sizes" | cut -d' ' -f7,8)" = "8 4" ]
             compared=$((compared + 1))
         done
     done
@@ -289,10 +301,7 @@ EOF
 @test "the strict build is warning-free for every architecture, gcc and clang" {
     for a in $ALL_ARCHES; do
         need_arch "$a"
-        gcc=$(arch_gcc "$a")
-        built $gcc -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c"
-        clang_arch "$a" || continue
-        built clang --target=$(arch_triple "$a") -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c"
+        built "$a" strict-gcc-O2 $(clang_arch "$a" && echo strict-clang-O2)
     done
 }
 
@@ -301,7 +310,6 @@ EOF
 # integer constant operand in 'asm'"); every value is now passed in memory.
 @test "m68k, hppa and sh4: every scalar type compiles at -O0, -O2 and -Os, C and C++, sizes as SystemTap's" {
     need_stap_header
-    inc=$(stap_include)
     cat > w8.c <<'EOC'
 #include <sys/sdt.h>
 void f (long long x, double y, long long *p);
@@ -311,21 +319,14 @@ void f (long long x, double y, long long *p) {
 EOC
     for a in m68k hppa sh4; do
         need_arch "$a"
-        gcc=$(arch_gcc "$a")
-        gxx=$(arch_gxx "$a")
-        need_cmd "$gxx"
-        for opt in -O0 -O2 -Os; do
-            built $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" "$SRC"
-            o=$OBJ
-            built $gcc $opt -w -c -I "$inc" "$SRC"
-            notes_of "$OBJ" "$o"
-            diff <(sed -E 's/([0-9])f/\1/g' "$OBJ.sizes") "$o.sizes" || { echo "$a $opt: sizes differ from SystemTap's"; false; }
-            $gcc $opt -Wall -Wextra -Werror -c -I "$INCLUDE" w8.c -o w.o
+        need_cmd "$(arch_gxx "$a")"
+        for opt in O0 O2 Os; do
+            built "$a" gcc-$opt stap-$opt g++-$opt-c++17 strict-gcc-$opt
+            diff <(sed -E 's/([0-9])f/\1/g' "${OBJ[1]}.sizes") "${OBJ[0]}.sizes" ||
+                { echo "$a $opt: sizes differ from SystemTap's"; false; }
+            [ -s "${OBJ[2]}.notes" ]
+            "$(arch_gcc "$a")" -$opt -Wall -Wextra -Werror -c -I "$INCLUDE" w8.c -o w.o
             [ "$(arg_sizes "$(note_args w.o t:w8)")" = "-8 8 -8 -8 8 8" ]
-            built $gxx $opt -std=c++17 -Wall -Wextra -Werror -c -I "$INCLUDE" "$ROOT/tests/header/types.cc"
-            notes_of "$OBJ"
-            [ -s "$OBJ.notes" ]
-            built $gcc -std=c99 $opt -Wall -Wextra -Wpedantic -Werror -c -I "$INCLUDE" "$ROOT/tests/header/strict.c"
         done
     done
 }

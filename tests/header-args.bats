@@ -12,18 +12,12 @@
 # STAP_PROBE_ASM_OPERANDS) agree on every type on every target.
 
 load helpers
-load header-helpers
 load tracers-helpers
 
 PROBES="chars ints longs sizes enums floats int128 structs unions odd arrays pointers bits globals tls consts volatiles cxx cxxrefs"
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     SRC="$ROOT/tests/header"
-}
-
-teardown() {
-    cleanup_tracers
 }
 
 # expected_sizes ARCH BUILD: "probe<TAB>sizes" of args.sizes for ARCH and
@@ -61,18 +55,29 @@ args_sizes() {
     for f in "$@"; do sort -u -o "$f.args" "$f.args"; done
 }
 
-# build_args CC LANG HEADER FLAGS...: args.c as LANG (c or c++) with
-# HEADER (sdt or usdt), in OBJ; the wide arguments' warnings are expected.
-# Each build is made once per run of this file (built): the tests share
-# them (the three readers, the qemu test the first test's objects).
-# BUILT= (empty) runs the compiler itself, -o among FLAGS, for a test that
-# reads its messages.
+# build_args OUT CC LANG HEADER FLAGS...: args.c as LANG (c or c++) with
+# HEADER (sdt or usdt), as OUT; the wide arguments' warnings are expected.
 build_args() {
-    local cc=$1 lang=$2 hdr=$3 def=
-    shift 3
+    local out=$1 cc=$2 lang=$3 hdr=$4 def=
+    shift 4
     [ "$hdr" = usdt ] && def=-DUSE_USDT_H
-    ${BUILT-built} $cc -x $lang $def -g -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
-        "$@" "$SRC/args.c"
+    $cc -x $lang $def -g -Wall -Wextra -Werror -Wno-deprecated-declarations -I "$INCLUDE" \
+        "$@" "$ROOT/tests/header/args.c" -o "$out"
+}
+
+# setup_file: what the three x86-64 readers read: args.c built by gcc,
+# clang, g++ and clang++, at -O0 and -O2, with each header, as
+# $BATS_FILE_TMPDIR/x86/BUILD (gcc-O0-sdt ...).
+setup_file() {
+    local cc lang opt h
+    mkdir "$BATS_FILE_TMPDIR/x86"
+    for cc in gcc clang g++ clang++; do
+        lang=c
+        [[ $cc == *++ ]] && lang=c++
+        for opt in -O0 -O2; do
+            for h in sdt usdt; do build_args "$BATS_FILE_TMPDIR/x86/${cc//+/x}$opt-$h" $cc $lang $h $opt; done
+        done
+    done
 }
 
 # sizes_match ARCH BUILD WHAT...: for each WHAT, an object ("OBJ|words"),
@@ -100,14 +105,12 @@ same_values() {
     for a in $ALL_ARCHES; do
         need_arch $a
         gcc=$(arch_gcc $a) gxx=$(arch_gxx $a)
-        build_args $gcc c sdt -c -O2
-        c=("$OBJ|$gcc sdt -O2")
-        build_args $gcc c usdt -c -O0
-        c+=("$OBJ|$gcc usdt -O0")
-        build_args $gxx c++ sdt -c -O0
-        cxx=("$OBJ|$gxx sdt -O0")
-        build_args $gxx c++ usdt -c -O2
-        cxx+=("$OBJ|$gxx usdt -O2")
+        build_args $a-c-sdt.o $gcc c sdt -c -O2
+        build_args $a-c-usdt.o $gcc c usdt -c -O0
+        build_args $a-cxx-sdt.o $gxx c++ sdt -c -O0
+        build_args $a-cxx-usdt.o $gxx c++ usdt -c -O2
+        c=("$a-c-sdt.o|$gcc sdt -O2" "$a-c-usdt.o|$gcc usdt -O0")
+        cxx=("$a-cxx-sdt.o|$gxx sdt -O0" "$a-cxx-usdt.o|$gxx usdt -O2")
         sizes_match $a gcc "${c[@]}"
         sizes_match $a g++ "${cxx[@]}"
     done
@@ -120,10 +123,9 @@ same_values() {
         need_arch $a
         c=() cxx=()
         for h in sdt usdt; do
-            build_args "clang --target=$(arch_triple $a)" c $h -c -O2
-            c+=("$OBJ|clang $h -O2")
-            build_args "clang++ --target=$(arch_triple $a)" c++ $h -c -O0
-            cxx+=("$OBJ|clang++ $h -O0")
+            build_args $a-c-$h.o "clang --target=$(arch_triple $a)" c $h -c -O2
+            build_args $a-cxx-$h.o "clang++ --target=$(arch_triple $a)" c++ $h -c -O0
+            c+=("$a-c-$h.o|clang $h -O2") cxx+=("$a-cxx-$h.o|clang++ $h -O0")
         done
         sizes_match $a clang "${c[@]}"
         sizes_match $a clang++ "${cxx[@]}"
@@ -132,7 +134,7 @@ same_values() {
 
 @test "values wider than 8 bytes or of odd size are the only arguments that warn, once each" {
     # x86-64: long double, two __int128, three odd-sized structs
-    BUILT= run build_args gcc c sdt -c -Wno-error=deprecated-declarations -Wdeprecated-declarations -o a.o
+    run build_args a.o gcc c sdt -c -Wno-error=deprecated-declarations -Wdeprecated-declarations
     [ "$status" -eq 0 ]
     [ "$(echo "$output" | grep -c 'warning: .*sdt probe argument [0-9]* is wider than 8 bytes')" = 6 ]
     for n in 1 2 3; do
@@ -151,27 +153,19 @@ bpftrace_script() {
         }'
 }
 
-# each_x86_build READER: args.c built by gcc, clang, g++ and clang++, at
-# -O0 and -O2, with each header, as DIR/args, DIR named by the build
-# (gcc-O0-sdt ...); then READER (a function) is given every DIR and
-# writes what its tracer read of DIR/args, run as DIR/args DIR/want.txt,
-# to DIR/got.txt, which must hold the values of DIR/want.txt.  Fails
-# naming the build.
+# each_x86_build READER: setup_file's builds, each as DIR/args here (DIR
+# named by the build); READER (a function) is given every DIR and writes
+# what its tracer read of DIR/args, run as DIR/args DIR/want.txt, to
+# DIR/got.txt, which must hold the values of DIR/want.txt.  Fails naming
+# the build.
 each_x86_build() {
-    local cc lang opt h d dirs=()
-    for cc in gcc clang g++ clang++; do
-        lang=c
-        [[ $cc == *++ ]] && lang=c++
-        for opt in -O0 -O2; do
-            for h in sdt usdt; do
-                d=${cc//+/x}$opt-$h
-                mkdir $d
-                build_args $cc $lang $h $opt || return 1
-                ln "$OBJ" $d/args
-                dirs+=($d)
-            done
-        done
+    local b d dirs=()
+    for b in "$BATS_FILE_TMPDIR"/x86/*; do
+        d=${b##*/}
+        mkdir $d && ln "$b" $d/args
+        dirs+=($d)
     done
+    [ ${#dirs[@]} -eq 16 ] || { echo "setup_file built ${#dirs[@]} of the 16 programs"; return 1; }
     "$1" "${dirs[@]}" || { echo "$1 failed"; return 1; }
     for d in "${dirs[@]}"; do
         same_values $d/want.txt $d/got.txt || { echo "$d"; return 1; }
@@ -202,40 +196,13 @@ read_libbpf() {
     done
 }
 
-# gdb_args_py: the Python gdb sources to read args probes: ProbeArgs64
-# and probes(NAMES), which replaces every breakpoint by one for each probe
-# of NAMES (the program's own), for a session that reads several.
-gdb_args_py() {
-    cp "$ROOT/tests/gdb-probe-args.py" args.py
-    printf '%s\n' '' 'def probes(names):' '    for b in gdb.breakpoints():' '        b.delete()' \
-        '    for n in names:' "        ProbeArgs64('-probe-stap ' + n)" >> args.py
-}
-
-# gdb_probes_ex DIR: the -ex words that set the breakpoints on the
-# probes of DIR/args.
-gdb_probes_ex() {
-    GDB_EX+=(-ex "python probes([$(args_probes $1/args | sed "s/.*/'&'/" | paste -sd,)])")
-}
-
-# gdb_split: gdb's lines on stdin to DIR/got.txt, DIR named by the line
-# "@@ DIR" before them (one session reads several programs).
-gdb_split() {
-    awk '/^@@ / { out = $2 "/got.txt"; printf "" > out; next }
-        out != "" && /^[a-z0-9]+ arg[0-9]+ / { print > out }'
-}
-
-# read_gdb DIR...: every program run under one gdb session, one after the
-# other (gdb's start was most of what it cost a program).
+# read_gdb DIR...: every program run in one gdb session (gdb_runs), every
+# value as a signed 64-bit integer, as args.c writes them.
 read_gdb() {
-    local d GDB_EX=()
-    gdb_args_py
-    for d in "$@"; do
-        GDB_EX+=(-ex "echo @@ $d\\n" -ex "file $PWD/$d/args")
-        gdb_probes_ex $d
-        GDB_EX+=(-ex "run $PWD/$d/want.txt")
-    done
-    timeout "$HANG_SECONDS" gdb -batch -nx "${GDB_LEAN[@]}" -ex 'set pagination off' -ex "source $PWD/args.py" \
-        "${GDB_EX[@]}" 2>&1 | gdb_split
+    local d
+    for d in "$@"; do echo "$d - - $PWD/$d/args $PWD/$d/want.txt"; done |
+        GDB_PROBE_CLASS=ProbeArgs64 gdb_runs "$PWD" $(printf "args:%s " $PROBES)
+    for d in "$@"; do grep -E '^[a-z0-9]+ arg[0-9]+ ' $d.hits >$d/got.txt || true; done
 }
 
 # bats test_tags=tracer
@@ -248,9 +215,6 @@ read_gdb() {
 # bats test_tags=tracer
 @test "libbpf reads every argument as passed: gcc and clang, C and C++, -O0 and -O2, both headers" {
     need_tracefs
-    need_cmd clang gcc
-    [ -f /usr/include/bpf/usdt.bpf.h ] && [ -f /usr/include/bpf/libbpf.h ] ||
-        missing "libbpf's headers are not installed (.ci/run installs libbpf-dev)"
     build_loader
     each_x86_build read_libbpf
 }
@@ -261,36 +225,24 @@ read_gdb() {
     each_x86_build read_gdb
 }
 
-# qemu_build ARCH CC LANG HEADER: args.c for ARCH built static, as
-# DIR/args (DIR: ARCH-LANG-HEADER): compiled at -O2 as the first test
-# compiles it (build_args ... -c -O2: its object, when it built the same),
-# then linked.
+# qemu_build ARCH CC LANG HEADER: args.c for ARCH built static at -O2, as
+# DIR/args (DIR: ARCH-LANG-HEADER).
 qemu_build() {
     local d=$1-$3-$4
     need_cmd "$(arch_field "$1" 4)"
     need_arch "$1"
     mkdir $d
-    build_args "$2" $3 $4 -c -O2
-    $2 -static "$OBJ" -o $d/args
+    build_args $d/args "$2" $3 $4 -O2 -static
 }
 
-# qemu_read DIR...: each DIR/args (DIR: ARCH-...) run under its qemu-user,
-# stopped in its gdb stub, every probe read by one gdb-multiarch session,
-# one program after the other; the values passed in DIR/want.txt, gdb's in
-# DIR/got.txt.
+# qemu_read DIR...: each DIR/args (DIR: ARCH-...) run under its qemu-user
+# and read by gdb-multiarch, every program in one session (gdb_runs); the
+# values passed in DIR/want.txt, gdb's in DIR/got.txt.
 qemu_read() {
-    local d pids=() GDB_EX=()
-    gdb_args_py
-    for d in "$@"; do
-        qemu_gdb_start "$(arch_field "${d%%-*}" 4)" ./$d/args "$PWD/$d/want.txt" || return 1
-        pids+=("$QEMU_PID")
-        GDB_EX+=(-ex "echo @@ $d\\n" -ex file -ex "target remote :$QEMU_PORT" -ex "file $PWD/$d/args")
-        gdb_probes_ex $d
-        GDB_EX+=(-ex continue)
-    done
-    timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "source $PWD/args.py" \
-        "${GDB_EX[@]}" 2>&1 | gdb_split
-    qemu_reap "${pids[@]}" || true
+    local d
+    for d in "$@"; do echo "$d $(arch_field "${d%%-*}" 4) - $PWD/$d/args $PWD/$d/want.txt"; done |
+        GDB_PROBE_CLASS=ProbeArgs64 gdb_runs "$PWD" $(printf "args:%s " $PROBES)
+    for d in "$@"; do grep -E '^[a-z0-9]+ arg[0-9]+ ' $d.hits >$d/got.txt || true; done
 }
 
 # qemu_same_values DIR WHAT: as same_values of DIR's want.txt and got.txt,

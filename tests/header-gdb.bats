@@ -6,12 +6,12 @@
 # bats file_tags=tracer
 
 load helpers
+load tracers-helpers
 
 PROBES="t:params t:globals t:members t:constants t:pointers"
 
 setup() {
     need_gdb_python gdb
-    cd "$BATS_TEST_TMPDIR"
 }
 
 # build CC FLAGS...: gdbvals built with CC and FLAGS (as C++ for a CC
@@ -28,25 +28,15 @@ build() {
     $cc -x $lang -g -I "${HDR:-$INCLUDE}" "$@" "$ROOT/tests/header/gdbvals.c" -o $LAST/prog
 }
 
-# decode: run every program built since the last decode under gdb, one
-# after the other in one gdb session (its start is most of what gdb costs
-# a program), each writing the values it passes to N/want.txt; gdb's
-# lines go to N/got.txt.
+# decode: every program built since the last decode, run in one gdb
+# session (gdb_runs), each writing the values it passes to N/want.txt;
+# gdb's values go to N/got.txt.
 decode() {
-    local py=$PWD/probes.py p n gdbargs=()
+    local n
     [ ${#PENDING[@]} -gt 0 ] || return 0
-    cp "$ROOT/tests/gdb-probe-args.py" "$py"
-    for p in $PROBES; do echo "ProbeArgs('-probe-stap $p')" >> "$py"; done
-    for n in "${PENDING[@]}"; do
-        : > $n/got.txt
-        gdbargs+=(-ex "echo @@ $n\\n" -ex "file $PWD/$n/prog")
-        [ ${#gdbargs[@]} -gt 4 ] || gdbargs+=(-ex "source $py")
-        gdbargs+=(-ex "run $PWD/$n/want.txt")
-    done
+    for n in "${PENDING[@]}"; do echo "$n - - $PWD/$n/prog $PWD/$n/want.txt"; done | gdb_runs "$PWD" $PROBES
+    for n in "${PENDING[@]}"; do grep -E '^[A-Za-z_0-9]+ arg(c|[0-9]+) ' $n.hits >$n/got.txt || true; done
     PENDING=()
-    timeout "$HANG_SECONDS" gdb -batch -nx "${GDB_LEAN[@]}" -ex 'set pagination off' "${gdbargs[@]}" 2>&1 |
-        awk '/^@@ / { out = $2 "/got.txt"; next }
-            out != "" && /^[A-Za-z_0-9]+ arg(c|[0-9]+) / { print > out }'
 }
 
 # decoded N: "decoded/total" of build N, the differences in N/diff.txt.

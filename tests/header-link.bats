@@ -8,7 +8,6 @@
 load helpers
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     CXXSRC="$ROOT/tests/header/cxx"
 }
 

@@ -6,7 +6,6 @@
 load helpers
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     SRC="$ROOT/tests/header"
 }
 

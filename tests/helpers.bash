@@ -1,166 +1,78 @@
 # SPDX-License-Identifier: MIT
-# Shared helpers for the bats suites.  Every suite does `load helpers`.
+# What every suite loads (`load helpers`): the programs under test, what a
+# test needs, the architectures, reading notes, gdb and qemu-user.
+# tests/README.md says how the suites use them.
 
-# bats' DEBUG trap, bats_debug_trap, runs before every command of a test
-# and of every function under it, bats' own and these helpers', to record
-# where a failing test stopped: some 0.17 ms a command, and a make check
-# runs about 450,000 commands under it (80 s of its CPU, measured).  bats'
-# own functions it records nothing for (their directory is excluded), but
-# it spends the same to find that out.  Here it records the test file's
-# own lines and returns at once for every other file, so a command that
-# fails inside a helper is reported at the line of the test that called it
-# (the helpers say why in their messages).  SDTKIT_BATS_TRACE=all keeps
-# bats' trap as it is, for a failure to be traced into the helpers (and for
-# `bats --trace` to print their commands too).  The
-# body is bats' own function's, with the one test put before it: its
-# frames, and so the failure reports, stay as bats makes them.
-if [ "${SDTKIT_BATS_TRACE:-}" != all ] && [ -z "${SDTKIT_BATS_TRAP:-}" ] &&
-    declare -F bats_debug_trap >/dev/null; then
-    SDTKIT_BATS_TRAP=$(declare -f bats_debug_trap)
-    eval "bats_debug_trap () {
-        [[ -z \${BATS_TEST_SOURCE-} || \$1 == \"\$BATS_TEST_SOURCE\" ]] || return 0
-        ${SDTKIT_BATS_TRAP#*\{}"
+# Where a test failed.  bats' DEBUG trap records the stack before every
+# command (0.17 ms each, 450,000 commands a run: a tenth of its CPU),
+# because bash before 5 gave the ERR trap wrong line numbers (bats'
+# tracing.bash has the table).  Bash 5's are right, so here bats' DEBUG
+# trap removes itself at its first run, and the ERR trap records the stack
+# of the command that failed: bats reports the test's line and the
+# helper's, as before.  (A failure inside teardown, which bats runs as a
+# condition, where no ERR trap fires, is reported without its line.)
+# `bats --trace` keeps bats' trap.
+if [ "${BASH_VERSINFO[0]}" -ge 5 ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ]; then
+    bats_debug_trap() {
+        # (not while bats sets its traps, nor inside `load`: bash restores
+        # the ERR trap after a `source` run as a condition)
+        case " ${FUNCNAME[*]} " in *" bats_setup_tracing "* | *" source "*) return 0 ;; esac
+        trap - DEBUG
+        trap sdtkit_error_trap ERR
+    }
+    sdtkit_status() { return "$1"; }
+    sdtkit_error_trap() {
+        local status=$?
+        bats_capture_stack_trace
+        sdtkit_status "$status" || bats_error_trap
+    }
 fi
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
-INCLUDE="$ROOT/include"
-# The dtrace under test; `make check` points this at the sanitizer build too.
-DTRACE="${SDTKIT_DTRACE:-$ROOT/tools/dtrace}"
-# Real provider files from other projects, used as external data when present.
-CORPUS="${SDTKIT_CORPUS:-$ROOT/../shared/corpus/d}"
+ROOT=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
+INCLUDE=$ROOT/include
+# Every test starts in a directory of its own.
+[ -z "${BATS_TEST_TMPDIR:-}" ] || cd "$BATS_TEST_TMPDIR"
+# The programs and run-time libraries under test: the pass's (tests/run),
+# else the normal build's (variants.table's first row).
+if [ -z "${SDTKIT_DTRACE:-}" ]; then
+    read -r SDTKIT_RUNTIME_LIBDIR SDTKIT_DTRACE < <(awk -F '  +' -v r="$ROOT" \
+        '!/^#/ && NF && h++ { print r "/" $2, r "/" $3; exit }' "$ROOT/variants.table")
+    SDTKIT_SDT_LIST=$SDTKIT_DTRACE/sdt-list SDTKIT_DTRACE+=/dtrace
+fi
+DTRACE=$SDTKIT_DTRACE SDT_LIST=$SDTKIT_SDT_LIST
+# Real provider files from other projects, used as external data.
+CORPUS=${SDTKIT_CORPUS:-$ROOT/../shared/corpus/d}
 # SystemTap's header, for side-by-side checks (Debian installs it multiarch).
-STAP_INCLUDE_DIR=""
+STAP_INCLUDE_DIR=
 for d in /usr/include/x86_64-linux-gnu /usr/include; do
-    if [ -f "$d/sys/sdt.h" ] && [ "$d/sys/sdt.h" != "$INCLUDE/sys/sdt.h" ]; then
-        STAP_INCLUDE_DIR="$d"
-        break
-    fi
+    [ -f "$d/sys/sdt.h" ] && [ "$d/sys/sdt.h" != "$INCLUDE/sys/sdt.h" ] && { STAP_INCLUDE_DIR=$d; break; }
 done
-
-# Every wait of the suites is on an event (a line, a semaphore value, a
-# file, a process ending, a port listening), never a window of time: on a
-# loaded machine anything can take seconds (two CPU hogs beside make check
-# must not fail it).  HANG_SECONDS bounds each wait, and each `timeout` put
-# around a tracer, gdb or qemu, only so that a test that would hang fails
-# instead; it is no part of what a test checks.
+# Waits are on events, never a window of time; HANG_SECONDS bounds each wait
+# and each `timeout` around a tracer, gdb or qemu only so that a hang fails.
 HANG_SECONDS=${SDTKIT_HANG_SECONDS:-300}
-
-# python3 is Debian's (.ci/run installs it), not what comes first on PATH: on
-# a machine with a version manager that is a shim (pyenv's runs some fifteen
-# shell scripts a call: 97 ms here, against 23 ms), and the suites call
-# python3 some 300 times a run.
-# PYTHON3 is its path, for a command run through env or exec.
+# Debian's python3 (.ci/run installs it), not a version manager's shim first
+# on PATH (pyenv's costs four times as much a call); PYTHON3 for env or exec.
 PYTHON3=python3
 if [ -x /usr/bin/python3 ]; then
     PYTHON3=/usr/bin/python3
     python3() { /usr/bin/python3 "$@"; }
 fi
 
-# ---- Built once per run ---------------------------------------------------
+# ---- What a test needs ------------------------------------------------
 #
-# RUN_DIR: what the suites of one `make check` share, whatever their pass:
-# tests/run makes it (SDTKIT_RUN_DIR) and removes it at the end; a bats run
-# of its own uses bats' run directory.  Shared builds there are made under
-# a lock (flock), by whichever suite comes first: the provider examples, the
-# libbpf loader, the fixtures of `once`.
-RUN_DIR=${SDTKIT_RUN_DIR:-${BATS_RUN_TMPDIR:-${BATS_FILE_TMPDIR:-$(mktemp -d)}}}
-
-# once [-i FILE]... CMD... -o OUT ...: run CMD, a compiler or linker whose
-# one product is OUT (its -o; /dev/null when it only has to succeed), once
-# per run: the same command on the same inputs, in any suite or pass, gets
-# a copy of the first one's OUT.  The key is every word of CMD but OUT,
-# with the contents of each word that names a file, and of each FILE given
-# with -i (what CMD reads that its words do not name: an #included header
-# made by the program under test).  Only for a deterministic command whose
-# output is all a test reads of it: never where its messages are checked.
-# The cache keeps a manifest, one "key command" line per build.  A build is
-# made under its key's lock: the passes of a suite run side by side, and
-# the second to ask for a build waits for the first one's instead of
-# making it again (the wait bounded by HANG_SECONDS, against a hang).
-# CMD is a program, never a shell function: the work is tests/once.bash's, a
-# program of its own, out of reach of bats' DEBUG trap.
-once() {
-    RUN_DIR=$RUN_DIR HANG_SECONDS=$HANG_SECONDS "$ROOT/tests/once.bash" "$@"
-}
-
-# checked_before WORD|FILE... / checked WORD|FILE...: checks made once per
-# run on the same outputs.  A test whose checks of the program's outputs
-# depend only on those bytes and on inputs every pass shares says, once
-# they all passed, `checked LABEL OUTPUTS... INPUTS...`; a later run of
-# the same test (another pass: the sanitizer or musl programs) makes its
-# outputs, and where `checked_before` with the same words finds them
-# byte for byte what was checked, what follows from them is known.
-# Outputs that differ are checked in full, as are those of whichever pass
-# comes first.  The key is every word, with the contents of each that
-# names a file (as in once).
-checked_key() {
-    local a key files=()
-    for a in "$@"; do [ ! -f "$a" ] || files+=("$a"); done
-    key=$( { printf '%s\n' "$@"; cat -- "${files[@]}" </dev/null; } | sha1sum)
-    echo "$RUN_DIR/checked/${key%% *}"
-}
-checked_before() {
-    [ -f "$(checked_key "$@")" ]
-}
-checked() {
-    local k
-    k=$(checked_key "$@")
-    mkdir -p "${k%/*}" && : >"$k"
-}
-
-# gen FILE CMD...: FILE is what CMD (a generator of test input: awk ...)
-# writes on its standard output, made once per run, whatever the pass:
-# FILE is a hard link to the run's copy, so a test must not change it.
-gen() {
-    local file=$1 key dir=$RUN_DIR/gen tmp
-    shift
-    key=$(printf '%s\n' "$@" | sha1sum)
-    key=${key%% *}
-    if [ ! -f "$dir/$key" ]; then
-        mkdir -p "$dir"
-        tmp=$dir/$key.$BASHPID
-        "$@" >"$tmp" || { rm -f "$tmp"; return 1; }
-        mv -f "$tmp" "$dir/$key"
-    fi
-    ln -f "$dir/$key" "$file" 2>/dev/null || cp "$dir/$key" "$file"
-}
-
-# dist_tarball DIR: make dist's tarball of this tree, made once per run
-# (RUN_DIR) and linked into DIR (sdtkit-VERSION.tar.gz); make's output on
-# stdout and stderr.  The suites of the tarball and the packages share it.
-dist_tarball() {
-    local d=$RUN_DIR/dist name
-    name=sdtkit-$(cat "$ROOT/VERSION").tar.gz
-    mkdir -p "$d"
-    (
-        flock 8
-        [ -f "$d/$name" ] || make -s -C "$ROOT" dist DIST_DIR="$d" >"$d/log" 2>&1
-    ) 8>"$d.lock"
-    cat "$d/log"
-    [ -f "$d/$name" ] || return 1
-    ln -f "$d/$name" "$1/$name" 2>/dev/null || cp "$d/$name" "$1/$name"
-}
-
-# ---- What a test needs -------------------------------------------------
-#
-# .ci/run installs every package the suites use.  When one is missing, a
-# test fails under CI (CI=true) naming the package, so a CI run cannot pass
-# by skipping; on a developer's machine it skips with the same message, so
-# a partial machine still runs the rest.  Only what the machine itself
-# refuses (not root, a kernel without uprobes, no tmpfs mounts) is a skip
-# everywhere: refused says why.
+# .ci/run installs every package the suites use: one that is missing fails
+# the test under CI (CI=true), naming the package, and skips it elsewhere.
+# What the machine refuses (not root, no uprobes) skips everywhere.  In the
+# fast tier (SDTKIT_TIER=fast), a test that reaches for a cross compiler, a
+# tracer or a packaging tool fails, naming the tag it lacks.
 
 # missing MESSAGE: fail under CI, skip elsewhere.
 missing() {
-    if [ "${CI:-}" = true ]; then
-        echo "missing under CI: $1" >&2
-        return 1
-    fi
+    [ "${CI:-}" != true ] || { echo "missing under CI: $1" >&2; return 1; }
     skip "$1"
 }
 
-# refused MESSAGE: the machine refuses something the test needs; skip,
-# saying so, under CI as anywhere.
+# refused MESSAGE: skip, under CI too, saying what the machine refuses.
 refused() {
     skip "the machine refuses: $1"
 }
@@ -172,105 +84,127 @@ package_of() {
         x86_64-linux-gnu-gcc) echo gcc ;; x86_64-linux-gnu-g++) echo g++ ;;
         *-linux-gnu*-gcc) p=${1%-gcc} && echo "gcc-${p//_/-}" ;;
         *-linux-gnu*-g++) p=${1%-g++} && echo "g++-${p//_/-}" ;;
-        bats) echo bats ;; gdb) echo gdb ;; gdb-multiarch) echo gdb-multiarch ;;
-        clang | clang++) echo clang ;; ld.lld) echo lld ;; mold) echo mold ;;
-        ld.gold) echo binutils ;; perf) echo linux-perf ;; bpftrace) echo bpftrace ;;
-        meson) echo meson ;; ninja) echo ninja-build ;; hyperfine) echo hyperfine ;;
-        valgrind) echo valgrind ;; cmake) echo cmake ;; pkg-config) echo pkgconf ;;
-        qemu-*) echo qemu-user ;; setpriv | flock) echo util-linux ;;
-        timeout) echo coreutils ;; file) echo file ;;
-        tplist-bpfcc | trace-bpfcc) echo bpfcc-tools ;; unshare) echo util-linux ;;
+        clang | clang++) echo clang ;; ld.lld) echo lld ;; ld.gold) echo binutils ;;
+        perf) echo linux-perf ;; ninja) echo ninja-build ;; pkg-config) echo pkgconf ;;
+        qemu-*) echo qemu-user ;; setpriv | flock | unshare) echo util-linux ;;
+        timeout) echo coreutils ;; tplist-bpfcc | trace-bpfcc) echo bpfcc-tools ;;
         go) echo golang-go ;; ruby) echo ruby-dev ;;
         node) echo "nodejs (NodeSource's, in the machine image: it ships /usr/include/node)" ;;
         *) echo "$1" ;;
     esac
 }
 
-# ---- Tiers -------------------------------------------------------------
-#
-# A test that needs cross compilers or qemu is tagged cross, one that needs
-# a tracer (bpftrace, perf, bcc, libbpf, gdb, tracefs) tracer, one about
-# the release tarball and packages release (`# bats test_tags=TAG` on the
-# line before it, `# bats file_tags=TAG` for a whole suite); the others
-# are the fast tier (tests/run, SDTKIT_TIER; make check-fast).  In the
-# fast tier the helpers that reach for those things fail, naming the tag
-# the test lacks.
-
 # tier_needs TAG WHAT: the test needs WHAT, which only tests tagged TAG may.
 tier_needs() {
     [ "${SDTKIT_TIER:-}" = fast ] || return 0
-    echo "this test needs $2, but is in the fast tier: tag it $1 (# bats test_tags=$1; DEVELOPERS.md, Tiers)" >&2
+    echo "this test needs $2, but is in the fast tier: tag it $1 (# bats test_tags=$1; tests/README.md)" >&2
     return 1
-}
-
-# tier_of_cmd CMD: the tag a test running CMD needs, if any, in TIER (no
-# command substitution: need_cmd asks it some 3,000 times a run).
-tier_of_cmd() {
-    TIER=
-    case $1 in
-        x86_64-linux-gnu-*) ;;
-        qemu-* | gdb-multiarch | *-linux-gnu*-gcc | *-linux-gnu*-g++) TIER=cross ;;
-        gdb | bpftrace | perf | trace-bpfcc | tplist-bpfcc) TIER=tracer ;;
-        dpkg-buildpackage | rpmbuild | lintian | rpmlint) TIER=release ;;
-    esac
 }
 
 # need_cmd CMD...: every CMD is on PATH, or the test is missing its package.
 need_cmd() {
-    local c TIER
+    local c tag
     for c in "$@"; do
-        tier_of_cmd "$c"
-        [ -z "$TIER" ] || tier_needs "$TIER" "$c" || return
+        case $c in
+            x86_64-linux-gnu-*) tag= ;;
+            qemu-* | gdb-multiarch | *-linux-gnu*-gcc | *-linux-gnu*-g++) tag=cross ;;
+            gdb | bpftrace | perf | trace-bpfcc | tplist-bpfcc) tag=tracer ;;
+            dpkg-buildpackage | rpmbuild | lintian | rpmlint) tag=release ;;
+            *) tag= ;;
+        esac
+        [ -z "$tag" ] || tier_needs "$tag" "$c" || return
         command -v "$c" >/dev/null 2>&1 ||
             missing "$c is not installed (.ci/run installs it from package $(package_of "$c"))"
     done
 }
 
-# need_gdb_python GDB: GDB (gdb, gdb-multiarch) is installed and runs
-# Python (the suites' probe readers are Python); asked once a run, not in
-# every test's setup (a gdb start is 0.1 s of CPU).
+# need_gdb_python GDB: GDB (gdb, gdb-multiarch) is installed, with Python
+# (the suites' probe readers are Python): it links libpython.
 need_gdb_python() {
-    local mark
     need_cmd "$1" timeout || return
-    mark=$(command -v "$1")
-    mark="$RUN_DIR/gdb-python-${mark//\//_}"
-    [ ! -e "$mark" ] || return 0
-    "$1" -batch -nx -ex 'python print(1)' >/dev/null 2>&1 || { missing "$1 has no Python"; return; }
-    : >"$mark"
+    readelf -d "$(command -v "$1")" 2>/dev/null | grep -q 'NEEDED.*libpython' ||
+        missing "$1 has no Python"
 }
 
-# need_corpus: ../shared/corpus is next to the checkout (CI always has it).
-# It is not part of the release tarball: its tests skip there, unless
-# SDTKIT_CORPUS names a copy (make distcheck passes the checkout's on).
+# need_corpus: ../shared/corpus beside the checkout (not in the release
+# tarball: make distcheck passes the checkout's on as SDTKIT_CORPUS).
 need_corpus() {
     [ -d "$CORPUS" ] ||
         missing "no provider corpus at $CORPUS (../shared beside the checkout, or SDTKIT_CORPUS=DIR)"
 }
 
-# errno_text NAME: the C library's wording of errno NAME in the messages of
-# the dtrace under test (strerror): glibc's, or musl's for the musl builds
-# (make check's musl passes), which words some differently.
-errno_text() {
-    local musl=0
-    readelf -V "$DTRACE" 2>/dev/null | grep -q 'GLIBC_' || musl=1
-    case $1:$musl in
-        ELOOP:0) echo "Too many levels of symbolic links" ;;
-        ELOOP:1) echo "Symbolic link loop" ;;
-        ENAMETOOLONG:0) echo "File name too long" ;;
-        ENAMETOOLONG:1) echo "Filename too long" ;;
-        *) echo "errno_text: no wording of $1 here" >&2; return 1 ;;
-    esac
+# need_stap_header, need_stap_dtrace: SystemTap's sys/sdt.h, its dtrace.
+need_stap_header() {
+    [ -n "$STAP_INCLUDE_DIR" ] ||
+        missing "SystemTap's sys/sdt.h is not installed (.ci/run installs systemtap-sdt-dev)"
+}
+need_stap_dtrace() {
+    [ -x /usr/bin/dtrace ] && head -1 /usr/bin/dtrace | grep -q python ||
+        missing "SystemTap's dtrace script is not installed (.ci/run installs systemtap-sdt-dev)"
 }
 
+# ---- The architectures: tests/arches.table ------------------------------
+#
+# ALL_ARCHES: every row's name, in order; ARCHES: the seven marked main,
+# tested where a suite does not test all; ARCH_TABLE["ARCH COLUMN"]: every
+# cell, by the column's name and by its number.
+ARCH_TABLE_FILE=${BASH_SOURCE[0]%/*}/arches.table
+declare -gA ARCH_TABLE
+eval "$(awk -F '  +' '
+    function q(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
+    /^#/ || !NF { next }
+    !head++ { for (i = 1; i <= NF; i++) { name[i] = $i; if ($i == "main") m = i }; next }
+    { all = all " " $1; if ($m == "yes") main = main " " $1
+      for (i = 1; i <= NF; i++) printf "ARCH_TABLE[%s]=%s\nARCH_TABLE[%s]=%s\n", q($1 " " i), q($i), q($1 " " name[i]), q($i) }
+    END { print "ALL_ARCHES=" q(substr(all, 2)); print "ARCHES=" q(substr(main, 2)) }' "$ARCH_TABLE_FILE")"
+
+# arch_field ARCH COLUMN: ARCH's cell of COLUMN (triplet, libc, qemu, run,
+# gdb, class, machine ..., or 2 triplet, 3 C library, 4 qemu).
+arch_field() {
+    [ -n "${ARCH_TABLE["$1 $2"]+set}" ] || { echo "arch_field: no $2 for $1 in $ARCH_TABLE_FILE" >&2; return 1; }
+    printf '%s\n' "${ARCH_TABLE["$1 $2"]}"
+}
+arch_triple() { arch_field "$1" 2; }
+# arch_gcc ARCH, arch_gxx ARCH, arch_tool ARCH TOOL: its compilers, its tools.
+arch_gcc() { arch_tool "$1" gcc; }
+arch_gxx() { arch_tool "$1" g++; }
+arch_tool() {
+    local t
+    if [ "$1" = x86_64 ]; then echo "$2"; return; fi
+    t=$(arch_triple "$1") && echo "$t-$2"
+}
+
+# need_arch ARCH: ARCH's cross compiler and its C library are installed
+# (a compiler without its C library cannot build a program or include
+# <stdint.h>, and was the cause of a CI run that failed on a new machine).
+need_arch() {
+    local gcc libc
+    gcc=$(arch_gcc "$1") || return
+    need_cmd "$gcc" || return
+    [ "$1" = x86_64 ] || tier_needs cross "$gcc" || return
+    libc=$("$gcc" -print-file-name=libc.a 2>/dev/null)
+    [ -f "$libc" ] ||
+        missing "$gcc has no C library: libc.a not found (.ci/run installs $(arch_field "$1" 3))"
+}
+
+# stap_include: a directory holding only SystemTap's sys/sdt.h, usable by
+# cross compilers too (Debian installs it under the x86-64 multiarch path).
+stap_include() {
+    local d=${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}/stapinc
+    mkdir -p "$d/sys" && cp "$STAP_INCLUDE_DIR/sys/sdt.h" "$STAP_INCLUDE_DIR/sys/sdt-config.h" "$d/sys/"
+    echo "$d"
+}
+
+# ---- Running things ------------------------------------------------------
+
 # fresh CMD...: CMD without the outer bats' variables and its libexec
-# directory on PATH, which would send a nested bats (a suite run by a test,
-# make check in a test) to the wrong place, nor the outer run's shared
-# directory, tier, passes and jobs.
+# directory on PATH (a nested bats or make check would go to the wrong
+# place), nor the outer run's tier, passes, jobs and programs under test.
 fresh() {
     local unset=() v path
-    for v in $(compgen -v BATS_) SDTKIT_RUN_DIR SDTKIT_TIER SDTKIT_PASSES SDTKIT_CHECK_JOBS \
-        SDTKIT_CHECK_SERIAL; do unset+=(-u "$v"); done
-    path=$(tr : '\n' <<< "$PATH" | grep -v /libexec/bats-core | paste -sd:)
+    for v in $(compgen -v BATS_) SDTKIT_TIER SDTKIT_PASSES SDTKIT_CHECK_JOBS SDTKIT_CHECK_SERIAL SDTKIT_RUN_DIR \
+        SDTKIT_DTRACE SDTKIT_SDT_LIST SDTKIT_RUNTIME_LIBDIR SDTKIT_RUNTIME_CFLAGS; do unset+=(-u "$v"); done
+    path=$(tr : '\n' <<<"$PATH" | grep -v /libexec/bats-core | paste -sd:)
     env "${unset[@]}" PATH="$path" "$@"
 }
 
@@ -286,49 +220,42 @@ project_files() {
     fi
 }
 
-# need_stap_header: SystemTap's sys/sdt.h is installed.
-need_stap_header() {
-    [ -n "$STAP_INCLUDE_DIR" ] ||
-        missing "SystemTap's sys/sdt.h is not installed (.ci/run installs systemtap-sdt-dev)"
+# dist_tarball DIR: make dist's tarball of this tree, in DIR.
+dist_tarball() {
+    make -s -C "$ROOT" dist DIST_DIR="$1"
 }
 
-# need_stap_dtrace: SystemTap's dtrace script is installed.
-need_stap_dtrace() {
-    [ -x /usr/bin/dtrace ] && head -1 /usr/bin/dtrace | grep -q python ||
-        missing "SystemTap's dtrace script is not installed (.ci/run installs systemtap-sdt-dev)"
-}
-
-# ---- Generated input ---------------------------------------------------
-#
-# Large inputs are written by awk, never by a shell loop: inside bats every
-# shell command pays for bats' DEBUG trap, and a 200,000-iteration printf
-# loop took 98 s where awk writes the same bytes in a fraction of a second.
-
-# cpu_ms VAR: set VAR to the user plus system CPU time, in ms, of every
-# child this shell has waited for (bash's `times`).  Two readings around a
-# command bound its work, which the machine's load does not change as it
-# changes wall time.  (Not in a $(...): a subshell has no children yet.)
+# cpu_ms VAR: VAR = the user plus system CPU time, in ms, of every child
+# this shell has waited for.  Two readings around a command bound its work,
+# which the machine's load does not change as it changes wall time.  (Not
+# in a $(...): a subshell has no children yet.)
 cpu_ms() {
     times >"$BATS_TEST_TMPDIR/.times"
-    printf -v "$1" '%s' "$(awk 'NR == 2 {
-        for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60000 + t[2] * 1000 }
-        printf "%d\n", n }' "$BATS_TEST_TMPDIR/.times")"
+    printf -v "$1" '%s' "$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/)
+        n += t[1] * 60000 + t[2] * 1000 }; printf "%d\n", n }' "$BATS_TEST_TMPDIR/.times")"
 }
 
-# repeat N FORMAT: FORMAT N times, as awk's printf writes it: escapes such
-# as \n are understood, and a %d, if any, is the count, from 1 to N.
+# repeat N FORMAT: FORMAT N times, as awk's printf writes it (escapes as
+# \n understood; a %d is the count, from 1 to N): large inputs, fast.
 repeat() {
     awk -v n="$1" -v f="$2" 'BEGIN { for (i = 1; i <= n; i++) printf f, i }'
 }
 
-# ---- Reading .note.stapsdt notes (with binutils' readelf) -------------
+# ---- Reading .note.stapsdt notes (binutils' readelf) ----------------------
 
-# NOTE_AWK: the awk rules that read readelf -n's notes: each note's
-# "provider:name" and argument string go to the caller's note(PROBE, ARGS).
+# NOTE_AWK: awk rules reading readelf -n: each note's "provider:name" and
+# argument string go to the caller's note(PROBE, ARGS).
 NOTE_AWK='
     /^ *Provider: / { sub(/^ *Provider: /, ""); p = $0 }
     /^ *Name: /     { sub(/^ *Name: /, ""); n = $0 }
     /^ *Arguments:/ { sub(/^ *Arguments: ?/, ""); note(p ":" n, $0) }'
+# SIZES_AWK: an awk function, sizes(ARGS): the SIZE of each SIZE@OPERAND.
+SIZES_AWK='function sizes(args,   a, n, i, out) {
+    n = split(args, a, " ")
+    for (i = 1; i <= n; i++)
+        if (match(a[i], /^-?[0-9]+f?@/)) out = out (out == "" ? "" : " ") substr(a[i], 1, RLENGTH - 1)
+    return out
+}'
 
 # note_probes FILE: one line per probe, "provider:name<TAB>arguments".
 note_probes() {
@@ -340,27 +267,30 @@ note_args() {
     note_probes "$1" | awk -F '\t' -v p="$2" '$1 == p { print $2; exit }'
 }
 
-# An awk function: the SIZE of each SIZE@OPERAND of an argument string,
-# space separated (one awk for what took five processes a probe).
-SIZES_AWK='function sizes(args,   a, n, i, out) {
-    n = split(args, a, " ")
-    for (i = 1; i <= n; i++)
-        if (match(a[i], /^-?[0-9]+f?@/)) out = out (out == "" ? "" : " ") substr(a[i], 1, RLENGTH - 1)
-    return out
-}'
-
 # arg_sizes ARGSTRING: the SIZE of each SIZE@OPERAND, space separated.
 arg_sizes() {
     awk "$SIZES_AWK"' { all = all " " $0 } END { print sizes(all) }' <<<"$1"
 }
 
-# note_sizes FILE: one line per probe, "provider:name SIZES"; notes_sizes
-# the same of note_probes' lines on stdin (notes read once, used twice).
+# note_sizes FILE: one line per probe, "provider:name SIZES".
 note_sizes() {
-    note_probes "$1" | notes_sizes
+    note_probes "$1" | awk -F '\t' "$SIZES_AWK"' { print $1 " " sizes($2) }'
 }
-notes_sizes() {
-    awk -F '\t' "$SIZES_AWK"' { print $1 " " sizes($2) }'
+
+# notes_of FILE...: beside each FILE, FILE.notes (note_probes' lines) and
+# FILE.sizes ("provider:name SIZES" a probe); one readelf, one awk for all.
+notes_of() {
+    readelf -n "$@" | awk -v first="$1" "$SIZES_AWK"'
+        function note(probe, args) {
+            print probe "\t" args > (f ".notes")
+            sub(/\t.*/, "", args); print probe " " sizes(args) > (f ".sizes")
+        }
+        function start(file) {
+            if (f != "") { close(f ".notes"); close(f ".sizes") }
+            f = file; printf "" > (f ".notes"); printf "" > (f ".sizes")
+        }
+        BEGIN { start(first) }
+        /^File: / { if (substr($0, 7) != f) start(substr($0, 7)); next }'"$NOTE_AWK"
 }
 
 # note_field FILE PROBE FIELD: Location, Base or Semaphore of a probe (hex).
@@ -372,28 +302,25 @@ note_field() {
             for (i = 1; i <= NF; i++) if ($i == f ":") { v = $(i + 1); sub(/,$/, "", v); print v; exit } }'
 }
 
-# gdb_probe_run BIN [PROGRAM ARGS...] -- PROVIDER:NAME...
-#   Runs BIN under gdb with a breakpoint on each probe.  Every stop prints
-#   "name hit", then "name argN VALUE" for each argument as gdb decodes
-#   $_probe_argN, or "name argc ERROR message" when gdb cannot read the
-#   probe's arguments at all.  Program arguments may redirect its output
-#   (">$PWD/out").  GDB_PROBE_CLASS=ProbeArgs64 prints every value as a
-#   signed 64-bit integer.  GDB_LEAN: gdb's words that leave out the C
-#   library's separate debug information (libc6-dbg, which valgrind brings):
-#   no probe is read from it, and gdb inflated and indexed it at every
-#   run (0.1 s of CPU, more than the rest of a run).
+# ---- gdb and qemu-user -------------------------------------------------
+
+# gdb_probe_run BIN [ARGS...] -- PROVIDER:NAME...: BIN run under gdb, a
+# breakpoint on each probe; every stop prints "name hit", then "name argN
+# VALUE" for each argument as gdb decodes $_probe_argN, or "name argc ERROR
+# message" (tests/gdb-probe-args.py).  ARGS may redirect the program's
+# output (">$PWD/out").  GDB_PROBE_CLASS=ProbeArgs64: every value as a
+# signed 64-bit integer.  GDB_LEAN leaves out the C library's separate debug
+# information (libc6-dbg): gdb indexed it at every run, for no probe.
 GDB_LEAN=(-ex 'set debug-file-directory')
 gdb_probe_run() {
-    local bin=$1 args=() py p
+    local bin=$1 args=() py=${BATS_TEST_TMPDIR:-/tmp}/gdbprobe.py p
     shift
-    while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
     shift
-    py=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/gdbprobe.XXXXXX.py")
     cp "$ROOT/tests/gdb-probe-args.py" "$py"
-    for p in "$@"; do echo "${GDB_PROBE_CLASS:-ProbeArgs}('-probe-stap $p')" >> "$py"; done
+    for p in "$@"; do echo "${GDB_PROBE_CLASS:-ProbeArgs}('-probe-stap $p')" >>"$py"; done
     timeout "$HANG_SECONDS" gdb -batch -nx "${GDB_LEAN[@]}" -ex 'set pagination off' -ex "source $py" \
         -ex "run ${args[*]}" "$bin" 2>&1 | grep -E '^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )'
-    rm -f "$py"
 }
 
 # gdb_probe_args: gdb_probe_run's argument lines only.
@@ -401,100 +328,39 @@ gdb_probe_args() {
     gdb_probe_run "$@" | grep -vE '^[A-Za-z_0-9]+ hit$'
 }
 
-# ---- Cross compilers --------------------------------------------------
-
-# tests/arches.table: every architecture Debian builds, one row each, with
-# its triplet, C library package, qemu-user binary and the ELF header its
-# compiler writes.  .ci/run installs the compilers from the same table.
-# (Found beside this file: a suite outside tests/ may load it.)
-ARCH_TABLE_FILE="${BASH_SOURCE[0]%/*}/arches.table"
-
-# ALL_ARCHES: every architecture of the table, in its order;
-# ARCHES: the seven marked main, tested where a suite does not test all;
-# ARCH_TABLE: every cell, ARCH_TABLE["ARCH COLUMN"], by name and by number.
-# One awk when a test starts, and arch_field is then bash alone: the suites
-# ask the table some 2,000 times a run.
-declare -gA ARCH_TABLE
-eval "$(awk -F '  +' '
-    function q(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
-    /^#/ || !NF { next }
-    !head++ { for (i = 1; i <= NF; i++) { name[i] = $i; if ($i == "main") m = i }; next }
-    {
-        all = all " " $1; if ($m == "yes") main = main " " $1
-        for (i = 1; i <= NF; i++) {
-            printf "ARCH_TABLE[%s]=%s\n", q($1 " " i), q($i)
-            printf "ARCH_TABLE[%s]=%s\n", q($1 " " name[i]), q($i)
-        }
-    }
-    END { print "ALL_ARCHES=" q(substr(all, 2)); print "ARCHES=" q(substr(main, 2)) }' "$ARCH_TABLE_FILE")"
-
-# arch_field ARCH COLUMN: the value in ARCH's row of COLUMN, a name from the
-# table's first row (triplet, libc, qemu, run, gdb, class, machine ...) or
-# a number (2 triplet, 3 C library, 4 qemu).
-arch_field() {
-    [ -n "${ARCH_TABLE["$1 $2"]+set}" ] || { echo "arch_field: no $2 for $1 in $ARCH_TABLE_FILE" >&2; return 1; }
-    printf '%s\n' "${ARCH_TABLE["$1 $2"]}"
+# qemu_gdb_start QEMU PROGRAM ARGS...: PROGRAM under QEMU, stopped in its
+# gdb stub; sets QEMU_PID and QEMU_PORT.  A fixed or random port alone
+# failed CI ("qemu: could not open gdbserver": taken), and a sleep before
+# gdb connects is a race: ports below the kernel's ephemeral range that
+# nothing listens on are tried (QEMU_GDB_PORTS first, for tests of this),
+# until qemu itself listens (the socket's inode is among its open files).
+qemu_gdb_start() {
+    local qemu=$1 log port try end tries=()
+    shift
+    tier_needs cross "$qemu" || return
+    log=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/qemu-gdb.XXXXXX")
+    read -r -a tries <<<"${QEMU_GDB_PORTS:-}"
+    for ((try = 0; try < 20; try++)); do tries+=($((10000 + (RANDOM * 32768 + RANDOM) % 22000))); done
+    for port in "${tries[@]}"; do
+        [ -z "$(listen_inodes "$port")" ] || continue
+        "$qemu" -g "$port" "$@" 2>"$log" &
+        QEMU_PID=$! end=$((SECONDS + HANG_SECONDS))
+        while [ "$SECONDS" -lt "$end" ]; do
+            # qemu loads the program before it listens (a look at the
+            # sockets is some 8 ms of the kernel's CPU)
+            sleep 0.025
+            pid_listens "$QEMU_PID" "$port" && { QEMU_PORT=$port; return 0; }
+            kill -0 "$QEMU_PID" 2>/dev/null || break
+        done
+        kill "$QEMU_PID" 2>/dev/null || true
+        wait "$QEMU_PID" 2>/dev/null || true
+        grep -q 'could not open gdbserver' "$log" || break
+        echo "qemu_gdb_start: port $port is taken; trying another" >&2
+    done
+    echo "qemu_gdb_start: $qemu did not open its gdb stub:" >&2
+    cat "$log" >&2
+    return 1
 }
-arch_triple() { arch_field "$1" 2; }
-# arch_gcc ARCH, arch_gxx ARCH: its C and C++ compilers.
-arch_gcc() { arch_tool "$1" gcc; }
-arch_gxx() { arch_tool "$1" g++; }
-arch_tool() {
-    if [ "$1" = x86_64 ]; then echo "$2"; return; fi
-    [ -n "${ARCH_TABLE["$1 2"]+set}" ] || { echo "arch_tool: no $1 in $ARCH_TABLE_FILE" >&2; return 1; }
-    echo "${ARCH_TABLE["$1 2"]}-$2"
-}
-
-# need_arch ARCH: ARCH's cross compiler and its C library are installed
-# (a compiler without its C library cannot build a program or include
-# <stdint.h>, and was the cause of a CI run that failed on a new machine).
-# Once ARCH's compiler has linked a program, it is not asked again in the
-# same run (RUN_DIR: a cross compiler's static link costs about a second,
-# and the suites ask some 200 times a pass).
-need_arch() {
-    local gcc pkg probe linked
-    gcc=$(arch_gcc "$1")
-    need_cmd "$gcc" || return
-    [ "$1" = x86_64 ] || tier_needs cross "$gcc" || return
-    linked=$(command -v "$gcc")
-    linked="$RUN_DIR/need-arch-$1-${linked//\//_}"
-    [ ! -e "$linked" ] || return 0
-    pkg=$(arch_field "$1" 3)
-    probe=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/need-arch.XXXXXX")
-    printf '#include <stdio.h>\nint main(void) { return puts(""); }\n' |
-        "$gcc" -static -x c - -o "$probe" 2>/dev/null || {
-        rm -f "$probe"
-        missing "$gcc cannot link a program: its C library is missing (.ci/run installs $pkg)"
-        return
-    }
-    rm -f "$probe"
-    : >"$linked"
-}
-
-# stap_include: a directory holding only SystemTap's sys/sdt.h, usable by
-# cross compilers too (Debian installs it under the x86-64 multiarch path).
-# One per run (RUN_DIR), so that `once` finds a build with SystemTap's
-# header made by another test under the same words; tests must not write
-# in it.
-stap_include() {
-    local d="$RUN_DIR/stapinc" tmp
-    if [ ! -d "$d" ]; then
-        tmp=$(mktemp -d "$RUN_DIR/stapinc.XXXXXX")
-        mkdir "$tmp/sys"
-        cp "$STAP_INCLUDE_DIR/sys/sdt.h" "$STAP_INCLUDE_DIR/sys/sdt-config.h" "$tmp/sys/"
-        mv -T "$tmp" "$d" 2>/dev/null || rm -rf "$tmp"
-    fi
-    echo "$d"
-}
-
-# ---- qemu-user's gdb stub ----------------------------------------------
-#
-# `qemu -g PORT` listens on PORT for gdb.  A fixed or random port alone made
-# a CI run fail ("qemu: could not open gdbserver on 37862": the port was
-# taken), and a sleep before gdb connects is a race.  qemu_gdb_start picks
-# ports below the kernel's ephemeral range that nothing listens on, waits
-# until qemu itself listens (the socket's inode is among qemu's open files),
-# and tries another port when qemu could not bind the one it was given.
 
 # listen_inodes PORT: inodes of the TCP sockets listening on PORT.
 listen_inodes() {
@@ -504,11 +370,20 @@ listen_inodes() {
         /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
-# qemu_reap PID...: wait for each qemu that qemu_gdb_start started (a
-# child of this shell); those still there HANG_SECONDS later are killed,
-# with SIGKILL: a qemu whose gdb never connected waits in its stub for
-# ever and ignores SIGTERM.  Fails, naming them, when one was killed;
-# else the status of the last.
+# pid_listens PID PORT: process PID holds a socket listening on PORT.
+pid_listens() {
+    local ino
+    for ino in $(listen_inodes "$2"); do
+        find "/proc/$1/fd" -lname "socket:\[$ino\]" 2>/dev/null | grep -q . && return 0
+    done
+    return 1
+}
+
+# qemu_reap PID...: wait for each qemu of qemu_gdb_start (a child of this
+# shell); those still there after HANG_SECONDS are killed with SIGKILL (a
+# qemu whose gdb never connected waits in its stub for ever and ignores
+# SIGTERM).  Fails, naming them, when one was killed; else the status of
+# the last.
 qemu_reap() {
     local p st=0 dog killed=()
     # the watchdog: its trap is set before its sleep starts, so that the
@@ -520,7 +395,6 @@ qemu_reap() {
         sleep "$HANG_SECONDS" & s=$!
         wait "$s"
         kill -KILL "$@"
-        exit 0
     ) &
     dog=$!
     for p in "$@"; do
@@ -533,52 +407,4 @@ qemu_reap() {
     [ ${#killed[@]} -eq 0 ] ||
         { echo "qemu_reap: qemu still running after $HANG_SECONDS s, killed: ${killed[*]}" >&2; return 1; }
     return "$st"
-}
-
-# pid_listens PID PORT: process PID holds a socket listening on PORT.
-pid_listens() {
-    local ino
-    for ino in $(listen_inodes "$2"); do
-        find "/proc/$1/fd" -lname "socket:\[$ino\]" 2>/dev/null | grep -q . && return 0
-    done
-    return 1
-}
-
-# qemu_gdb_start QEMU PROGRAM ARGS...: start PROGRAM under QEMU stopped in
-# its gdb stub; sets QEMU_PID and QEMU_PORT.  QEMU_GDB_PORTS, when set,
-# lists the ports to try first (for tests of this helper).
-qemu_gdb_start() {
-    local qemu=$1 log port try end tries=()
-    shift
-    tier_needs cross "$qemu" || return
-    log=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/qemu-gdb.XXXXXX")
-    read -r -a tries <<<"${QEMU_GDB_PORTS:-}"
-    for ((try = 0; try < 20; try++)); do
-        tries+=($((10000 + (RANDOM * 32768 + RANDOM) % 22000)))
-    done
-    for port in "${tries[@]}"; do
-        [ -z "$(listen_inodes "$port")" ] || continue
-        "$qemu" -g "$port" "$@" 2>"$log" &
-        QEMU_PID=$!
-        end=$((SECONDS + HANG_SECONDS))
-        while [ "$SECONDS" -lt "$end" ]; do
-            # qemu loads the program before it listens: a pause first
-            # (each look at the sockets is some 8 ms of the kernel's CPU)
-            sleep 0.025
-            if pid_listens "$QEMU_PID" "$port"; then
-                QEMU_PORT=$port
-                rm -f "$log"
-                return 0
-            fi
-            kill -0 "$QEMU_PID" 2>/dev/null || break
-        done
-        kill "$QEMU_PID" 2>/dev/null || true
-        wait "$QEMU_PID" 2>/dev/null || true
-        grep -q 'could not open gdbserver' "$log" || break
-        echo "qemu_gdb_start: port $port is taken; trying another" >&2
-    done
-    echo "qemu_gdb_start: $qemu did not open its gdb stub:" >&2
-    cat "$log" >&2
-    rm -f "$log"
-    return 1
 }

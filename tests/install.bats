@@ -19,7 +19,6 @@ setup_file() {
 }
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     STAGE=$BATS_TEST_TMPDIR/stage
 }
 

@@ -20,7 +20,6 @@ setup() {
         missing "musl-gcc is not installed (.ci/run installs it from package musl-tools)"
     [ -x "$M/dtrace" ] && [ -x "$M/static/dtrace" ] && [ -f "$M/libsdtkit.so.1" ] ||
         make -s -C "$ROOT" musl > /dev/null
-    cd "$BATS_TEST_TMPDIR"
 }
 
 # needed FILE: the DT_NEEDED entries of FILE, space separated.

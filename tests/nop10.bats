@@ -9,7 +9,6 @@ load helpers
 load tracers-helpers
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     SRC="$ROOT/tests/usdt/nop10.c"
     need_arch x86_64
 }

@@ -5,6 +5,10 @@
 # throwaway roots where they are installed (tests/testbed.bash): nothing is
 # ever installed on the machine, whose systemtap-sdt-dev other suites read.
 
+# RUN_DIR: what the package suites of one make check share (tests/run's,
+# on a tmpfs, where a testbed's overlayfs stacks), else bats' own run's.
+RUN_DIR=${SDTKIT_RUN_DIR:-$BATS_RUN_TMPDIR}
+
 # DEB_PACKAGES: every binary package make deb builds.
 DEB_PACKAGES="sdtkit sdtkit-tools libsdtkit1 libstapsdt0 libsdtkit-dev"
 

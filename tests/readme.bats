@@ -31,7 +31,6 @@ setup_file() {
 
 setup() {
     mkdir -p "$BATS_TEST_TMPDIR/home"
-    cd "$BATS_TEST_TMPDIR"
 }
 
 teardown() { cleanup_tracers; }
@@ -50,7 +49,8 @@ newcomer() {
 doc_run() {
     local ex=$1 suffix=${2:+.$2}
     cd "$EXAMPLES/$ex"
-    [ -f "run$suffix" ] && [ -s "output$suffix" ]
+    [ -f "run$suffix" ]
+    [ -s "output$suffix" ]
     newcomer timeout "$HANG_SECONDS" bash -e "run$suffix" > "out$suffix" 2>&1 ||
         { cat "out$suffix"; return 1; }
     awk -v root="$ROOT" -f "$ROOT/tests/readme/same-output.awk" "output$suffix" "out$suffix" ||
@@ -91,7 +91,8 @@ need_systemtap() {
     rm -rf "$PREFIX_DIR/share/man"
     make -s -C "$ROOT" env PREFIX="$BATS_TEST_TMPDIR/elsewhere" LIBDIR=/nowhere > /dev/null
     [ ! -e "$BATS_TEST_TMPDIR/elsewhere" ]
-    [ -f "$PREFIX_DIR/share/man/man1/dtrace.1" ] && [ -f "$PREFIX_DIR/lib/libsdtkit.so" ]
+    [ -f "$PREFIX_DIR/share/man/man1/dtrace.1" ]
+    [ -f "$PREFIX_DIR/lib/libsdtkit.so" ]
     newcomer env > env.out
     local p=$PREFIX_DIR
     grep -qx "PATH=$p/bin:$SYSTEM_PATH" env.out

@@ -79,7 +79,6 @@ setup_file() {
 setup() {
     need_rpm_tools
     [ -f "$(rpmfile sdtkit)" ] || { cat "$BATS_FILE_TMPDIR/make-rpm.log" "$SRC/build/rpm/build.log" >&2; false; }
-    cd "$BATS_TEST_TMPDIR"
 }
 
 # PACKAGES: every binary package of sdtkit.spec.

@@ -14,13 +14,14 @@ setup_file() {
     rt_fixtures
 }
 
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-    rt_fixtures
-}
-
-teardown() {
-    cleanup_tracers
+# rt_case FILE: run the case file's "> " lines through the script driver
+# and compare what it prints with the file's other lines (comments aside).
+rt_case() {
+    local input expected got
+    input=$(sed -n 's/^> //p' "$1")
+    expected=$(grep -v '^[>#]' "$1")
+    got=$("$SCRIPT" <<<"$input" 2>&1)
+    [ "$got" = "$expected" ] || { diff <(echo "$expected") <(echo "$got"); return 1; }
 }
 
 # ---- the APIs, case by case -----------------------------------------------
@@ -45,9 +46,10 @@ teardown() {
     rt_case "$ROOT/tests/runtime/cases/libstapsdt-names.case"
 }
 
+# (the asan pass checks the same under ASan)
+# bats test_tags=normal-pass-only
 @test "every call is valgrind-clean, in every case: no error, no leak definite or possible" {
     need_cmd valgrind
-    [ -z "$RT_CFLAGS" ] || skip "the sanitizer pass checks the same under ASan"
     local c
     for c in "$ROOT"/tests/runtime/cases/*.case; do
         sed -n 's/^> //p' "$c" | valgrind -q --error-exitcode=9 --leak-check=full \
@@ -56,9 +58,10 @@ teardown() {
     done
 }
 
+# (the asan pass checks leaks under ASan)
+# bats test_tags=normal-pass-only
 @test "a program that drops its handles after destroy leaks nothing valgrind counts, definite or possible (libstapsdt's flags)" {
     need_cmd valgrind
-    [ -z "$RT_CFLAGS" ] || skip "the sanitizer pass checks leaks under ASan"
     rt_build dropped "$ROOT/tests/runtime/dropped.c"
     # libstapsdt's own check: --leak-check=full --error-exitcode=1, whose
     # errors are definite and possible leaks
@@ -166,8 +169,9 @@ C
     readelf -dW "$RT_LIBDIR/libsdtkit.so.1" | grep -q 'SONAME.*\[libsdtkit.so.1\]'
 }
 
+# (the normal build's archives: the asan pass's are not the ones installed)
+# bats test_tags=normal-pass-only
 @test "the static archives are position-independent and define only the API globally" {
-    [ -z "$RT_CFLAGS" ] || skip "the archives are not built for the sanitizer pass"
     run sh -c "nm --defined-only -g '$ROOT/build/libstapsdt.a' | awk 'NF == 3 { print \$3 }' | sort | tr '\n' ' '"
     [ "$output" = "probeFire probeIsEnabled providerAddProbe providerDestroy providerInit providerLoad providerUnload providerUseMemfd " ]
     # vendored into a binding's own shared object, as R's binding does
@@ -180,7 +184,7 @@ C
 
 @test "the loaded object passes sdt-list --check, with a build-id and notes for every probe" {
     rt_start out -i 100
-    run "$ROOT/tools/sdt-list" --check "$RT_PATH"
+    run "$SDT_LIST" --check "$RT_PATH"
     [ "$status" -eq 0 ]
     [ "${#lines[@]}" -eq 14 ]
     [[ "${lines[0]}" == "$RT_PATH"$'\trt\tu8\t'* ]]
@@ -219,7 +223,7 @@ C
 @test "small providers share an object whose notes list exactly the loaded probes, each in a slot of its own" {
     [ "$(uname -m)" = x86_64 ] || skip "the expected operands are x86-64's"
     rt_build shared "$ROOT/tests/runtime/shared.c"
-    run ./shared "$ROOT/tools/sdt-list"
+    run ./shared "$SDT_LIST"
     [ "$status" -eq 0 ]
     diff - <(printf '%s\n' "${lines[@]}") <<'EOF'
 one and two: one file
@@ -619,12 +623,13 @@ stressed() {
     [ "${lines[1]}" = "dso_write: refused" ]
 }
 
+# (the asan pass has libraries of its own)
+# bats test_tags=normal-pass-only
 @test "a -DNDEBUG build of the libraries passes the API cases, the reload loop and the threads" {
-    [ -z "$RT_CFLAGS" ] || skip "the sanitizer pass has libraries of its own"
     local nd=$BATS_TEST_TMPDIR/ndebug c
     make -s -C "$ROOT" runtime-ndebug NDEBUG_DIR="$nd" >/dev/null
     # the asserts are gone
-    ! nm -D "$nd/libsdtkit.so.1" "$nd/libstapsdt.so.0" | grep -q __assert_fail
+    ! nm -D "$nd/libsdtkit.so.1" "$nd/libstapsdt.so.0" | grep -q __assert_fail || false
     RT_LIBDIR=$nd
     SCRIPT=$BATS_TEST_TMPDIR/script-ndebug
     rt_build "$SCRIPT" "$ROOT/tests/runtime/script.c"
@@ -645,8 +650,9 @@ stressed() {
     fi
 }
 
+# (ThreadSanitizer and AddressSanitizer do not mix: the normal pass alone)
+# bats test_tags=normal-pass-only
 @test "the same under ThreadSanitizer, gcc and clang: no data race" {
-    [ -z "$RT_CFLAGS" ] || skip "ThreadSanitizer and AddressSanitizer do not mix: the normal pass runs this"
     need_cmd clang
     local cc srcs=("$ROOT"/runtime/provider.c "$ROOT"/runtime/object.c "$ROOT"/runtime/place.c
                    "$ROOT"/runtime/fire.c "$ROOT"/runtime/stapsdt.c

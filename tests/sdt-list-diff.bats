@@ -7,17 +7,12 @@
 # other architectures and compilers, the run-time library's objects in
 # memory) and what it refuses, with exact messages and statuses.
 
-load sdt-list-helpers
+load dtrace-helpers
 load tracers-helpers
 load runtime-helpers
 
 setup() {
-    T="$BATS_TEST_TMPDIR"
-    cd "$T"
-}
-
-teardown() {
-    cleanup_tracers
+    T=$BATS_TEST_TMPDIR
 }
 
 # probes_c FILE: a source with three probes of the usual argument types.
@@ -43,6 +38,66 @@ int main(int argc, char **argv)
     return serve(&r, argc) == 42;
 }
 EOC
+}
+
+# ---- sdt-list --diff cases as data -------------------------------------
+#
+# A test whose point is "these two builds compare like this" keeps its data
+# in tests/cases/sdt-list-diff/CASE/ (CASE: the test's name as case_slug
+# makes it).  old.c and new.c are the two builds' sources (new.c missing:
+# the same source), each with old.d or new.d beside it when it has a
+# provider file (build_side); cflags, the compiler's flags for both, and
+# old.cflags and new.cflags for one.  Each
+# NAME.out there is one comparison, `sdt-list --diff [NAME.args] old new`
+# run in the directory (so the lines name "new"):
+#
+#   NAME.out     its standard output, exactly
+#   NAME.args    sdt-list's options before OLD NEW, on one line
+#   NAME.status  its exit status, when not 0
+#   NAME.swap    (empty) compare the other way: `--diff new old`
+#
+# Nothing may be written on standard error.  A failure names the case and
+# shows a diff -u of the expected and the actual output.
+
+# diff_case: build the two sides of the test's case, run every comparison.
+diff_case() {
+    local dir suite=${BATS_TEST_FILENAME##*/} w out name want args sides why bad=0
+    case_slug dir "$BATS_TEST_DESCRIPTION"
+    dir="$ROOT/tests/cases/${suite%.bats}/$dir"
+    [ -d "$dir" ] || { echo "no case directory ${dir#"$ROOT"/}"; return 1; }
+    w="$BATS_TEST_TMPDIR/case"
+    cp -R "$dir" "$w"
+    if [ ! -f "$w/new.c" ]; then
+        cp "$w/old.c" "$w/new.c"
+        [ ! -f "$w/old.d" ] || cp "$w/old.d" "$w/new.d"
+    fi
+    build_side "$w" old || { echo "case ${dir#"$ROOT"/}: old.c does not build"; return 1; }
+    build_side "$w" new || { echo "case ${dir#"$ROOT"/}: new.c does not build"; return 1; }
+    for out in "$dir"/*.out; do
+        [ -f "$out" ] || { echo "no NAME.out in ${dir#"$ROOT"/}"; return 1; }
+        name=${out##*/}
+        name=${name%.out}
+        want=0
+        [ ! -f "$dir/$name.status" ] || read -r want <"$dir/$name.status"
+        args=()
+        [ ! -f "$dir/$name.args" ] || read -r -a args <"$dir/$name.args"
+        sides=(old new)
+        [ ! -f "$dir/$name.swap" ] || sides=(new old)
+        pushd "$w" >/dev/null
+        run --separate-stderr timeout 10 "$SDT_LIST" --diff "${args[@]}" "${sides[@]}"
+        popd >/dev/null
+        why=()
+        [ "$status" = "$want" ] || why+=("status $status, expected $want")
+        [ -z "$stderr" ] || why+=("stderr: $stderr")
+        { [ -z "$output" ] || printf '%s\n' "$output"; } >"$w/$name.got"
+        cmp -s "$out" "$w/$name.got" || why+=("stdout is not ${out#"$ROOT"/}")
+        if [ ${#why[@]} -gt 0 ]; then
+            case_failed "${dir#"$ROOT"/}/$name: sdt-list --diff ${args[*]} ${sides[*]}" \
+                "$out" "$w/$name.got" "${why[@]}"
+            bad=1
+        fi
+    done
+    [ "$bad" -eq 0 ]
 }
 
 # args_of FILE: the argument strings of FILE's notes, one a line.

@@ -5,12 +5,11 @@
 # trailing comma, no raw control byte, nothing after the value), and
 # checked against readelf.
 
-load sdt-list-helpers
+load dtrace-helpers
 
 setup() {
     need_cmd python3
-    T="$BATS_TEST_TMPDIR"
-    cd "$T"
+    T=$BATS_TEST_TMPDIR
 }
 
 # prog: a program with a semaphore (dtrace -h/-G) and a build-id.

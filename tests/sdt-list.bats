@@ -5,11 +5,10 @@
 # with SystemTap's <sys/sdt.h> (an independent producer of notes), and
 # broken notes are written by hand in assembly.
 
-load sdt-list-helpers
+load dtrace-helpers
 
 setup() {
-    T="$BATS_TEST_TMPDIR"
-    cd "$T"
+    T=$BATS_TEST_TMPDIR
 }
 
 # SystemTap's sdt.h alone in a directory, usable by cross compilers too.
@@ -124,8 +123,8 @@ EOC
     for arch in $ALL_ARCHES; do need_arch "$arch"; done
     for arch in $ALL_ARCHES; do
         cc="$(arch_gcc "$arch")"
-        once "$cc" -O2 -I "$INCLUDE" -c probes.c -o "p-$arch.o"
-        once "$cc" -static "p-$arch.o" -o "p-$arch"
+        "$cc" -O2 -I "$INCLUDE" -c probes.c -o "p-$arch.o"
+        "$cc" -static "p-$arch.o" -o "p-$arch"
         for f in "p-$arch.o" "p-$arch"; do
             "$SDT_LIST" "$f" >list || { echo "$arch: $f not listed"; false; }
             [ "$(cut -f2,3 list | tr '\t\n' ': ')" = "p:zero p:three " ] || { echo "$arch $f:"; cat list; false; }

@@ -61,3 +61,18 @@ text_files() {
     [ "$status" -eq 0 ]
     [ -z "$output" ] || { echo "longer than 72: $output"; false; }
 }
+
+# bash's errexit ignores a failure that `!` negates, and one on the left of
+# `&&`: such a check fails its test only as the test's last command.  The
+# suites write `! cmd || false` and one check a line.
+@test "no check in the test suites is one that errexit ignores: a bare '! cmd' or '[ a ] && [ b ]' before the test's end" {
+    cd "$ROOT"
+    run awk '
+        function flush() { if (held != "" && $0 !~ /^[ \t]*}/) print held; held = "" }
+        FNR == 1 { held = "" }
+        /^[ \t]*$/ { next }
+        { flush() }
+        /^[ \t]+! / && !/\|\|/ && !/[\\|]$/ { held = FILENAME ":" FNR ": " $0 }
+        /^[ \t]+\[\[? [^|]*\]\]? && \[\[? [^|]*\]\]?[ \t]*$/ { held = FILENAME ":" FNR ": " $0 }' tests/*.bats tests/*.bash
+    [ -z "$output" ] || { echo "$output"; false; }
+}

@@ -1,44 +1,17 @@
 # SPDX-License-Identifier: MIT
-# Helpers for the end-to-end suites (tests/tracers*.bats, tests/examples*.bats):
-# building the provider examples in a private copy, running programs in the
-# background, the kernel's tracing interfaces, and cleaning up after all of
-# them.  Load after helpers: `load helpers; load tracers-helpers`.
+# What the suites that run programs and tracers load, after helpers: the
+# provider examples, programs in the background (waited on by events), the
+# kernel's tracing interfaces, bpftrace, libbpf and gdb, and cleaning up
+# after them (cleanup_tracers, in teardown).
 
-EXAMPLES_SRC="$ROOT/provider-examples"
 TRACEFS=/sys/kernel/tracing
-
-# ---- Building the examples ----------------------------------------------
-
-# build_examples DIR [MAKE ARGS...]: copy provider-examples to DIR (sources
-# only) and build it there with our dtrace and header, warnings as errors.
-# The build's output is left in DIR/build.log.
-build_examples() {
-    local dir=$1
-    shift
-    mkdir -p "$dir"
-    cp -R "$EXAMPLES_SRC"/. "$dir"/
-    make -s -C "$dir" clean >/dev/null 2>&1 || true
-    make -C "$dir" DTRACE="$DTRACE" SDT_INCLUDE="$INCLUDE" RUNTIME_LIBDIR="$ROOT/build" \
-        WARNFLAGS="-Wall -Wextra -Werror" MESON_OPTS="-Dwerror=true" "$@" \
-        > "$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
+# teardown: cleanup_tracers (a suite's own teardown calls it).
+teardown() {
+    cleanup_tracers
 }
-
-# shared_examples: export EX, the examples built once per run (RUN_DIR)
-# with the dtrace under test, in a directory the suites that only read them
-# share (under a lock: suites run side by side).  Suites that change their
-# build use build_examples instead, or a copy.
-shared_examples() {
-    export EX
-    EX="$RUN_DIR/sdtkit-examples-$(cksum <<<"$DTRACE" | cut -d' ' -f1)"
-    (
-        flock 8
-        if [ ! -e "$EX/.built" ]; then
-            rm -rf "$EX"
-            build_examples "$EX"
-            touch "$EX/.built"
-        fi
-    ) 8> "$EX.lock"
-}
+# The provider examples, as `make examples` (which make check runs for the
+# tracer tier) builds them: the suites read them, and change a copy.
+EX=${EX:-$ROOT/build/examples}
 
 # example_bins DIR: every probed ELF file the examples build (programs and
 # the shared library), one per line, relative to DIR.
@@ -140,15 +113,12 @@ need_tracefs() {
         refused "the kernel has no uprobe events ($TRACEFS/uprobe_events)"
 }
 
-# need_bpftrace: skip unless bpftrace is installed and can load a program
-# (asked once a run: it takes most of a second).
+# need_bpftrace: skip unless bpftrace is installed and can load a program.
 need_bpftrace() {
     need_tracefs
     need_cmd bpftrace timeout
-    [ ! -e "$RUN_DIR/bpftrace-loads" ] || return 0
     timeout "$HANG_SECONDS" bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1 ||
         refused "bpftrace cannot load BPF programs on this kernel"
-    : >"$RUN_DIR/bpftrace-loads"
 }
 
 # bpftrace_run SCRIPT CMD: run CMD under bpftrace (-c), with a timeout;
@@ -189,27 +159,6 @@ file_offset() {
     return 1
 }
 
-# uprobe_fetcharg NOTEARG [TYPE]: a note argument ("-4@%rsi", "8@-24(%rbp)")
-# as a uprobe_events fetch argument ("%si:s32", "-24(%bp):u64"); TYPE (x64
-# for a pointer) overrides the type the size implies.  The kernel names
-# x86-64 registers without the leading r of their 64-bit names.
-uprobe_fetcharg() {
-    local size=${1%%@*} op=${1#*@} type
-    case $size in
-        -1) type=s8 ;; -2) type=s16 ;; -4) type=s32 ;; -8) type=s64 ;;
-        1) type=u8 ;; 2) type=u16 ;; 4) type=u32 ;; 8) type=u64 ;;
-        *) echo "unsupported argument size in $1" >&2; return 1 ;;
-    esac
-    [ -z "${2:-}" ] || type=$2
-    op=$(echo "$op" | sed -E 's/%r([abcd]x|si|di|bp|sp)\b/%\1/g')
-    case $op in
-        \$*) op="\\${op#\$}" ;;            # $IMM -> \IMM
-        \(*) op="+0$op" ;;                 # (%reg) -> +0(%reg)
-        [0-9]*) op="+$op" ;;               # 16(%reg) -> +16(%reg)
-    esac
-    echo "$op:$type"
-}
-
 # uprobe_add SPEC: append SPEC ("p:GROUP/EVENT ...") to uprobe_events and
 # remember GROUP/EVENT for cleanup_tracers.
 UPROBE_EVENTS=()
@@ -228,56 +177,23 @@ trace_instance() {
     TRACE_INSTANCES+=("$INST")
 }
 
-# ---- libbpf and bcc --------------------------------------------------------
+# ---- libbpf --------------------------------------------------------------
 
-# build_loader: LOADER and BPFOBJ, built once per run (RUN_DIR).
+# build_loader [DIR]: LOADER and BPFOBJ, tests/libbpf's loader and BPF
+# program, built in DIR (the test's directory by default), when the kernel
+# takes the program.
 build_loader() {
-    local d="$RUN_DIR/sdtkit-libbpf"
-    (
-        flock 8
-        if [ ! -x "$d/usdt-loader" ]; then
-            mkdir -p "$d"
-            clang -target bpf -O2 -g -D__TARGET_ARCH_x86 -I "/usr/include/$(gcc -print-multiarch)" \
-                -Wall -Werror -c "$ROOT/tests/libbpf/usdt-args.bpf.c" -o "$d/usdt-args.bpf.o" &&
-            gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Werror \
-                "$ROOT/tests/libbpf/usdt-loader.c" -lbpf -o "$d/usdt-loader"
-        fi
-    ) 8> "$d.lock"
-    LOADER=$d/usdt-loader
-    BPFOBJ=$d/usdt-args.bpf.o
-    [ -x "$LOADER" ]
-    # whether the kernel takes its program: asked once a run too
-    [ ! -e "$d/loads" ] || return 0
-    timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1 | grep -q 'attach x:y' ||
-        refused "libbpf cannot load BPF programs here: $(timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" /bin/true x:y -- true 2>&1)"
-    : >"$d/loads"
-}
-
-# need_bcc_trace: bcc's trace (and its other tools that compile BPF C)
-# can build its programs: BCC_KERNEL_SOURCE names a kernel header tree.
-# This machine's kernel ships none; Debian 12's 6.1 headers, the -common
-# tree with the -amd64 one's generated include/, arch/ and .config laid
-# over it, serve uprobes (struct pt_regs is the same).  Built once per run
-# (RUN_DIR).
-need_bcc_trace() {
-    need_cmd trace-bpfcc
-    local common amd64
-    common=$(ls -d /usr/src/linux-headers-*-common 2>/dev/null | sort -V | tail -1)
-    amd64=${common%-common}-amd64
-    [ -n "$common" ] && [ -d "$amd64" ] ||
-        missing "no kernel headers for bcc in /usr/src (.ci/run installs linux-headers-amd64)"
-    BCC_KERNEL_SOURCE="$RUN_DIR/sdtkit-bcc-kernel"
-    (
-        flock 8
-        if [ ! -e "$BCC_KERNEL_SOURCE/.built" ]; then
-            rm -rf "$BCC_KERNEL_SOURCE"
-            mkdir -p "$BCC_KERNEL_SOURCE"
-            cp -a "$common"/. "$BCC_KERNEL_SOURCE"/ &&
-                (cd "$amd64" && tar -ch include arch .config 2>/dev/null) | tar -x -C "$BCC_KERNEL_SOURCE" &&
-                touch "$BCC_KERNEL_SOURCE/.built"
-        fi
-    ) 8> "$BCC_KERNEL_SOURCE.lock"
-    [ -e "$BCC_KERNEL_SOURCE/.built" ]
+    local d=${1:-$BATS_TEST_TMPDIR}
+    need_cmd clang gcc || return
+    [ -f /usr/include/bpf/usdt.bpf.h ] && [ -f /usr/include/bpf/libbpf.h ] ||
+        { missing "libbpf's headers are not installed (.ci/run installs libbpf-dev)"; return; }
+    LOADER=$d/usdt-loader BPFOBJ=$d/usdt-args.bpf.o
+    clang -target bpf -O2 -g -D__TARGET_ARCH_x86 -I "/usr/include/$(gcc -print-multiarch)" \
+        -Wall -Werror -c "$ROOT/tests/libbpf/usdt-args.bpf.c" -o "$BPFOBJ" &&
+        gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Werror "$ROOT/tests/libbpf/usdt-loader.c" \
+            -lbpf -o "$LOADER" || return
+    timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" /bin/true x:y -- true >"$d/loads" 2>&1 || true
+    grep -q 'attach x:y' "$d/loads" || refused "libbpf cannot load BPF programs here: $(cat "$d/loads")"
 }
 
 # perf_lock: serialise with other runs of tests that make perf events
@@ -346,11 +262,6 @@ build_tick() {
 
 # ---- gdb -----------------------------------------------------------------
 
-# gdb_probe_hits: gdb_probe_run (helpers.bash), every stop and argument.
-gdb_probe_hits() {
-    gdb_probe_run "$@"
-}
-
 # note_sites FILE: "provider:name location semaphore" per note, sorted.
 note_sites() {
     readelf -n "$1" | awk '
@@ -359,53 +270,40 @@ note_sites() {
         /Location:/    { l = $2; sub(/,$/, "", l); print p ":" n, l, $NF }' | sort
 }
 
-# gdb_sites FILE: the same, from gdb's `info probes'.
-gdb_sites() {
-    timeout "$HANG_SECONDS" gdb -batch -nx -ex 'info probes' "$1" 2>/dev/null |
-        awk '$1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") }' | sort
-}
-
-# gdb_batch DIR PROBE... <JOBS: what gdb_sites and gdb_probe_hits give, for
-# several programs in one gdb session (its start, Python's, is most of a
-# short session's CPU).  Each line of JOBS is "NAME FILE PROGRAM ARGS...":
-# DIR/NAME.sites is gdb_sites FILE (unsorted; no file when FILE is "-"),
-# listed before any program runs; DIR/NAME.hits is gdb_probe_hits PROGRAM
-# ARGS -- PROBE..., the programs run one after the other.
-gdb_batch() {
-    local dir=$1 py name file prog args sites=() runs=() n=0
+# gdb_runs DIR PROBE... <JOBS: programs run one after the other in one gdb
+# session (its start, Python's, is most of what gdb costs a short run),
+# each stopping at every PROBE it has (GDB_PROBE_CLASS of
+# tests/gdb-probe-args.py, ProbeArgs by default: "name hit", then "name
+# argN VALUE" a stop).  A line of JOBS is "NAME RUNNER FILE PROGRAM ARGS...":
+# RUNNER "-" runs PROGRAM under gdb (ARGS may redirect its output), else
+# under that qemu-user, stopped in its gdb stub, for gdb-multiarch (a
+# session's programs run all natively or all under qemu-user).
+# DIR/NAME.hits: NAME's stops; DIR/NAME.sites, when FILE is not "-":
+# FILE's probes as `info probes' lists them, as note_sites' lines.
+gdb_runs() {
+    local dir=$1 py=$1/.probes.py gdb=gdb name runner file prog args p pids=() sites=() runs=()
     shift
-    py=$(mktemp "${BATS_TEST_TMPDIR:-/tmp}/gdbprobe.XXXXXX.py")
     cp "$ROOT/tests/gdb-probe-args.py" "$py"
-    for name in "$@"; do echo "ProbeArgs('-probe-stap $name')" >>"$py"; done
-    while read -r name file prog args; do
-        n=$((n + 1))
-        case $file in
-            -) ;;
-            *) sites+=(-ex "echo @@ $name.sites\\n" -ex "file $file" -ex 'info probes') ;;
-        esac
-        runs+=(-ex "echo @@ $name.hits\\n" -ex "file $prog")
-        # the breakpoints, made once the first program is loaded
-        case $n in 1) runs+=(-ex "source $py") ;; esac
-        runs+=(-ex "run $args")
+    for p in "$@"; do echo "${GDB_PROBE_CLASS:-ProbeArgs}('-probe-stap $p')" >>"$py"; done
+    while read -r name runner file prog args; do
+        [ "$file" = - ] || sites+=(-ex "echo @@ $name.sites\\n" -ex "file $file" -ex 'info probes')
+        if [ "$runner" = - ]; then
+            runs+=(-ex "echo @@ $name.hits\\n" -ex "file $prog" -ex "set args $args" -ex run)
+            continue
+        fi
+        gdb=gdb-multiarch
+        qemu_gdb_start "$runner" "$prog" $args </dev/null || return
+        pids+=("$QEMU_PID")
+        # (no file while connecting: the programs may be of several targets)
+        runs+=(-ex "echo @@ $name.hits\\n" -ex file -ex "target remote :$QEMU_PORT" -ex "file $prog" -ex continue)
     done
-    timeout "$HANG_SECONDS" gdb -batch -nx -ex 'set pagination off' "${sites[@]}" "${runs[@]}" 2>&1 |
+    timeout "$HANG_SECONDS" "$gdb" -batch -nx "${GDB_LEAN[@]}" -ex 'set pagination off' -ex "source $py" \
+        "${sites[@]}" "${runs[@]}" 2>&1 |
         awk -v d="$dir" '/^@@ / { if (out != "") close(out); out = d "/" $2; printf "" >out; next }
             out ~ /\.sites$/ && $1 == "stap" { print $2 ":" $3, $4, (NF >= 6 ? $5 : "0x0000000000000000") >out }
             out ~ /\.hits$/ && /^[A-Za-z_0-9]+ (hit|arg(c|[0-9]+) )/ { print >out }'
-    rm -f "$py"
+    [ ${#pids[@]} -eq 0 ] || qemu_reap "${pids[@]}" || true
 }
-
-# need_gdb: skip unless gdb with Python is installed.
-need_gdb() {
-    need_gdb_python gdb
-}
-
-# hex2dec HEX: a 0x... number in decimal, as gdb_probe_args prints pointers.
-hex2dec() {
-    printf '%d\n' "$1"
-}
-
-# ---- libbpf ----------------------------------------------------------------
 
 # libbpf BINARY PROBE... -- CMD...: the loader, stderr kept apart in err.
 libbpf() {

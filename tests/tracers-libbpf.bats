@@ -14,20 +14,9 @@ load helpers
 load tracers-helpers
 
 setup_file() {
-    shared_examples
-}
-
-setup() {
-    cd "$BATS_TEST_TMPDIR"
     need_tracefs
-    need_cmd clang gcc
-    [ -f /usr/include/bpf/usdt.bpf.h ] && [ -f /usr/include/bpf/libbpf.h ] ||
-        missing "libbpf's headers are not installed (.ci/run installs libbpf-dev)"
-    build_loader
-}
-
-teardown() {
-    cleanup_tracers
+    build_loader "$BATS_FILE_TMPDIR"
+    export LOADER BPFOBJ
 }
 
 @test "libbpf attaches to every probe of every provider example" {

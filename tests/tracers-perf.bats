@@ -14,15 +14,10 @@
 load helpers
 load tracers-helpers
 
-setup_file() {
-    shared_examples
-}
-
 setup() {
     need_cmd perf timeout
     # Debian's perf wrapper prints this when no perf matches the kernel
     perf version >/dev/null 2>&1 || refused "perf does not run here: $(perf version 2>&1 | head -1)"
-    cd "$BATS_TEST_TMPDIR"
     export HOME="$BATS_TEST_TMPDIR/home"
     mkdir -p "$HOME"
     PERF_PROBES=()
@@ -102,7 +97,7 @@ perf_events() {
         "$EX/shared-lib/greet-linked" 3 0 > out 2>&1
     [ "$(grep -c '(semaphore 1)' out)" -eq 3 ]
     perf_events perf.data > events
-    who=$(hex2dec "$(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' out)")
+    who=$(($(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' out)))
     [ "$(grep '^sdt_greet:hello ' events | sed 's/^[^ ]* //' | tr '\n' ,)" = \
       "arg1=$who arg2=1,arg1=$who arg2=2,arg1=$who arg2=3," ]
     [ "$(grep '^sdt_greet:done ' events | sed 's/^[^ ]* //' | tr '\n' ,)" = "arg1=1,arg1=3,arg1=6," ]

@@ -13,21 +13,30 @@
 load helpers
 load tracers-helpers
 
-setup_file() {
-    shared_examples
-}
-
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-}
-
-teardown() {
-    cleanup_tracers
-}
-
 # bt_lines FILE: the lines bpftrace printed (the scripts prefix them "BT ").
 bt_lines() {
     grep "^BT " "$1" | grep -v "^BT ready$" | cut -c4-
+}
+
+# uprobe_fetcharg NOTEARG [TYPE]: a note argument ("-4@%rsi", "8@-24(%rbp)")
+# as a uprobe_events fetch argument ("%si:s32", "-24(%bp):u64"); TYPE (x64
+# for a pointer) overrides the type the size implies.  The kernel names
+# x86-64 registers without the leading r of their 64-bit names.
+uprobe_fetcharg() {
+    local size=${1%%@*} op=${1#*@} type
+    case $size in
+        -1) type=s8 ;; -2) type=s16 ;; -4) type=s32 ;; -8) type=s64 ;;
+        1) type=u8 ;; 2) type=u16 ;; 4) type=u32 ;; 8) type=u64 ;;
+        *) echo "unsupported argument size in $1" >&2; return 1 ;;
+    esac
+    [ -z "${2:-}" ] || type=$2
+    op=$(echo "$op" | sed -E 's/%r([abcd]x|si|di|bp|sp)\b/%\1/g')
+    case $op in
+        \$*) op="\\${op#\$}" ;;            # $IMM -> \IMM
+        \(*) op="+0$op" ;;                 # (%reg) -> +0(%reg)
+        [0-9]*) op="+$op" ;;               # 16(%reg) -> +16(%reg)
+    esac
+    echo "$op:$type"
 }
 
 # ---- bpftrace ----------------------------------------------------------

@@ -9,7 +9,6 @@
 load helpers
 
 setup() {
-    cd "$BATS_TEST_TMPDIR"
     SRC="$ROOT/tests/usdt"
     SINGLE="$ROOT/build/usdt.h"
     [ -f "$SINGLE" ] || make -s -C "$ROOT" headers >/dev/null

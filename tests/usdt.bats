@@ -12,22 +12,21 @@
 load helpers
 load tracers-helpers
 
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-    SRC="$ROOT/tests/usdt"
-}
-
-teardown() {
-    cleanup_tracers
-}
-
-# build CC OUT FLAGS...: the test program (probes.c + other.c), built once
-# a run (once): ten tests build it with gcc -O2.
+# build CC OUT FLAGS...: the test program (probes.c + other.c).
 build() {
     local cc=$1 out=$2
     shift 2
-    once "$cc" -Wall -Wextra -Wpedantic -Werror "$@" -I "$INCLUDE" \
-        "$SRC/probes.c" "$SRC/other.c" -o "$out"
+    "$cc" -Wall -Wextra -Wpedantic -Werror "$@" -I "$INCLUDE" "$ROOT/tests/usdt/probes.c" \
+        "$ROOT/tests/usdt/other.c" -o "$out"
+}
+
+# It built with gcc -O2, for the tests that read it: $BATS_FILE_TMPDIR/p.
+setup_file() {
+    build gcc "$BATS_FILE_TMPDIR/p" -O2
+}
+
+setup() {
+    SRC="$ROOT/tests/usdt"
 }
 
 # sym_row BIN SYMBOL: "TYPE BIND VIS SIZE SECTION-NAME" of SYMBOL (its
@@ -40,7 +39,7 @@ sym_row() {
 }
 
 @test "USDT, USDT_WITH_SEMA and USDT_WITH_EXPLICIT_SEMA write one note each, with 0 to 12 arguments" {
-    build gcc p -O2
+    cp "$BATS_FILE_TMPDIR/p" .
     run note_probes p
     [ "$(echo "$output" | cut -f1 | sort | uniq -c | awk '{ print $2 "=" $1 }' | tr '\n' ' ')" = \
         "app:args=1 app:exp1=1 app:exp2=1 app:imp=2 app:none=1 app:twelve=1 " ]
@@ -52,7 +51,7 @@ sym_row() {
 }
 
 @test "implicit semaphores are weak hidden 2-byte objects in .probes named __usdt_sema_GROUP__NAME, one per binary" {
-    build gcc p -O2
+    cp "$BATS_FILE_TMPDIR/p" .
     [ "$(sym_row p __usdt_sema_app__imp)" = "OBJECT WEAK HIDDEN 2 .probes" ]
     [ "$(readelf -sW p | awk '$8 == "__usdt_sema_app__imp"' | wc -l)" = 1 ]
     # both translation units' notes point at the one semaphore
@@ -64,7 +63,7 @@ sym_row() {
 }
 
 @test "explicit semaphores are hidden globals __usdt_sema_SEMA in .probes shared by every probe naming them" {
-    build gcc p -O2
+    cp "$BATS_FILE_TMPDIR/p" .
     [ "$(sym_row p __usdt_sema_shared)" = "OBJECT GLOBAL HIDDEN 2 .probes" ]
     addr=0x$(readelf -sW p | awk '$8 == "__usdt_sema_shared" { print $2 }')
     [ "$(note_field p app:exp1 Semaphore)" = "$addr" ]
@@ -85,7 +84,7 @@ sym_row() {
 }
 
 @test "USDT_IS_ACTIVE and USDT_SEMA_IS_ACTIVE read 0 when nothing is attached" {
-    build gcc p -O2
+    cp "$BATS_FILE_TMPDIR/p" .
     run ./p 1
     [ "$output" = "round 0 imp=0 shared=0" ]
 }
@@ -146,7 +145,7 @@ sym_row() {
 }
 
 @test "on x86-64 the probe is a 1-byte nop then a 10-byte nop, and the note points at the first" {
-    build gcc p -O2
+    cp "$BATS_FILE_TMPDIR/p" .
     loc=$(note_field p app:none Location)
     run objdump -d --start-address=$((loc)) --stop-address=$((loc + 11)) p
     echo "$output" | grep -E '^ *[0-9a-f]+:' > insns
@@ -224,7 +223,7 @@ sym_row() {
 # bats test_tags=tracer
 @test "gdb reads every argument of every type as passed with both headers: gcc and clang, -O0 and -O2" {
     need_cmd gdb
-    # every build first, then one gdb session runs them all (gdb_batch)
+    # every build first, then one gdb session runs them all (gdb_runs)
     : >jobs
     for def in "" -DUSE_USDT_H; do
         for cc in gcc clang; do
@@ -232,11 +231,11 @@ sym_row() {
                 at=at${def:+-usdt}-$cc$o
                 $cc $o $def -std=gnu11 -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" \
                     "$ROOT/tests/libbpf/alltypes.c" -o $at
-                echo "$at - $PWD/$at >$PWD/$at.out" >>jobs
+                echo "$at - - $PWD/$at >$PWD/$at.out" >>jobs
             done
         done
     done
-    gdb_batch "$PWD" types:small types:wide types:misc types:consts <jobs
+    gdb_runs "$PWD" types:small types:wide types:misc types:consts <jobs
     while read -r at _; do
         output=$(grep -vE '^[A-Za-z_0-9]+ hit$' $at.hits)
         p=$(sed -n 's/^p=\([0-9]*\) .*/\1/p' $at.out)
@@ -255,15 +254,15 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "gdb stops at every <usdt.h> probe and decodes its arguments: gcc and clang, -O0 and -O2" {
     need_cmd gdb
-    # every build first, then one gdb session runs them all (gdb_batch)
+    # every build first, then one gdb session runs them all (gdb_runs)
     : >jobs
     for cc in gcc clang; do
         for o in -O0 -O2; do
             build $cc p-$cc$o $o
-            echo "p-$cc$o - $PWD/p-$cc$o 1 >$PWD/p-$cc$o.out" >>jobs
+            echo "p-$cc$o - - $PWD/p-$cc$o 1 >$PWD/p-$cc$o.out" >>jobs
         done
     done
-    gdb_batch "$PWD" app:args app:twelve app:imp app:exp1 <jobs
+    gdb_runs "$PWD" app:args app:twelve app:imp app:exp1 <jobs
     while read -r p _; do
         echo "$p"
         output=$(grep -vE '^[A-Za-z_0-9]+ hit$' $p.hits)
@@ -278,7 +277,7 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "bpftrace fires every <usdt.h> probe and decodes its arguments; implicit and shared semaphores read 1 while attached" {
     need_bpftrace
-    build gcc p -O2
+    cp "$BATS_FILE_TMPDIR/p" .
     run bpftrace_run "usdt:$PWD/p:app:args { printf(\"BT args %d %d %u %d %s %lu\\n\", arg0, arg1, arg2, arg3, str(arg4), arg5); }
                       usdt:$PWD/p:app:twelve { printf(\"BT twelve %d %d\\n\", arg0, arg5); }
                       usdt:$PWD/p:app:imp { printf(\"BT imp %d\\n\", arg0); }
@@ -295,7 +294,7 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "bpftrace attached to one probe of a shared explicit semaphore sets it for all; detached, it reads 0 again" {
     need_bpftrace
-    build gcc p -O2
+    cp "$BATS_FILE_TMPDIR/p" .
     bg p.out ./p 1000000   # until killed (teardown): 20 rounds a second
     pid=$BG_PID
     wait_for p.out 'imp=0 shared=0' 2
@@ -312,7 +311,7 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "a raw uprobe with ref_ctr_offset fires on a <usdt.h> probe and counts its implicit semaphore" {
     need_tracefs
-    build gcc p -O2
+    cp "$BATS_FILE_TMPDIR/p" .
     loc=$(note_field p app:imp Location)
     sem=$(note_field p app:imp Semaphore)
     ev="sdtkit_usdt_$$"

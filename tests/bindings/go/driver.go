@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-// The Go binding's driver: the commands of tests/bindings-helpers.bash, read
+// The Go binding's driver: the commands of tests/bindings.bats, read
 // from stdin, one reply line each, through stapsdt.go (libstapsdt's API) or
 // sdtkit.go (the native API): one program is built with each, which
 // defines apiName and newProvider.

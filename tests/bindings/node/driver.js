@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Node binding's driver: the commands of tests/bindings-helpers.bash,
+// The Node binding's driver: the commands of tests/bindings.bats,
 // read from stdin, one reply line each, through the addon stapsdt.node
 // (libstapsdt's API, argument "compat") or sdtkit.node (native), found on
 // NODE_PATH.  "node driver.js worker API PROVIDER PROBE TYPE... -- VALUE..."

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The Python binding's driver: the commands of tests/bindings-helpers.bash,
+"""The Python binding's driver: the commands of tests/bindings.bats,
 read from stdin, one reply line each, through stapsdt.py (libstapsdt's API,
 argument "compat") or sdtkit.py (the native API, "native")."""
 

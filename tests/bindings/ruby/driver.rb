@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The Ruby binding's driver: the commands of tests/bindings-helpers.bash,
+# The Ruby binding's driver: the commands of tests/bindings.bats,
 # read from stdin, one reply line each, through the extension stapsdt_bind
 # (libstapsdt's API, argument "compat") or sdtkit_bind (native).
 
