@@ -100,6 +100,12 @@ VARIANT_CELLS := $(shell awk -F '  +' '/^\#/ || !NF { next } \
       gsub(/ /, "^", v); print $$1 "." col[i] "=" v } }' variants.table)
 $(foreach c,$(VARIANT_CELLS),$(eval $(subst ^, ,$(c))))
 
+# The run-time library's thread-local variable (runtime.h: fire_rider)
+# through a TLS descriptor: -mtls-dialect=gnu2 where the compiler $(1)
+# is for x86 and takes it.
+tls_flags = $(shell $(1) -mtls-dialect=gnu2 -dM -E -x c /dev/null 2>/dev/null | \
+                grep -q '__x86_64__\|__i386__' && echo -mtls-dialect=gnu2)
+
 # An archive of one relocatable object where only the API stays global,
 # so a static user's program cannot collide with the core's names: with
 # variant V's ld -r, objcopy and ar.
@@ -115,7 +121,7 @@ endef
 define variant_objects
 $$($(1).dir)/%.o: %.c VERSION
 	@mkdir -p $$(@D)
-	$$($(1).cc) $$(BASE_CFLAGS) $$($(1).cflags) -c -o $$@ $$<
+	$$($(1).cc) $$(BASE_CFLAGS) $$($(1).cflags) $$(if $$(filter runtime/%,$$<),$$(call tls_flags,$$($(1).cc))) -c -o $$@ $$<
 
 $$($(1).dir)/libsdtcore.a: $$(call objs,$$($(1).dir),$$(LIB_SRCS))
 	rm -f $$@

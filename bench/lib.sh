@@ -64,6 +64,35 @@ round_ratio() {
         }' "$WORK/rounds"
 }
 
+# over_base FILE BASE THEIRS MODE...: from FILE's lines "ROUND MODE NS"
+# (each round runs BASE, the bare loop, and every MODE), for each MODE
+# "MODE EXCESS RATIO": the median over the rounds of its ns over the same
+# round's BASE, and the median of the rounds' own (MODE - BASE) / (THEIRS
+# - BASE) ("-" when no round's THEIRS exceeds its BASE).
+over_base() {
+    local file=$1 base=$2 theirs=$3
+    shift 3
+    awk -v base="$base" -v theirs="$theirs" -v modes="$*" '
+        function med(a, k,   i, j, x) {
+            for (i = 2; i <= k; i++)   # insertion sort: a few rounds
+                for (j = i; j > 1 && a[j - 1] > a[j]; j--) { x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
+            return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+        }
+        { ns[$1, $2] = $3; if ($1 > n) n = $1 }
+        END {
+            nm = split(modes, m, " ")
+            for (i = 1; i <= nm; i++) {
+                for (r = 1; r <= n; r++) v[r] = ns[r, m[i]] - ns[r, base]
+                excess = med(v, n)
+                k = 0
+                for (r = 1; r <= n; r++)
+                    if (ns[r, theirs] > ns[r, base])
+                        v[++k] = (ns[r, m[i]] - ns[r, base]) / (ns[r, theirs] - ns[r, base])
+                printf "%s %.2f %s\n", m[i], excess, k ? sprintf("%.2f", med(v, k)) : "-"
+            }
+        }' "$file"
+}
+
 ms() { awk -v s="$1" 'BEGIN { printf "%.1f ms", s * 1000 }'; }
 # cpu S: GNU time's user+system seconds, which it counts in 10 ms steps
 cpu() { awk -v s="$1" 'BEGIN { if (s < 0.01) print "< 10 ms"; else printf "%.0f ms", s * 1000 }'; }

@@ -16,7 +16,16 @@
  *
  * Firing writes only its own thread's rider, no counter and no atomic
  * read-modify-write, so threads firing the same probe do not contend.
- * A thread's first fire registers its rider, under a lock, once.
+ * A thread's first fire registers its rider, under a lock, once; the
+ * thread finds it in a thread-local variable (fire_rider), and a pthread
+ * key gives it back when the thread ends.  A fire inside a fire (a signal
+ * handler's) says its own probe, then the outer one again: fire_nested.
+ *
+ * The rider's share of an untraced fire (BENCHMARKS.md, figure 7): the
+ * variable's address (on x86-64, a call to the loader's TLS descriptor
+ * function, a load when the variable has static TLS), its test, the outer
+ * probe's test and two stores; fire_slots keeps only the rider across the
+ * stub's call, so that the frame is one register.
  */
 #define _GNU_SOURCE
 #include "runtime.h"
@@ -71,6 +80,7 @@ static struct {
 } riders = {PTHREAD_MUTEX_INITIALIZER, NULL, -1};
 
 struct thread_key fire_key;
+_Thread_local struct rider *fire_rider;
 
 void thread_key_begin(struct thread_key *k, void (*dtor)(void *))
 {
@@ -91,6 +101,7 @@ static void rider_gone(void *arg)
     __atomic_store_n(&r->flying, NULL, __ATOMIC_RELAXED);
     r->taken = false;
     pthread_mutex_unlock(&riders.lock);
+    fire_rider = NULL; /* a fire by a later destructor registers again */
 }
 
 __attribute__((constructor)) static void riders_begin(void)
@@ -102,7 +113,7 @@ __attribute__((destructor)) static void riders_end(void) { thread_key_end(&fire_
 
 /* This thread's rider, registered at its first fire; NULL out of memory
  * (then it does not fire). */
-struct rider *rider_new(void)
+__attribute__((noinline)) struct rider *rider_new(void)
 {
     if (!fire_key.keyed)
         return NULL;
@@ -122,6 +133,7 @@ struct rider *rider_new(void)
     if (r)
         r->taken = true;
     pthread_mutex_unlock(&riders.lock);
+    fire_rider = r;
     return r;
 }
 
@@ -198,7 +210,7 @@ void fire_fork_child(void)
     /* the other threads are not in the child, nor the registration of
      * the parent's mm with membarrier */
     pthread_mutex_init(&riders.lock, NULL);
-    struct rider *me = fire_key.keyed ? pthread_getspecific(fire_key.key) : NULL;
+    struct rider *me = fire_rider;
     for (struct rider *r = riders.all; r; r = r->next) {
         if (r == me)
             continue;
@@ -247,42 +259,59 @@ static void put_slot(union slot *s, unsigned kind, const sdtkit_value *v)
  * load and a branch while nobody watches. */
 __extension__ unsigned short sdtkit_fire_semaphore __attribute__((section(".probes")));
 
-void fire_watched(const struct sdtkit_probe *p, const union slot *slots)
+void fire_watched(const struct sdtkit_probe *p, uintptr_t call, const union slot *slots)
 {
     STAP_PROBE4(sdtkit, fire, p->pname, p->name, p->nargs, slots);
+    ((stub_fn *)call)(slots);
 }
 
-/* Out of line, so that the direct path needs no stack frame of its own. */
-static __attribute__((noinline)) void fire_converted(const sdtkit_probe *p, uintptr_t call,
+void fire_first(const struct sdtkit_probe *p, const union slot *slots)
+{
+    struct rider *r = rider_new();
+    if (r)
+        fire_nested(r, p, slots);
+}
+
+void fire_nested(struct rider *r, const struct sdtkit_probe *p, const union slot *slots)
+{
+    const struct sdtkit_probe *outer = r->flying;
+    board(r, p);
+    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
+    if (call)
+        call_stub(p, call, slots);
+    land(r, outer);
+}
+
+/* The values of a probe whose slots they are not (a float, or a
+ * big-endian target), put in slots of its own: out of line, so that the
+ * direct path needs no stack frame for them.  An unloaded probe's are not
+ * converted. */
+static __attribute__((noinline)) void fire_converted(const sdtkit_probe *p,
                                                      const sdtkit_value *args)
 {
+    if (!__atomic_load_n(&p->call, __ATOMIC_RELAXED))
+        return;
     union slot slots[SDTKIT_MAX_ARGS];
     for (int i = 0; i < p->nargs; i++)
         put_slot(&slots[i], p->kind[i], &args[i]);
-    call_stub(p, call, slots);
+    fire_slots(p, slots);
 }
 
 /* Firing reads p and calls the stub, its rider saying p meanwhile; it
  * writes nothing else (see the top). */
 void sdtkit_probe_fire(const sdtkit_probe *p, const sdtkit_value *args)
 {
-    if (!p || (p->nargs > 0 && !args) || !__atomic_load_n(&p->call, __ATOMIC_RELAXED))
-        return; /* not loaded: nothing to say */
-    struct rider *r = rider();
-    if (!r)
+    if (!p || (!args && p->nargs > 0))
         return;
-    const struct sdtkit_probe *outer = board(r, p);
-    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
     /* A value is 8 bytes, its bits first in the order a little-endian
      * target reads a slot, and a tracer reads only the size the note
      * gives: the values are the slots, but for a float (a double, made
      * one) or on a big-endian target (where a short value goes first). */
     _Static_assert(sizeof(sdtkit_value) == sizeof(union slot), "a value per slot");
-    if (call && p->direct)
-        call_stub(p, call, (const union slot *)(const void *)args);
-    else if (call)
-        fire_converted(p, call, args);
-    land(r, outer);
+    if (p->direct)
+        fire_slots(p, (const union slot *)(const void *)args);
+    else
+        fire_converted(p, args);
 }
 
 /* The next argument of ap, of the kind given, after the default
@@ -310,18 +339,22 @@ static sdtkit_value va_value(unsigned kind, va_list *ap)
     return v;
 }
 
-void read_va_kinds(const struct sdtkit_probe *p, va_list *ap, union slot *slots)
+void fire_va_copied(const struct sdtkit_probe *p, va_list *ap)
 {
+    if (!__atomic_load_n(&p->call, __ATOMIC_RELAXED))
+        return; /* not loaded: nothing to read */
+    union slot slots[SDTKIT_MAX_ARGS];
     for (int i = 0; i < p->nargs; i++) {
         sdtkit_value v = va_value(p->kind[i], ap);
         put_slot(&slots[i], p->kind[i], &v);
     }
+    fire_slots(p, slots);
 }
 
 void sdtkit_probe_firev(const sdtkit_probe *p, ...)
 {
-    if (!p || !__atomic_load_n(&p->call, __ATOMIC_RELAXED))
-        return; /* not loaded: nothing to say */
+    if (!p)
+        return;
     va_list ap;
     va_start(ap, p);
     probe_fire_va(p, &ap);

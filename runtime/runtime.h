@@ -209,8 +209,6 @@ void probe_publish(struct sdtkit_probe *p, uintptr_t stub, const volatile unsign
 void probe_unpublish(struct sdtkit_probe *p);
 /* p's stub while published, else 0 (acquire). */
 uintptr_t probe_stub(const struct sdtkit_probe *p);
-/* The core of a fire, inline in fire.c's and stapsdt.c's functions (so
- * that probeFire's frame is the only one).  See fire.c's top. */
 
 /* A thread's record: the probe it is firing, or NULL.  Each in a cache
  * line of its own (128 bytes: the largest line, or pair of lines, a
@@ -225,8 +223,8 @@ struct rider {
     struct rider *next;                /* every rider */
 };
 
-/* A pthread key, which the library uses where a __thread variable of a
- * library would need the dynamic loader's __tls_get_addr besides libc. */
+/* A pthread key: the library's per-thread blocks that need freeing when
+ * their thread ends. */
 struct thread_key {
     pthread_key_t key;
     bool keyed; /* made (else every thread's value reads NULL) */
@@ -237,33 +235,41 @@ void thread_key_begin(struct thread_key *k, void (*dtor)(void *))
     __attribute__((visibility("hidden")));
 void thread_key_end(struct thread_key *k) __attribute__((visibility("hidden")));
 
-/* A thread finds its rider through this key, which also gives it back
- * when the thread ends; without a key no thread has a rider, and fire
- * does nothing. */
+/* This thread's rider, NULL until its first fire (and again once its
+ * thread's end gave it back through fire_key's destructor).
+ *
+ * A thread-local variable, never initial-exec (a dlopen would then fail
+ * where static TLS is short).  Where the compiler reaches it through a TLS
+ * descriptor (x86 with -mtls-dialect=gnu2, which the Makefile gives the
+ * compilers that take it; AArch64's default), reading it is a call to a
+ * function of the dynamic loader that preserves every register, and a
+ * load where the loader gave the variable static TLS, which glibc gives
+ * a library loaded by dlopen only from the part it keeps for that; the
+ * library then needs no __tls_get_addr, nor the loader among its
+ * libraries.  Elsewhere it is a call to __tls_get_addr, no dearer than
+ * pthread_getspecific.  glibc before 2.40 (bug 31372) let that function's
+ * slow path, which allocates a thread's dynamic TLS, change the vector
+ * registers: no floating-point value is held in one across a read. */
+extern _Thread_local struct rider *fire_rider __attribute__((visibility("hidden")));
+
+/* Gives a thread's rider back when the thread ends; without a key no
+ * thread has a rider, and fire does nothing. */
 extern struct thread_key fire_key __attribute__((visibility("hidden")));
 
 /* This thread's rider, registered at its first fire; NULL out of memory
  * (then it does not fire). */
 struct rider *rider_new(void) __attribute__((cold, visibility("hidden")));
 
-static inline __attribute__((always_inline)) struct rider *rider(void)
-{
-    struct rider *r = fire_key.keyed ? (struct rider *)pthread_getspecific(fire_key.key) : NULL;
-    return __builtin_expect(r != NULL, 1) ? r : rider_new();
-}
-
 /* r says p, before p is read: a compiler barrier keeps the store first,
- * and fire_quiesce's membarrier orders it for the processor.  It returns
- * what r said before (a signal handler's fire inside another fire). */
-static inline __attribute__((always_inline)) const struct sdtkit_probe *
-board(struct rider *r, const struct sdtkit_probe *p)
+ * and fire_quiesce's membarrier orders it for the processor. */
+static inline __attribute__((always_inline)) void board(struct rider *r,
+                                                        const struct sdtkit_probe *p)
 {
-    const struct sdtkit_probe *outer = r->flying;
     __atomic_store_n(&r->flying, p, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    return outer;
 }
 
+/* r says outer again, once the stub has returned. */
 static inline __attribute__((always_inline)) void land(struct rider *r,
                                                        const struct sdtkit_probe *outer)
 {
@@ -281,53 +287,84 @@ union slot {
     const void *p;
 };
 
-/* sdtkit:fire's semaphore, and the probe (fire.c). */
+/* sdtkit:fire's semaphore, and the probe, then the stub (fire.c). */
 extern unsigned short sdtkit_fire_semaphore __attribute__((visibility("hidden")));
-void fire_watched(const struct sdtkit_probe *p, const union slot *slots)
+void fire_watched(const struct sdtkit_probe *p, uintptr_t call, const union slot *slots)
     __attribute__((cold, visibility("hidden")));
 
-/* Call p's stub with its slots, through sdtkit:fire when watched. */
+/* Call p's stub with its slots, through sdtkit:fire when watched (out of
+ * line, so that nothing of the fire but its rider outlives a call). */
 static inline __attribute__((always_inline)) void call_stub(const struct sdtkit_probe *p,
                                                             uintptr_t call, const union slot *slots)
 {
     if (__builtin_expect(sdtkit_fire_semaphore, 0))
-        fire_watched(p, slots);
-    ((stub_fn *)call)(slots);
+        fire_watched(p, call, slots);
+    else
+        ((stub_fn *)call)(slots);
 }
 
-/* The slots of p's arguments, read from ap in their declared types after
- * the default promotions: those of a probe whose arguments are not all
- * 8-byte integers, out of line (fire.c). */
-void read_va_kinds(const struct sdtkit_probe *p, va_list *ap, union slot *slots)
-    __attribute__((visibility("hidden")));
+/* fire_slots() of a fire inside another fire of the same thread (a
+ * signal handler's): r says the outer probe again once the inner has
+ * landed (fire.c). */
+void fire_nested(struct rider *r, const struct sdtkit_probe *p, const union slot *slots)
+    __attribute__((cold, visibility("hidden")));
+/* fire_slots() of a thread's first fire, which registers its rider. */
+void fire_first(const struct sdtkit_probe *p, const union slot *slots)
+    __attribute__((cold, visibility("hidden")));
 
-static inline __attribute__((always_inline)) void read_va(const struct sdtkit_probe *p, va_list *ap,
-                                                          union slot *slots)
+/* The core of every fire, inline in each API's function: fire p, its
+ * arguments in slots, while this thread's rider says p (see fire.c's
+ * top).  p->call is read after boarding, never before: the read that
+ * decides.  A rider that says nothing lands back on nothing, so that only
+ * the rider is kept across the stub's call (a fire inside a fire, which
+ * must restore what its rider said, is fire_nested's). */
+static inline __attribute__((always_inline)) void fire_slots(const struct sdtkit_probe *p,
+                                                             const union slot *slots)
 {
-    if (!p->all_u64) {
-        read_va_kinds(p, ap, slots);
+    struct rider *r = fire_rider;
+    if (__builtin_expect(r == NULL, 0)) {
+        fire_first(p, slots);
         return;
     }
-    for (int i = 0; i < p->nargs; i++)
-        slots[i].u64 = va_arg(*ap, uint64_t);
+    if (__builtin_expect(r->flying != NULL, 0)) { /* only this thread writes it */
+        fire_nested(r, p, slots);
+        return;
+    }
+    board(r, p);
+    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
+    if (call)
+        call_stub(p, call, slots);
+    land(r, NULL);
 }
 
-/* Fire p, with its arguments read from ap (sdtkit_probe_firev, probeFire:
- * each has seen p loaded a moment before). */
+/* Fire p, its arguments read from ap in their declared types after the
+ * default promotions into slots of its own: out of line (fire.c), where
+ * they are not in place. */
+void fire_va_copied(const struct sdtkit_probe *p, va_list *ap)
+    __attribute__((noinline, visibility("hidden")));
+
+/* Fire p, with its arguments read from ap (sdtkit_probe_firev, probeFire). */
 static inline __attribute__((always_inline)) void probe_fire_va(const struct sdtkit_probe *p,
                                                                 va_list *ap)
 {
-    struct rider *r = rider();
-    if (!r)
+#if defined __x86_64__ && defined __LP64__
+    /* x86-64: the psABI's va_list (System V AMD64 psABI, 3.5.7) points at
+     * the register save area, where a variadic function's prologue stored
+     * the six integer argument registers in order, 8 bytes each, and
+     * gp_offset is where the next va_arg of an integer reads in it.  A
+     * probe whose arguments are all 8-byte integers, passed in the
+     * registers left, has its slots there as they are.  The empty asm
+     * takes ap's address, which tells GCC that ap escapes: it stores the
+     * registers and fills ap only as far as the va_args it sees need. */
+    __asm__("" : : "r"(*ap));
+    unsigned next = (*ap)->gp_offset;
+    if (p->all_u64 && next + 8u * (unsigned)p->nargs <= 48u) {
+        fire_slots(p,
+                   (const union slot *)(const void *)((const char *)(*ap)->reg_save_area + next));
         return;
-    const struct sdtkit_probe *outer = board(r, p);
-    uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
-    if (call) {
-        union slot slots[SDTKIT_MAX_ARGS];
-        read_va(p, ap, slots);
-        call_stub(p, call, slots);
     }
-    land(r, outer);
+#endif
+    fire_va_copied(p, ap);
 }
 
 /* The probes threads are firing, as fire_quiesce() saw them. */

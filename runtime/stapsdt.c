@@ -236,7 +236,7 @@ void providerDestroy(SDTProvider_t *provider)
 
 void probeFire(SDTProbe_t *probe, ...)
 {
-    if (!probe || !__atomic_load_n(&probe->_fire, __ATOMIC_ACQUIRE))
+    if (!probe)
         return;
     va_list ap;
     va_start(ap, probe);

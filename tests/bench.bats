@@ -93,6 +93,20 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     [ "$(round_ratio 0 1 2 3)" = - ]
 }
 
+@test "over_base takes each round's time over its own bare loop, and each round's own ratio, then their medians" {
+    WORK=$PWD
+    . "$ROOT/bench/lib.sh"
+    # a over the bare loop: 20, 40, 10; t: 40, 80, 100; a's ratios to t:
+    # 0.5, 0.5, 0.1.  The ratio of the medians would say 0.25.
+    printf '%s\n' '1 none 10' '1 a 30' '1 t 50' '2 none 20' '2 a 60' '2 t 100' \
+                   '3 none 10' '3 a 20' '3 t 110' > rounds
+    [ "$(over_base rounds none t a t)" = "a 20.00 0.50
+t 80.00 1.00" ]
+    # no round where t costs more than the bare loop: no ratio
+    printf '%s\n' '1 none 10' '1 a 30' '1 t 10' > rounds
+    [ "$(over_base rounds none t a)" = "a 20.00 -" ]
+}
+
 @test "timeit_rounds gives empty medians and fails when a command fails" {
     WORK=$PWD RUNS=2
     . "$ROOT/bench/lib.sh"

@@ -108,6 +108,18 @@ usdt arg2 -5000000000" ] || { echo "$link: $(cat probes.hits)"; false; }
     nm -D --defined-only "$M/libsdtkit.so.1" | grep -q ' T sdtkit_provider_load@@SDTKIT_1$'
 }
 
+@test "a musl program loads both musl libraries by dlopen, as bindings do, and every thread's fires reach the stubs" {
+    [ "$(uname -m)" = x86_64 ] || skip "x86-64 only (the breakpoints the test puts on the stubs)"
+    musl-gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I "$INCLUDE" "$ROOT/tests/runtime/dlopened.c" \
+        -o dlopened -lpthread
+    run ./dlopened "$M/libsdtkit.so.1" "$M/libstapsdt.so.0"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "libsdtkit.so.1: loaded" ]
+    [ "${lines[1]}" = "libstapsdt.so.0: loaded" ]
+    # musl gives a library loaded later TLS in the threads running then
+    [ "${lines[2]}" = "3 threads fired each API 1000 times: 3000 reached libsdtkit's stub, 3000 libstapsdt's" ]
+}
+
 @test "musl programs load run-time probes through the musl libraries, both APIs, and gdb stops on them" {
     need_cmd gdb
     local def api

@@ -543,21 +543,72 @@ stressed() {
     done
 }
 
-@test "threads stopped inside fire or between is-enabled's two loads resume on mapped memory, whatever the others did" {
+@test "threads stopped inside fire, also after a fire inside it, or between is-enabled's two loads resume on mapped memory, whatever the others did" {
     [ "$(uname -m)" = x86_64 ] || skip "x86-64 only (the breakpoint the test puts on a stub)"
     [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)" -le 1 ] ||
         refused "ptrace_scope forbids tracing a thread of the parent"
     rt_build stopped "$ROOT/tests/runtime/stopped.c"
-    run timeout 300 ./stopped 10000
+    local mode
+    for mode in "" nested; do
+        run timeout 300 ./stopped 10000 $mode
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "a thread is stopped inside the stub" ]
+        if [ -n "$mode" ]; then
+            # a signal handler's fire inside the stopped one: its landing
+            # gives the rider back to the outer probe
+            [ "${lines[1]}" = "after 1 fire of another probe inside that fire, by a signal handler" ]
+            lines=("${lines[0]}" "${lines[@]:2}")
+        fi
+        [ "${lines[1]}" = "10000 reloads, both destroyed, 20 more providers loaded and destroyed" ]
+        # its slot given to another probe, the stopped fire would fire that one
+        [ "${lines[2]}" = "0 of them took the stopped thread's slot" ]
+        [ "${lines[3]}" = "the stopped thread returned from the stub and fired its stale handle 1000 times" ]
+        [ "${lines[4]}" = "the held semaphore address reads 0" ]
+        # and it is not kept for ever
+        [ "${lines[5]}" = "1 of 2 providers made after it returned took its slot" ]
+    done
+}
+
+@test "every API hands the stub the arguments as fired: 0 to 12 64-bit integers, in registers or on the stack, and mixed types" {
+    [ "$(uname -m)" = x86_64 ] || skip "x86-64 only (the breakpoints the test puts on the stubs)"
+    rt_build slots "$ROOT/tests/runtime/slots.c"
+    run ./slots
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "a thread is stopped inside the stub" ]
-    [ "${lines[1]}" = "10000 reloads, both destroyed, 20 more providers loaded and destroyed" ]
-    # its slot given to another probe, the stopped fire would fire that one
-    [ "${lines[2]}" = "0 of them took the stopped thread's slot" ]
-    [ "${lines[3]}" = "the stopped thread returned from the stub and fired its stale handle 1000 times" ]
-    [ "${lines[4]}" = "the held semaphore address reads 0" ]
-    # and it is not kept for ever
-    [ "${lines[5]}" = "1 of 2 providers made after it returned took its slot" ]
+    local k api want=()
+    for k in $(seq 0 12); do
+        for api in probeFire sdtkit_probe_firev sdtkit_probe_fire; do
+            # libstapsdt's API: 6 arguments at most
+            [ "$api" != probeFire ] || [ "$k" -le 6 ] || continue
+            want+=("$api $k: $k arguments as fired")
+        done
+    done
+    want+=("probeFire mixed: 5 arguments as fired" "sdtkit_probe_firev mixed: 7 arguments as fired"
+        "sdtkit_probe_fire mixed: 7 arguments as fired")
+    diff <(printf '%s\n' "${want[@]}") <(printf '%s\n' "${lines[@]}")
+}
+
+@test "dlopen loads both libraries after libraries with initial-exec TLS took all the static TLS, and every thread's fires reach the stubs" {
+    [ "$(uname -m)" = x86_64 ] || skip "x86-64 only (the breakpoints the test puts on the stubs)"
+    local n
+    for n in 256 8; do
+        printf '__thread char block[%d] __attribute__((tls_model("initial-exec")));\nchar *ie(void) { return block; }\n' \
+            "$n" >ie$n.c
+        cc -shared -fPIC ie$n.c -o ie$n.so
+    done
+    # copies, each a library of its own to the loader: the small ones
+    # last, to fill what the large ones leave
+    mkdir ie
+    seq 10 29 | sed 's|.*|ie/a&.so|' | xargs -n 1 cp ie256.so
+    seq 10 99 | sed 's|.*|ie/b&.so|' | xargs -n 1 cp ie8.so
+    cc -std=gnu11 -O2 -g -Wall -Wextra -Werror $RT_CFLAGS -I "$INCLUDE" "$ROOT/tests/runtime/dlopened.c" \
+        -o dlopened -ldl -lpthread
+    run ./dlopened "$RT_LIBDIR/libsdtkit.so.1" "$RT_LIBDIR/libstapsdt.so.0" ie/a*.so ie/b*.so
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "static TLS full after "[0-9]*" libraries with initial-exec TLS" ]]
+    [ "${lines[1]}" = "libsdtkit.so.1: loaded" ]
+    [ "${lines[2]}" = "libstapsdt.so.0: loaded" ]
+    # a thread started before the dlopen, one after, and the main thread
+    [ "${lines[3]}" = "3 threads fired each API 1000 times: 3000 reached libsdtkit's stub, 3000 libstapsdt's" ]
 }
 
 @test "the ELF writer never writes past its buffer in a -DNDEBUG build, under AddressSanitizer" {

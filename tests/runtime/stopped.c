@@ -18,7 +18,14 @@
    address it held, and a provider made then takes the stopped thread's
    slot again.  Prints what it saw, one line a step; a library that
    unmaps what they hold kills it with SIGSEGV.  x86-64 only (the
-   breakpoint's byte). */
+   breakpoint's byte).
+
+   stopped CYCLES nested: the same, but the thread, once stopped on the
+   stub's first instruction, runs a signal handler (the tracer gives it
+   SIGUSR1) that fires another probe of the same library, a fire inside
+   the fire (each library has riders of its own), and is stopped again
+   on the stub's second instruction once the handler has returned: the
+   outer probe's slot is still the stopped fire's. */
 #define _GNU_SOURCE
 #include <libstapsdt.h>
 #include <sdtkit.h>
@@ -27,6 +34,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +49,16 @@ static SDTProbe_t *cprobe;
 static atomic_int done;
 static atomic_long fires;
 static int tid_pipe[2];
+static SDTProbe_t *inner;
+static atomic_int inner_fires;
+
+/* SIGUSR1, in the stopped thread: a fire inside its fire. */
+static void fire_inner(int sig)
+{
+    (void)sig;
+    probeFire(inner, (int64_t)42);
+    atomic_fetch_add(&inner_fires, 1);
+}
 
 static void *firing(void *arg)
 {
@@ -61,37 +79,51 @@ static void die(const char *what)
     _exit(2);
 }
 
-/* The tracer (a child): stop thread tid inside the stub at stub, say so
- * on ready, wait for a byte on go, let it run. */
-static void tracer(pid_t tid, uintptr_t stub, int ready, int go)
+/* Let the stopped thread tid run, with signal sig (0: none), until it
+ * stops on a breakpoint at byte `at' of the stub at stub; there, with the
+ * instruction put back. */
+static void run_to(pid_t tid, uintptr_t stub, int at, int sig)
 {
     int status;
-    if (ptrace(PTRACE_SEIZE, tid, 0, 0) != 0 || ptrace(PTRACE_INTERRUPT, tid, 0, 0) != 0)
-        die("ptrace seize");
-    if (waitpid(tid, &status, __WALL) != tid)
-        die("waitpid");
     errno = 0;
     long word = ptrace(PTRACE_PEEKTEXT, tid, (void *)stub, 0);
     if (errno)
         die("peektext");
-    long trap = (word & ~0xffL) | 0xcc;
+    long mask = 0xffL << (8 * at);
+    long trap = (word & ~mask) | (0xccL << (8 * at));
     if (ptrace(PTRACE_POKETEXT, tid, (void *)stub, (void *)trap) != 0)
         die("poketext");
     for (;;) {
-        if (ptrace(PTRACE_CONT, tid, 0, 0) != 0)
+        if (ptrace(PTRACE_CONT, tid, 0, (void *)(long)sig) != 0)
             die("cont");
+        sig = 0;
         if (waitpid(tid, &status, __WALL) != tid)
             die("waitpid");
         if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP)
             break;
     }
     struct user_regs_struct regs;
-    if (ptrace(PTRACE_GETREGS, tid, 0, &regs) != 0 || regs.rip != stub + 1)
+    if (ptrace(PTRACE_GETREGS, tid, 0, &regs) != 0 || regs.rip != stub + at + 1)
         die("not at the breakpoint");
-    regs.rip = stub; /* the stub's own first instruction, put back */
+    regs.rip = stub + at; /* the stub's own instruction, put back */
     if (ptrace(PTRACE_POKETEXT, tid, (void *)stub, (void *)word) != 0 ||
         ptrace(PTRACE_SETREGS, tid, 0, &regs) != 0)
         die("restore");
+}
+
+/* The tracer (a child): stop thread tid inside the stub at stub (nested:
+ * after a signal handler's fire there), say so on ready, wait for a byte
+ * on go, let it run. */
+static void tracer(pid_t tid, uintptr_t stub, bool nested, int ready, int go)
+{
+    int status;
+    if (ptrace(PTRACE_SEIZE, tid, 0, 0) != 0 || ptrace(PTRACE_INTERRUPT, tid, 0, 0) != 0)
+        die("ptrace seize");
+    if (waitpid(tid, &status, __WALL) != tid)
+        die("waitpid");
+    run_to(tid, stub, 0, 0); /* on the probe's nop */
+    if (nested)
+        run_to(tid, stub, 1, SIGUSR1); /* the handler, the nop, then on the ret */
     char c = 's';
     if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
         die("pipe");
@@ -115,12 +147,19 @@ int main(int argc, char **argv)
     return 77;
 #else
     long cycles = argc > 1 ? atol(argv[1]) : 10000;
+    bool nested = argc > 2 && strcmp(argv[2], "nested") == 0;
     static const int types[] = {SDTKIT_INT32};
     sdtkit_provider *pv;
     sdtkit_probe *probe;
     check(sdtkit_provider_create("held", &pv) == 0, "create");
     check(sdtkit_provider_add_probe(pv, "p", types, 1, &probe) == 0, "add");
     check(sdtkit_provider_load(pv) == 0, "load");
+    SDTProvider_t *ipv = providerInit("inner");
+    check(ipv && (inner = providerAddProbe(ipv, "i", 1, int64)) && providerLoad(ipv) == 0,
+          "the inner probe");
+    struct sigaction sa = {.sa_handler = fire_inner};
+    sigemptyset(&sa.sa_mask);
+    check(sigaction(SIGUSR1, &sa, NULL) == 0, "sigaction");
     SDTProvider_t *cpv = providerInit("stopped");
     check(cpv && (cprobe = providerAddProbe(cpv, "x", 1, int32)) && providerLoad(cpv) == 0,
           "libstapsdt's load");
@@ -136,11 +175,14 @@ int main(int argc, char **argv)
     pid_t child = fork();
     check(child >= 0, "fork");
     if (child == 0)
-        tracer(tid, stub, ready[1], go[0]);
+        tracer(tid, stub, nested, ready[1], go[0]);
     char c;
     check(read(ready[0], &c, 1) == 1, "the tracer");
     long before = atomic_load(&fires);
     puts("a thread is stopped inside the stub");
+    if (nested)
+        printf("after %d fire of another probe inside that fire, by a signal handler\n",
+               atomic_load(&inner_fires));
 
     /* the first load of sdtkit_probe_enabled(), held */
     const volatile unsigned short *held = sdtkit_probe_semaphore(probe);
@@ -150,19 +192,17 @@ int main(int argc, char **argv)
     }
     sdtkit_provider_destroy(pv);
     providerDestroy(cpv);
+    /* two at a time, each probe's stub compared (the first free slots
+     * go to the first loaded) */
     int took = 0;
     for (int i = 0; i < 20; i++) {
-        sdtkit_provider *other;
-        sdtkit_probe *q;
-        SDTProvider_t *c2 = providerInit("other");
-        SDTProbe_t *y = NULL;
-        check(sdtkit_provider_create("other", &other) == 0 &&
-                  sdtkit_provider_add_probe(other, "q", types, 1, &q) == 0 &&
-                  sdtkit_provider_load(other) == 0 && c2 && (y = providerAddProbe(c2, "y", 0)) &&
-                  providerLoad(c2) == 0,
+        SDTProvider_t *c1 = providerInit("other"), *c2 = providerInit("other");
+        SDTProbe_t *q = NULL, *y = NULL;
+        check(c1 && (q = providerAddProbe(c1, "q", 1, int32)) && providerLoad(c1) == 0 && c2 &&
+                  (y = providerAddProbe(c2, "y", 0)) && providerLoad(c2) == 0,
               "other providers");
-        took += (uintptr_t)y->_fire == stub;
-        sdtkit_provider_destroy(other);
+        took += ((uintptr_t)q->_fire == stub) + ((uintptr_t)y->_fire == stub);
+        providerDestroy(c1);
         providerDestroy(c2);
     }
     printf("%ld reloads, both destroyed, 20 more providers loaded and destroyed\n", cycles);
