@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # sdtkit: a drop-in <sys/sdt.h> and dtrace -h/-G, in C with libc only.
 #
-#   make                  build the programs and the provider examples, run the demo
+#   make                  build the programs and the provider examples, run the demo,
+#                         install into build/prefix and write build/env.sh (make env)
 #   make check            run every test suite (and the programs' suites again under
 #                         ASan/UBSan and built with musl); SUITES="tests/a.bats ..."
 #                         runs only those
