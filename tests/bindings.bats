@@ -85,8 +85,7 @@ bind_build() {
         cat "$d/install.log"
         return 1
     }
-    : > "$d/python-compat.ok"
-    : > "$d/python-native.ok"
+    touch "$d/python-compat.ok" "$d/python-native.ok"
     {
         bind_build_one "$d" go-compat bind_go "$p" "$d" compat stapsdt.go
         bind_build_one "$d" go-native bind_go "$p" "$d" native sdtkit.go
@@ -203,16 +202,12 @@ bind() {
 # bind_stop: end the driver's input and wait for it to exit (HANG_SECONDS
 # at most); REPLY is "exit STATUS".
 bind_stop() {
-    local end=$((SECONDS + HANG_SECONDS))
     if [ -z "$DRV_PID" ]; then
         REPLY="no driver"
         return 0
     fi
     exec {DRV_IN}>&-
-    while [ "$SECONDS" -lt "$end" ]; do
-        kill -0 "$DRV_PID" 2>/dev/null || break
-        sleep 0.05
-    done
+    timeout "$HANG_SECONDS" tail --pid="$DRV_PID" -s 0.05 -f /dev/null || true
     exec {DRV_OUT}<&-
     if kill -0 "$DRV_PID" 2>/dev/null; then
         REPLY="exit: still running after $HANG_SECONDS s"
@@ -354,8 +349,7 @@ bind_bpftrace() {
 # event it waits for; after HANG_SECONDS it is stopped, a hang: no
 # timeout(1) runs it, see bg); BT_LINES is what it printed.
 bind_bpftrace_end() {
-    local end=$((SECONDS + HANG_SECONDS))
-    while kill -0 "$BT_PID" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do sleep 0.05; done
+    timeout "$HANG_SECONDS" tail --pid="$BT_PID" -s 0.05 -f /dev/null || true
     stop "$BT_PID" || true
     wait "$BT_PID" 2>/dev/null || true
     BT_LINES=$(grep -av -e '^BT ready' -e '^Attaching' -e RLIMIT_MEMLOCK -e '^$' "$1" || true)
@@ -370,13 +364,6 @@ setup() {
     need_bindings
     bind_env "$BIND_DIR"
     BIND_FAILS=()
-}
-
-# The provider of each API in the tracer test: libstapsdt's takes my-app,
-# the native one C identifiers.  The tests of the lifecycle name theirs
-# "app", so that each fails for what it checks.
-provider_of() {
-    case $1 in *-compat) echo my-app ;; *) echo my_app ;; esac
 }
 
 # maps_check VARIANT: the driver maps its API's library from the install.
@@ -451,10 +438,12 @@ BT_REQ='printf("req %d %lu %s\n", arg0, arg1, str(arg2)); exit();'
 # fired, while the binding sees the probe enabled (compat: _fire's first
 # byte is the breakpoint's 0xcc), and no longer once bpftrace has gone.  The
 # driver serves req, as a server fires on every request, until bpftrace
-# has exited on the first event.
+# has exited on the first event.  The provider: libstapsdt's API takes
+# my-app, the native one C identifiers (the other tests name theirs "app",
+# so that each fails for what it checks).
 traced_check() {
-    local p
-    p=$(provider_of "$1")
+    local p=my_app
+    case $1 in *-compat) p=my-app ;; esac
     bind_start "$1" || return 0
     bind_mark
     bind_provider "$p" req int32 uint64 string
