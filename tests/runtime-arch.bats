@@ -119,7 +119,7 @@ prepare() {
     # What the machine runs: a dynamic hello-world of the target.
     local q
     q=${ARCH_TABLE["$a 4"]}
-    # how its programs run here (runner, without its processes)
+    # how its programs run here
     case $q in -) via=() ;; *) via=("$q" -L "/usr/$triple") ;; esac
     if [ "$q" != - ] && ! command -v "$q" >/dev/null; then
         echo "$q is not installed"
