@@ -275,17 +275,22 @@ script_say() {
     path=$(head -1 out)
     # every probe is listed, by bpftrace and bcc
     run timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$pid"
+    [ "$status" -eq 0 ]
     [ "$(grep -c "^usdt:$path:my-app:" <<<"$output")" -eq 4 ]
     grep -qx "usdt:$path:my-app:a:b" <<<"$output"
     need_cmd tplist-bpfcc
     run timeout "$HANG_SECONDS" tplist-bpfcc -p "$pid"
+    [ "$status" -eq 0 ]
     [ "$(grep -c "^$path my-app:" <<<"$output")" -eq 4 ]
     # bpftrace spells and reads a hyphen, a dot, a leading digit ...
     run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:req { printf("req %d\n", arg0); exit(); }'
+    [ "$status" -eq 0 ]
     [[ "$output" == *"req 42"* ]]
     run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:a.b { printf("a.b %d\n", arg0); exit(); }'
+    [ "$status" -eq 0 ]
     [[ "$output" == *"a.b 43"* ]]
     run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:1abc { printf("1abc %d\n", arg0); exit(); }'
+    [ "$status" -eq 0 ]
     [[ "$output" == *"1abc 45"* ]]
     # ... but takes a colon for a separator
     run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:a:b { exit(); }'
@@ -383,10 +388,13 @@ script_say() {
     path=$(head -1 out)
     [[ "$path" =~ ^"$PWD/tmp/sdtkit-"[0-9]+-[0-9]+".so"$ ]]
     run timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$BG_PID"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"$path:nf:req"* ]]
     run timeout "$HANG_SECONDS" tplist-bpfcc -p "$BG_PID"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"$path nf:req"* ]]
     run timeout "$HANG_SECONDS" bpftrace -p "$BG_PID" -e 'usdt::nf:req { printf("req %d\n", arg0); exit(); }'
+    [ "$status" -eq 0 ]
     [[ "$output" == *"req 42"* ]]
 }
 
@@ -403,8 +411,10 @@ script_say() {
     [ -n "$pid" ]
     grep -q '/memfd:sdtkit (deleted)' "/proc/$pid/maps"
     run timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$pid"
+    [ "$status" -eq 0 ]
     [[ "$output" == *":nx:req"* ]]
     run timeout "$HANG_SECONDS" tplist-bpfcc -p "$pid"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"nx:req"* ]]
     kill -KILL "$pid" # the namespace's init: SIGTERM from here is ignored
 }
