@@ -302,14 +302,13 @@ bind_provider() {
     expect_reply load "$1" -- "load 0"
 }
 
-# bind_case VARIANT FILE [VAR=VALUE...]: run the "> " lines of FILE through
+# bind_case VARIANT FILE: run the "> " lines of FILE through
 # VARIANT's driver; every reply must match the glob pattern after it (PID:
 # the driver's pid), and the driver must exit 0 at the end.  The first
 # reply that does not is noted, and how many others did not.
 bind_case() {
     local v=$1 file=$2 line cmd="" pid
-    shift 2
-    bind_start "$v" "$@" || return 0
+    bind_start "$v" || return 0
     pid=$DRV_PID
     bind_mark
     while IFS= read -r line; do
