@@ -117,9 +117,7 @@ prepare() {
     "$cc" hello.o -o hello || return 1
 
     # What the machine runs: a dynamic hello-world of the target.
-    local q
-    q=${ARCH_TABLE["$a 4"]}
-    # how its programs run here
+    local q=${ARCH_TABLE["$a 4"]}
     case $q in -) via=() ;; *) via=("$q" -L "/usr/$triple") ;; esac
     if [ "$q" != - ] && ! command -v "$q" >/dev/null; then
         echo "$q is not installed"
