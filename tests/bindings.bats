@@ -57,14 +57,6 @@ load tracers-helpers
 BIND_SRC=$ROOT/tests/bindings
 BINDINGS="python ruby node go"
 
-# bind_variants APIS...: every binding on each API, as VARIANT words.
-bind_variants() {
-    local b a
-    for a in "$@"; do
-        for b in $BINDINGS; do echo "$b-$a"; done
-    done
-}
-
 # ---- What the bindings need ----------------------------------------------
 
 # need_bindings: the four languages and their headers (.ci/run installs
@@ -93,8 +85,7 @@ bind_build() {
         cat "$d/install.log"
         return 1
     }
-    : > "$d/python-compat.ok"
-    : > "$d/python-native.ok"
+    touch "$d/python-compat.ok" "$d/python-native.ok"
     {
         bind_build_one "$d" go-compat bind_go "$p" "$d" compat stapsdt.go
         bind_build_one "$d" go-native bind_go "$p" "$d" native sdtkit.go
@@ -161,15 +152,15 @@ bind_cmd() {
 
 # bind_start VARIANT [VAR=VALUE...]: start VARIANT's driver, with the
 # environment given (and BIND_NOFILE, when set, as its limit of open
-# files); DRV_PID is its pid.  Returns 1, with REPLY saying why, when it
-# did not start.
+# files); DRV_PID is its pid.  Returns 1, the failure noted, when it did
+# not start.
 bind_start() {
     local v=$1 d
     shift
     d=$BATS_TEST_TMPDIR/drv-$v
     DRV_VARIANT=$v DRV_DIR=$d DRV_PID=
     if [ ! -e "$BIND_DIR/$v.ok" ]; then
-        REPLY="not built: $(tail -5 "$BIND_DIR/$v.log" | tr '\n' ' ')"
+        BIND_FAILS+=("$v: not built: $(tail -5 "$BIND_DIR/$v.log" | tr '\n' ' ')")
         return 1
     fi
     mkdir -p "$d"
@@ -183,10 +174,8 @@ bind_start() {
     BG_PIDS+=("$DRV_BG")
     exec {DRV_IN}> "$d/in" {DRV_OUT}< "$d/out"
     bind_reply
-    case $REPLY in
-        "ready $DRV_BG") DRV_PID=$DRV_BG ;;
-        *) return 1 ;;
-    esac
+    [ "$REPLY" = "ready $DRV_BG" ] || { BIND_FAILS+=("$v: did not start: $REPLY"); return 1; }
+    DRV_PID=$DRV_BG
 }
 
 # bind_reply: the driver's next line in REPLY.  When there is none, the
@@ -213,16 +202,12 @@ bind() {
 # bind_stop: end the driver's input and wait for it to exit (HANG_SECONDS
 # at most); REPLY is "exit STATUS".
 bind_stop() {
-    local end=$((SECONDS + HANG_SECONDS))
     if [ -z "$DRV_PID" ]; then
         REPLY="no driver"
         return 0
     fi
     exec {DRV_IN}>&-
-    while [ "$SECONDS" -lt "$end" ]; do
-        kill -0 "$DRV_PID" 2>/dev/null || break
-        sleep 0.05
-    done
+    timeout "$HANG_SECONDS" tail --pid="$DRV_PID" -s 0.05 -f /dev/null || true
     exec {DRV_OUT}<&-
     if kill -0 "$DRV_PID" 2>/dev/null; then
         REPLY="exit: still running after $HANG_SECONDS s"
@@ -231,6 +216,13 @@ bind_stop() {
     fi
     [ "$REPLY" = "exit 0" ] || REPLY="$REPLY: $(tail -3 "$DRV_DIR/err" | tr '\n' ' ')"
     DRV_PID=
+}
+
+# bind_end [WHAT]: bind_stop, and the driver must have exited 0 (WHAT
+# before the failure's words).
+bind_end() {
+    bind_stop
+    expect "${1:+$1: }end of input" "$REPLY" "exit 0"
 }
 
 # ---- Checking --------------------------------------------------------------
@@ -283,14 +275,40 @@ bind_verdict() {
     return 1
 }
 
-# bind_case VARIANT FILE [VAR=VALUE...]: run the "> " lines of FILE through
+# each_variant APIS CHECK ARG...: CHECK VARIANT ARG... for every binding
+# on each API of APIS, then the verdict on them all.
+each_variant() {
+    local a b apis=$1 check=$2
+    shift 2
+    for a in $apis; do
+        for b in $BINDINGS; do "$check" "$b-$a" "$@"; done
+    done
+    bind_verdict
+}
+
+# expect_state PROBE NARGS FIRE ENABLED: the reply to "state PROBE" on the
+# driver's API (FIRE, _fire's first byte, read through libstapsdt's alone).
+expect_state() {
+    case $DRV_VARIANT in
+        *-compat) expect_reply state "$1" -- "state <$1> argCount $2 fire $3 enabled $4" ;;
+        *) expect_reply state "$1" -- "state <$1> nargs $2 enabled $4" ;;
+    esac
+}
+
+# bind_provider P PROBE TYPE...: create provider P, add PROBE to it, load it.
+bind_provider() {
+    expect_reply provider "$1" -- "provider <$1> *"
+    expect_reply probe "$1" "${@:2}" -- "probe <$2> *"
+    expect_reply load "$1" -- "load 0"
+}
+
+# bind_case VARIANT FILE: run the "> " lines of FILE through
 # VARIANT's driver; every reply must match the glob pattern after it (PID:
 # the driver's pid), and the driver must exit 0 at the end.  The first
 # reply that does not is noted, and how many others did not.
 bind_case() {
     local v=$1 file=$2 line cmd="" pid
-    shift 2
-    bind_start "$v" "$@" || { BIND_FAILS+=("$v: did not start: $REPLY"); return 0; }
+    bind_start "$v" || return 0
     pid=$DRV_PID
     bind_mark
     while IFS= read -r line; do
@@ -303,8 +321,7 @@ bind_case() {
                 ;;
         esac
     done < "$file"
-    bind_stop
-    expect "${file##*/}: end of input" "$REPLY" "exit 0"
+    bind_end "${file##*/}"
     bind_trim || true
 }
 
@@ -331,8 +348,7 @@ bind_bpftrace() {
 # event it waits for; after HANG_SECONDS it is stopped, a hang: no
 # timeout(1) runs it, see bg); BT_LINES is what it printed.
 bind_bpftrace_end() {
-    local end=$((SECONDS + HANG_SECONDS))
-    while kill -0 "$BT_PID" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do sleep 0.05; done
+    timeout "$HANG_SECONDS" tail --pid="$BT_PID" -s 0.05 -f /dev/null || true
     stop "$BT_PID" || true
     wait "$BT_PID" 2>/dev/null || true
     BT_LINES=$(grep -av -e '^BT ready' -e '^Attaching' -e RLIMIT_MEMLOCK -e '^$' "$1" || true)
@@ -349,56 +365,42 @@ setup() {
     BIND_FAILS=()
 }
 
-# The provider of each API in the tracer test: libstapsdt's takes my-app,
-# the native one C identifiers.  The tests of the lifecycle name theirs
-# "app", so that each fails for what it checks.
-provider_of() {
-    case $1 in *-compat) echo my-app ;; *) echo my_app ;; esac
+# maps_check VARIANT: the driver maps its API's library from the install.
+maps_check() {
+    local lib=libsdtkit.so.1.0.0
+    bind_start "$1" || return 0
+    case $1 in *-compat) lib=libstapsdt.so.0.0.0 ;; esac
+    expect "maps $lib from the install" "$(grep -c " $BIND_DIR/prefix/lib/$lib$" "/proc/$DRV_PID/maps")" "[1-9]*"
+    bind_end
 }
 
 @test "every binding builds against the installed libraries and loads them from the install" {
-    local v lib
-    for v in $(bind_variants compat native); do
-        bind_start "$v" || { BIND_FAILS+=("$v: $REPLY"); continue; }
-        case $v in *-compat) lib=libstapsdt.so.0.0.0 ;; *) lib=libsdtkit.so.1.0.0 ;; esac
-        expect "maps $lib from the install" "$(grep -c " $BIND_DIR/prefix/lib/$lib$" "/proc/$DRV_PID/maps")" "[1-9]*"
-        bind_stop
-        expect "end of input" "$REPLY" "exit 0"
-    done
-    bind_verdict
+    each_variant "compat native" maps_check
 }
 
 @test "every binding reads name, argCount, _fire, errno, error and _filename as libstapsdt set them" {
     [ "$(uname -m)" = x86_64 ] || skip "_fire's first byte is read as x86-64's nop"
-    local v
-    for v in $(bind_variants compat); do bind_case "$v" "$BIND_SRC/cases/members.case"; done
-    bind_verdict
+    each_variant compat bind_case "$BIND_SRC/cases/members.case"
 }
 
 @test "a second unload or load returns 0 as with libstapsdt: node-usdt's disable on every tick, a Ruby enable twice" {
     [ "$(uname -m)" = x86_64 ] || skip "_fire's first byte is read as x86-64's nop"
-    local v
-    for v in $(bind_variants compat); do bind_case "$v" "$BIND_SRC/cases/repeat.case"; done
-    bind_verdict
+    each_variant compat bind_case "$BIND_SRC/cases/repeat.case"
 }
 
 @test "libstapsdt's own error test: a 263-byte name with slashes is a provider, and loads where libstapsdt failed" {
-    local v
-    for v in $(bind_variants compat); do bind_case "$v" "$BIND_SRC/cases/errors.case"; done
-    bind_verdict
+    each_variant compat bind_case "$BIND_SRC/cases/errors.case"
 }
 
 @test "through every binding the native API names, counts and paths, and refuses a second load or unload" {
-    local v
-    for v in $(bind_variants native); do bind_case "$v" "$BIND_SRC/cases/native.case"; done
-    bind_verdict
+    each_variant native bind_case "$BIND_SRC/cases/native.case"
 }
 
 # names_check VARIANT: every name of tests/bindings/names through VARIANT:
 # created, added and loaded, in the note of the object, listed by bpftrace.
 names_check() {
     local prov probe path listing paths=() pairs=() i
-    bind_start "$1" || { BIND_FAILS+=("$1: $REPLY"); return 0; }
+    bind_start "$1" || return 0
     while read -r prov probe; do
         case $prov in "#"* | "") continue ;; esac
         bind_mark
@@ -419,15 +421,12 @@ names_check() {
         expect "bpftrace -l -p lists ${pairs[$i]}" \
             "$(grep -cxF "usdt:${paths[$i]}:${pairs[$i]}" <<<"$listing")" 1
     done
-    bind_stop
-    expect "end of input" "$REPLY" "exit 0"
+    bind_end
 }
 
 @test "every binding takes the names libstapsdt took, the notes carry them and bpftrace -l -p lists them" {
     need_bpftrace
-    local v
-    for v in $(bind_variants compat); do names_check "$v"; done
-    bind_verdict
+    each_variant compat names_check
 }
 
 # ---- tracers on the bindings' processes ----------------------------------
@@ -438,42 +437,30 @@ BT_REQ='printf("req %d %lu %s\n", arg0, arg1, str(arg2)); exit();'
 # fired, while the binding sees the probe enabled (compat: _fire's first
 # byte is the breakpoint's 0xcc), and no longer once bpftrace has gone.  The
 # driver serves req, as a server fires on every request, until bpftrace
-# has exited on the first event.
+# has exited on the first event.  The provider: libstapsdt's API takes
+# my-app, the native one C identifiers (the other tests name theirs "app",
+# so that each fails for what it checks).
 traced_check() {
-    local p compat=0
-    p=$(provider_of "$1")
-    case $1 in *-compat) compat=1 ;; esac
-    bind_start "$1" || { BIND_FAILS+=("$1: $REPLY"); return 0; }
+    local p=my_app
+    case $1 in *-compat) p=my-app ;; esac
+    bind_start "$1" || return 0
     bind_mark
-    expect_reply provider "$p" -- "provider <$p> *"
-    expect_reply probe "$p" req int32 uint64 string -- "probe <req> *"
-    expect_reply load "$p" -- "load 0"
+    bind_provider "$p" req int32 uint64 string
     bind_trim || { bind_stop; return 0; }
     bind_bpftrace bt "$DRV_PID" "usdt::$p:req { $BT_REQ }" || { bind_stop; return 0; }
     expect_reply wait req -- "wait <req> enabled"
-    if [ $compat = 1 ]; then
-        expect_reply state req -- "state <req> argCount 3 fire cc enabled 1"
-    else
-        expect_reply state req -- "state <req> nargs 3 enabled 1"
-    fi
+    expect_state req 3 cc 1
     expect_reply serve req -2000000000 18000000000000000000 GET/index -- "serve <req> [1-9]*"
     bind_bpftrace_end bt
     expect "bpftrace -p $DRV_PID" "$BT_LINES" "req -2000000000 18000000000000000000 GET/index"
-    if [ $compat = 1 ]; then
-        expect_reply state req -- "state <req> argCount 3 fire 90 enabled 0"
-    else
-        expect_reply state req -- "state <req> nargs 3 enabled 0"
-    fi
-    bind_stop
-    expect "end of input" "$REPLY" "exit 0"
+    expect_state req 3 90 0
+    bind_end
 }
 
 @test "bpftrace -p on each binding's process reads req's arguments exactly, while the binding sees it enabled" {
     [ "$(uname -m)" = x86_64 ] || skip "_fire's first byte is read as x86-64's int3"
     need_bpftrace
-    local v
-    for v in $(bind_variants compat native); do traced_check "$v"; done
-    bind_verdict
+    each_variant "compat native" traced_check
 }
 
 # ---- reload loops --------------------------------------------------------
@@ -484,11 +471,9 @@ traced_check() {
 # some of its own as it runs), 2 MB).
 toggle_check() {
     local p=app n failed f0 f1 m0 m1 r0 r1
-    BIND_NOFILE=1024 bind_start "$1" || { BIND_FAILS+=("$1: $REPLY"); return 0; }
+    BIND_NOFILE=1024 bind_start "$1" || return 0
     bind_mark
-    expect_reply provider "$p" -- "provider <$p> *"
-    expect_reply probe "$p" req int32 -- "probe <req> *"
-    expect_reply load "$p" -- "load 0"
+    bind_provider "$p" req int32
     bind_trim || { bind_stop; return 0; }
     bind toggle "$p" 1000
     expect "toggle" "$REPLY" "toggle 1000 failed * fds * * maps * * rss * *"
@@ -497,18 +482,12 @@ toggle_check() {
     expect_at_most "open files after 1000 cycles, from $f0" "$((f1 - f0))" 1
     expect_at_most "mappings after 1000 cycles, from $m0" "$((m1 - m0))" 8
     expect_at_most "resident kB after 1000 cycles, from $r0" "$((r1 - r0))" 2048
-    case $1 in
-        *-compat) expect_reply state req -- "state <req> argCount 1 fire 90 enabled 0" ;;
-        *) expect_reply state req -- "state <req> nargs 1 enabled 0" ;;
-    esac
-    bind_stop
-    expect "end of input" "$REPLY" "exit 0"
+    expect_state req 1 90 0
+    bind_end
 }
 
 @test "a thousand unload/load cycles under ulimit -n 1024 leave every binding's fds, mappings and RSS flat" {
-    local v
-    for v in $(bind_variants compat native); do toggle_check "$v"; done
-    bind_verdict
+    each_variant "compat native" toggle_check
 }
 
 # ---- pre-fork servers ----------------------------------------------------
@@ -518,12 +497,10 @@ toggle_check() {
 # its language exits; then the parent's object is whole and bpftrace -p on
 # the parent reads the parent's.
 fork_check() {
-    local v=$1 p=app path wpid
-    bind_start "$@" || { BIND_FAILS+=("$v: $REPLY"); return 0; }
+    local p=app path wpid
+    bind_start "$@" || return 0
     bind_mark
-    expect_reply provider "$p" -- "provider <$p> *"
-    expect_reply probe "$p" req int32 uint64 string -- "probe <req> *"
-    expect_reply load "$p" -- "load 0"
+    bind_provider "$p" req int32 uint64 string
     bind path "$p"
     path=${REPLY#path }
     expect_reply fork req -7 7 worker -- "worker [0-9]*"
@@ -541,25 +518,18 @@ fork_check() {
         bind_bpftrace_end bt-parent
         expect "bpftrace -p on the parent" "$BT_LINES" "req -2000000000 18000000000000000000 parent"
     fi
-    bind_stop
-    expect "end of input" "$REPLY" "exit 0"
+    bind_end
 }
 
 @test "a pre-fork worker is traced on its own pid, and its exit leaves the parent's probes traceable" {
     need_bpftrace
-    local v
-    for v in $(bind_variants compat native); do fork_check "$v"; done
-    bind_verdict
+    each_variant "compat native" fork_check
 }
 
 @test "the same with named files (perf's mode): a worker's exit removes none of the parent's" {
     need_bpftrace
-    local v
     mkdir -p named
-    for v in $(bind_variants compat native); do
-        fork_check "$v" SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$PWD/named"
-    done
-    bind_verdict
+    each_variant "compat native" fork_check SDTKIT_RUNTIME_NAMED=1 SDTKIT_RUNTIME_DIR="$PWD/named"
 }
 
 # ---- handles kept too long -------------------------------------------------
@@ -568,37 +538,26 @@ fork_check() {
 # collected late) stays inert: it is not enabled, and firing it does not
 # reach the probe of a provider made after, which bpftrace traces.
 stale_check() {
-    local v=$1 out
-    bind_start "$v" || { BIND_FAILS+=("$v: $REPLY"); return 0; }
+    bind_start "$1" || return 0
     bind_mark
-    expect_reply provider old -- "provider <old> *"
-    expect_reply probe old stale int32 -- "probe <stale> *"
-    expect_reply load old -- "load 0"
+    bind_provider old stale int32
     expect_reply destroy old -- "destroy"
-    expect_reply provider new -- "provider <new> *"
-    expect_reply probe new live int32 -- "probe <live> *"
-    expect_reply load new -- "load 0"
+    bind_provider new live int32
     bind_trim || { bind_stop; return 0; }
     bind_bpftrace bt "$DRV_PID" 'usdt::new:live /arg0 == 111/ { @stale++; }
         usdt::new:live /arg0 == 999/ { printf("stale %d\n", @stale); clear(@stale); exit(); }' || { bind_stop; return 0; }
     expect_reply wait live -- "wait <live> enabled"
-    case $v in
-        *-compat) expect_reply state stale -- "state <stale> argCount 1 fire NULL enabled 0" ;;
-        *) expect_reply state stale -- "state <stale> nargs 1 enabled 0" ;;
-    esac
+    expect_state stale 1 NULL 0
     expect_reply fire stale 111 -- "fire <stale> 0"
     expect_reply fire stale 111 -- "fire <stale> 0"
     expect_reply serve live 999 -- "serve <live> [1-9]*"
     # every fire of the stale handle before the live one was counted
     bind_bpftrace_end bt
     expect "bpftrace: fires of new:live with the stale handle's value" "$BT_LINES" "stale 0"
-    bind_stop
-    expect "end of input" "$REPLY" "exit 0"
+    bind_end
 }
 
 @test "a probe kept past its provider's destroy stays inert and never fires the next provider's probe" {
     need_bpftrace
-    local v
-    for v in $(bind_variants compat native); do stale_check "$v"; done
-    bind_verdict
+    each_variant "compat native" stale_check
 }

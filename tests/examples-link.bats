@@ -56,8 +56,7 @@ report_missing() {
 # said follow, a variant at a time.
 
 @test "tick linked by bfd, gold, lld and mold, with and without --gc-sections: gdb stops at both probes with the counter, loop2 enabled" {
-    missing=""
-    runs=0
+    missing= runs=0
     : >jobs
     for cc in gcc clang; do
         for ld in $LINKERS; do
@@ -87,8 +86,7 @@ report_missing() {
 }
 
 @test "cxx-ring linked by bfd, gold, lld and mold, with and without --gc-sections: gdb stops in every template instance with the values passed" {
-    missing=""
-    runs=0
+    missing= runs=0
     : >jobs
     for cxx in g++ clang++; do
         # the objects and dtrace -G's, which no linker changes: made once
@@ -134,8 +132,7 @@ report_missing() {
 }
 
 @test "libgreet.so linked by bfd, gold, lld and mold, with and without --gc-sections: gdb stops in it with the values passed" {
-    missing=""
-    runs=0
+    missing= runs=0
     : >jobs
     # the object and dtrace -G's, which no linker changes: made once for
     # each --gc-sections setting, linked by each linker

@@ -37,18 +37,6 @@ eval "$(awk -F '|' '
       for (i = 1; i <= NF; i++) { v = $i; sub(/^ +/, "", v); sub(/ +$/, "", v)
           printf "TARGET[%s]=%s\n", q(k " " i), q(v) } }' "$TARGETS")"
 
-# target ARCH FIELD: ${TARGET["ARCH FIELD"]} (empty when ARCH has no row).
-target() {
-    printf '%s\n' "${TARGET["$1 $2"]-}"
-}
-
-# runner ARCH: how a program of ARCH runs here (empty: natively).
-runner() {
-    local q
-    q=$(arch_field "$1" 4)
-    [ "$q" = - ] || echo "$q -L /usr/$(arch_triple "$1")"
-}
-
 # ---- Building, once -----------------------------------------------------
 
 # prepare ARCH: in $W/ARCH, everything the tests read.  Steps that fail
@@ -129,9 +117,7 @@ prepare() {
     "$cc" hello.o -o hello || return 1
 
     # What the machine runs: a dynamic hello-world of the target.
-    local q
-    q=${ARCH_TABLE["$a 4"]}
-    # how its programs run here (runner, without its processes)
+    local q=${ARCH_TABLE["$a 4"]}
     case $q in -) via=() ;; *) via=("$q" -L "/usr/$triple") ;; esac
     if [ "$q" != - ] && ! command -v "$q" >/dev/null; then
         echo "$q is not installed"
@@ -416,7 +402,7 @@ runnable() {
 # is loaded; gdb.txt is gdb's output, got.txt its "NAME hit" and
 # "NAME argN VALUE" lines, out.txt the program's.
 gdb_session() {
-    local a=$1 qemu p
+    local a=$1 qemu p via
     cd "$W/$a" || return 1
     [ ! -e got.txt ] || return 0
     qemu=$(arch_field "$a" 4)
@@ -429,10 +415,11 @@ gdb_session() {
             -ex "source probes.py" -ex continue >gdb.txt 2>&1
     else
         need_cmd gdb-multiarch
+        via="$qemu -L /usr/$(arch_triple "$a")"
         set -- -ex "set sysroot $PWD/root"
-        if [ "$(target "$a" 6)" = linux ]; then
+        if [ "${TARGET[$a 6]}" = linux ]; then
             # the stub's own description, with the GNU/Linux feature added
-            qemu_gdb_start $(runner "$a") ./prog tdesc-want.txt >/dev/null || return 1
+            qemu_gdb_start $via ./prog tdesc-want.txt >/dev/null || return 1
             timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex "file $PWD/prog" -ex "target remote :$QEMU_PORT" \
                 -ex 'maint print xml-tdesc' -ex kill 2>/dev/null |
                 awk '/^<\?xml/ { on = 1 } on && /regnum="[0-9]+"/ { match($0, /regnum="[0-9]+"/); n = substr($0, RSTART + 8, RLENGTH - 9) + 1 }
@@ -443,7 +430,7 @@ gdb_session() {
             qemu_reap "$QEMU_PID" || true
             set -- "$@" -ex "set tdesc filename $PWD/linux.xml"
         fi
-        qemu_gdb_start $(runner "$a") ./prog gdb-want.txt >out.txt || return 1
+        qemu_gdb_start $via ./prog gdb-want.txt >out.txt || return 1
         # gdb takes m68k programs for SVR4 ones (and loads no shared library)
         timeout "$HANG_SECONDS" gdb-multiarch -batch -nx -ex 'set pagination off' -ex "file $PWD/prog" \
             -ex 'set osabi GNU/Linux' "$@" -ex "target remote :$QEMU_PORT" \
@@ -482,30 +469,33 @@ built() {
     done
 }
 
+# every_arch CHECK FILE...: on every architecture, prepare made every FILE
+# and CHECK ARCH passes.
+every_arch() {
+    local a check=$1
+    shift
+    for a in $ALL_ARCHES; do
+        built "$a" "$@" || return 1
+        "$check" "$a" || return 1
+    done
+}
+
 # ---- The object, offline, on all 18 targets ---------------------------
 
 @test "the targets table has one row per architecture of ARCH_TABLE" {
     local a
     for a in $ALL_ARCHES; do
-        [ "$(target "$a" 1)" = "$a" ] || { echo "no row for $a"; false; }
+        [ "${TARGET[$a 1]-}" = "$a" ] || { echo "no row for $a"; false; }
     done
     [ "$(grep -cvE '^#|^$' "$TARGETS")" -eq "$(echo $ALL_ARCHES | wc -w)" ]
 }
 
 @test "the object has each target's ELF class, byte order and machine, and the flags and OS ABI of a shared library its compiler links" {
-    local a
-    for a in $ALL_ARCHES; do
-        built "$a" rt.h ref.h || return 1
-        check_header "$a" || return 1
-    done
+    every_arch check_header rt.h ref.h
 }
 
 @test "the object's segments, sections, notes and dynamic entries are where the loader and the tracers look, on every target" {
-    local a
-    for a in $ALL_ARCHES; do
-        built "$a" rt.l rt.S rt.n rt.d || return 1
-        check_layout "$a" || return 1
-    done
+    every_arch check_layout rt.l rt.S rt.n rt.d
 }
 
 @test "sdt-list --check passes on every target's object" {
@@ -519,11 +509,7 @@ built() {
 }
 
 @test "every argument's operand is the memory of its slot as the target's GCC prints it, and its size is its type's" {
-    local a
-    for a in $ALL_ARCHES; do
-        built "$a" rt.n gcc-operands || return 1
-        check_operands "$a" || return 1
-    done
+    every_arch check_operands rt.n gcc-operands
 }
 
 @test "every stub is the target's nop then its return, after its prologue, as the target's assembler writes them" {
@@ -580,7 +566,7 @@ built() {
     for a in "${RUNS[@]}"; do
         gdb_session "$a" || return 1
         cd "$W"
-        if [ "$(target "$a" 5)" = args ]; then
+        if [ "${TARGET[$a 5]}" = args ]; then
             [ "$(grep -v ' hit$' "$a/got.txt" | sort)" = "$(sort "$a/gdb-want.txt")" ] ||
                 { echo "$a: gdb read, then the program fired:"; grep -v ' hit$' "$a/got.txt"; cat "$a/gdb-want.txt"; return 1; }
             [ "$(wc -l <"$a/gdb-want.txt")" -eq 24 ]

@@ -20,6 +20,8 @@ load runtime-helpers
 setup_file() {
     local common amd64
     rt_fixtures
+    export NAMES=$BATS_FILE_TMPDIR/names
+    rt_build "$NAMES" "$ROOT/tests/runtime/names.c"
     common=$(ls -d /usr/src/linux-headers-*-common 2>/dev/null | sort -V | tail -1)
     amd64=${common%-common}-amd64
     export BCC_KERNEL_SOURCE=$BATS_FILE_TMPDIR/bcc-kernel
@@ -267,24 +269,28 @@ script_say() {
 
 @test "libstapsdt's names in the tracers: my-app, a.b and 1abc traced by bpftrace, bcc, gdb and libbpf; a:b listed" {
     need_bpftrace
-    rt_build names "$ROOT/tests/runtime/names.c"
-    bg out ./names my-app req a.b a:b 1abc
+    bg out "$NAMES" my-app req a.b a:b 1abc
     wait_for out '^ready$'
     local pid=$BG_PID path
     path=$(head -1 out)
     # every probe is listed, by bpftrace and bcc
     run timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$pid"
+    [ "$status" -eq 0 ]
     [ "$(grep -c "^usdt:$path:my-app:" <<<"$output")" -eq 4 ]
     grep -qx "usdt:$path:my-app:a:b" <<<"$output"
     need_cmd tplist-bpfcc
     run timeout "$HANG_SECONDS" tplist-bpfcc -p "$pid"
+    [ "$status" -eq 0 ]
     [ "$(grep -c "^$path my-app:" <<<"$output")" -eq 4 ]
     # bpftrace spells and reads a hyphen, a dot, a leading digit ...
     run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:req { printf("req %d\n", arg0); exit(); }'
+    [ "$status" -eq 0 ]
     [[ "$output" == *"req 42"* ]]
     run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:a.b { printf("a.b %d\n", arg0); exit(); }'
+    [ "$status" -eq 0 ]
     [[ "$output" == *"a.b 43"* ]]
     run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:1abc { printf("1abc %d\n", arg0); exit(); }'
+    [ "$status" -eq 0 ]
     [[ "$output" == *"1abc 45"* ]]
     # ... but takes a colon for a separator
     run timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::my-app:a:b { exit(); }'
@@ -311,15 +317,14 @@ script_say() {
 
 @test "bcc's trace and perf with libstapsdt's names: trace reads my-app's probe, perf refuses a provider that is no C identifier" {
     need_bcc_trace
-    rt_build names "$ROOT/tests/runtime/names.c"
-    bg out ./names my-app req
+    bg out "$NAMES" my-app req
     wait_for out '^ready$'
     bg bcc env BCC_KERNEL_SOURCE="$BCC_KERNEL_SOURCE" trace-bpfcc -p "$BG_PID" \
         'u::my-app:req "req %d", arg1'
     wait_for bcc 'req 42$'
     need_cmd perf
     mkdir -p dir
-    bg out2 ./names -f my-app req
+    bg out2 "$NAMES" -f my-app req
     wait_for out2 '^ready$'
     export PERF_BUILDID_DIR="$PWD/debug"
     perf buildid-cache --add "$(head -1 out2)"
@@ -376,18 +381,20 @@ script_say() {
 @test "a named file (memfd_disabled) is found by bpftrace -l -p, bpftrace -p and tplist -p" {
     need_bpftrace
     need_cmd tplist-bpfcc
-    rt_build names "$ROOT/tests/runtime/names.c"
     mkdir -p tmp
-    TMPDIR="$PWD/tmp" XDG_RUNTIME_DIR= SDTKIT_RUNTIME_DIR= bg out ./names -f nf req
+    TMPDIR="$PWD/tmp" XDG_RUNTIME_DIR= SDTKIT_RUNTIME_DIR= bg out "$NAMES" -f nf req
     wait_for out '^ready$'
     local path
     path=$(head -1 out)
     [[ "$path" =~ ^"$PWD/tmp/sdtkit-"[0-9]+-[0-9]+".so"$ ]]
     run timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$BG_PID"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"$path:nf:req"* ]]
     run timeout "$HANG_SECONDS" tplist-bpfcc -p "$BG_PID"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"$path nf:req"* ]]
     run timeout "$HANG_SECONDS" bpftrace -p "$BG_PID" -e 'usdt::nf:req { printf("req %d\n", arg0); exit(); }'
+    [ "$status" -eq 0 ]
     [[ "$output" == *"req 42"* ]]
 }
 
@@ -395,18 +402,19 @@ script_say() {
     need_bpftrace
     need_cmd tplist-bpfcc unshare
     [ -e /proc/sys/vm/memfd_noexec ] || refused "the kernel has no vm.memfd_noexec (Linux 6.3+)"
-    rt_build names "$ROOT/tests/runtime/names.c"
     mkdir -p tmp
     bg out unshare --pid --fork --kill-child --mount-proc sh -c \
-        "echo 2 > /proc/sys/vm/memfd_noexec && TMPDIR=$PWD/tmp exec ./names nx req"
+        "echo 2 > /proc/sys/vm/memfd_noexec && TMPDIR=$PWD/tmp exec '$NAMES' nx req"
     wait_for out '^ready$'
     local pid
     pid=$(pgrep -n -f 'names nx req')
     [ -n "$pid" ]
     grep -q '/memfd:sdtkit (deleted)' "/proc/$pid/maps"
     run timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$pid"
+    [ "$status" -eq 0 ]
     [[ "$output" == *":nx:req"* ]]
     run timeout "$HANG_SECONDS" tplist-bpfcc -p "$pid"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"nx:req"* ]]
     kill -KILL "$pid" # the namespace's init: SIGTERM from here is ignored
 }

@@ -254,9 +254,7 @@ EOF
 }
 
 @test "1,000 providers of 2 probes loaded at once take 32 objects and 32 dlopen calls, not one each" {
-    cc -std=gnu11 -O2 -Wall -Wextra -Werror $RT_CFLAGS -I "$INCLUDE" "$ROOT/bench/runtime.c" \
-        -o many "$RT_LIBDIR/libsdtkit.so.1" "$RT_LIBDIR/libstapsdt.so.0" \
-        -Wl,-rpath,"$RT_LIBDIR" -ldl
+    rt_build many "$ROOT/bench/runtime.c" -ldl
     local api
     for api in native compat; do
         run ./many many 1000 2 $api
@@ -471,25 +469,23 @@ EOF
 
 # ---- threads ---------------------------------------------------------------------
 
-# stressed: `run`'s output is stress's "ok FIRES CYCLES" for 300 cycles,
-# each of which a thread fired through (6 fires a pass, one pass a cycle
-# at least), and its status 0.
+# stressed PROGRAM: tests/runtime/stress.c's PROGRAM (./stress when not
+# given) says "ok FIRES CYCLES" for 300 cycles of 4 threads, each cycle
+# fired through (6 fires a pass, one pass a cycle at least), and exits 0.
 stressed() {
+    [ $# -gt 0 ] || rt_build stress "$ROOT/tests/runtime/stress.c"
+    run timeout 300 "${1:-./stress}" 4 300
     [ "$status" -eq 0 ] || { echo "$output" | head -40; return 1; }
     [[ "${lines[-1]}" =~ ^ok\ ([0-9]+)\ 300$ ]] || { echo "stress: ${lines[-1]}"; return 1; }
     (( BASH_REMATCH[1] >= 300 * 6 )) || { echo "stress: ${BASH_REMATCH[1]} fires in 300 cycles"; return 1; }
 }
 
 @test "many threads fire while another unloads, loads and adds probes: no crash, every fire counted" {
-    rt_build stress "$ROOT/tests/runtime/stress.c"
-    run timeout 300 ./stress 4 300
     stressed
 }
 
 @test "10,000 unload and load cycles under ulimit -n 1024 make no descriptor, mapping or memory, and all succeed" {
-    cc -std=gnu11 -O2 -Wall -Wextra -Werror $RT_CFLAGS -I "$INCLUDE" "$ROOT/bench/runtime.c" \
-        -o reload "$RT_LIBDIR/libsdtkit.so.1" "$RT_LIBDIR/libstapsdt.so.0" \
-        -Wl,-rpath,"$RT_LIBDIR" -ldl
+    rt_build reload "$ROOT/bench/runtime.c" -ldl
     local api n failed fds0 fds1 fds2 maps0 maps1 maps2 rss0 rss1 rss2
     for api in native compat; do
         run sh -c "ulimit -n 1024 && ./reload reload 10000 $api"
@@ -520,9 +516,7 @@ stressed() {
 }
 
 @test "20,000 short-lived providers, each with a name of its own, hold no more heap, descriptors or mappings than the first 2,000" {
-    cc -std=gnu11 -O2 -Wall -Wextra -Werror $RT_CFLAGS -I "$INCLUDE" "$ROOT/bench/runtime.c" \
-        -o churn "$RT_LIBDIR/libsdtkit.so.1" "$RT_LIBDIR/libstapsdt.so.0" \
-        -Wl,-rpath,"$RT_LIBDIR" -ldl
+    rt_build churn "$ROOT/bench/runtime.c" -ldl
     local api n failed heap0 heap1 fds0 fds1 maps0 maps1
     for api in native compat; do
         # a JIT's provider: create jitK, add 4 probes, load, fire each,
@@ -636,11 +630,8 @@ stressed() {
     for c in "$ROOT"/tests/runtime/cases/*.case; do
         rt_case "$c" || { echo "$c"; false; }
     done
-    rt_build stress "$ROOT/tests/runtime/stress.c"
-    run timeout 300 ./stress 4 300
     stressed
-    cc -std=gnu11 -O2 -I "$INCLUDE" "$ROOT/bench/runtime.c" -o reload "$nd/libsdtkit.so.1" \
-        "$nd/libstapsdt.so.0" -Wl,-rpath,"$nd" -ldl
+    rt_build reload "$ROOT/bench/runtime.c" -ldl
     run sh -c "ulimit -n 1024 && ./reload reload 10000 native"
     [[ "$output" == "reload 10000 cycles 0 failed "* ]]
     if [ "$(uname -m)" = x86_64 ]; then
@@ -661,7 +652,6 @@ stressed() {
         "$cc" -std=c11 -O1 -g -fsanitize=thread -D_POSIX_C_SOURCE=200809L \
             -DSDTKIT_VERSION='"test"' -I "$INCLUDE" "$ROOT/tests/runtime/stress.c" "${srcs[@]}" \
             -o "stress-$cc" -ldl -lpthread
-        run env TSAN_OPTIONS=halt_on_error=1:exitcode=66 timeout 300 "./stress-$cc" 4 300
-        stressed || { echo "($cc)"; false; }
+        TSAN_OPTIONS=halt_on_error=1:exitcode=66 stressed "./stress-$cc" || { echo "($cc)"; false; }
     done
 }

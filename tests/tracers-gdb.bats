@@ -47,11 +47,6 @@ args() {
     grep -v hit "$G/$1.hits" | tr '\n' ,
 }
 
-# seq_of FILE SED: the lines of FILE rewritten by the sed script SED.
-seq_of() {
-    sed -n "$2" "$1"
-}
-
 @test "gdb info probes lists every probe site of every example at its note address and semaphore" {
     total=0
     for f in $(example_bins "$EX"); do
@@ -87,7 +82,7 @@ seq_of() {
 
 @test "gdb stops in libgreet.so both linked at build time and loaded with dlopen" {
     for prog in greet-linked greet-dlopen; do
-        who=$(($(seq_of "$G/$prog.out" '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p')))
+        who=$(($(sed -n '1s/^greet who=\(0x[0-9a-f]*\) .*/\1/p' "$G/$prog.out")))
         [ "$(args $prog)" = \
           "hello arg0 $who,hello arg1 1,done arg0 1,hello arg0 $who,hello arg1 2,done arg0 3,hello arg0 $who,hello arg1 3,done arg0 6," ] ||
             { echo "$prog: $(cat "$G/$prog.hits")"; false; }
@@ -97,18 +92,18 @@ seq_of() {
 
 @test "gdb stops at the C++ template and inline function probes of every instance with the values passed" {
     got=$(grep -E '^(push|pop) arg' "$G/ring.hits" | paste -d' ' - - | awk '{ print $1, $3, $6 }')
-    want=$(seq_of "$G/ring.out" 's/^\(push\|pop\) \([0-9]*\) (size \([0-9]*\))$/\1 \2 \3/p')
+    want=$(sed -n 's/^\(push\|pop\) \([0-9]*\) (size \([0-9]*\))$/\1 \2 \3/p' "$G/ring.out")
     [ "$(echo "$want" | wc -l)" -eq 12 ]
     [ "$got" = "$want" ]
     # nine mix steps; the last one returns the hash the program prints
     [ "$(grep -c '^mix hit' "$G/ring.hits")" -eq 9 ]
     last=$(grep '^mix arg0' "$G/ring.hits" | tail -1 | awk '{ print $3 }')
-    [ "$(printf '%x' "$last")" = "$(seq_of "$G/ring.out" 's/^hash 0x//p')" ]
+    [ "$(printf '%x' "$last")" = "$(sed -n 's/^hash 0x//p' "$G/ring.out")" ]
 }
 
 @test "gdb reads postgres-style's transaction ids, query pointers, block numbers and bools" {
-    q1=$(($(seq_of "$G/minipg.out" 's/^xid 700: query \(0x[0-9a-f]*\) "aba".*/\1/p')))
-    q2=$(($(seq_of "$G/minipg.out" 's/^xid 701: query \(0x[0-9a-f]*\) "c".*/\1/p')))
+    q1=$(($(sed -n 's/^xid 700: query \(0x[0-9a-f]*\) "aba".*/\1/p' "$G/minipg.out")))
+    q2=$(($(sed -n 's/^xid 701: query \(0x[0-9a-f]*\) "c".*/\1/p' "$G/minipg.out")))
     got=$(grep -v hit "$G/minipg.hits" | awk '$1 != prev { printf "\n%s", $1; prev = $1 } { printf " %s", $3 }
                                           /buffer__read__done arg3/ { prev = "" }
                                           /buffer__read__start arg2/ { prev = "" }')
@@ -134,9 +129,9 @@ transaction__commit 701"
 
 @test "gdb reads the meson-built jobq's probes" {
     [ -x "$EX/meson/build/jobq" ] || missing "jobq was not built: meson or ninja is not installed (.ci/run installs meson, ninja-build)"
-    name=$(($(seq_of "$G/jobq.out" '1s/^job 1 name=\(0x[0-9a-f]*\) .*/\1/p')))
-    r1=$(seq_of "$G/jobq.out" 's/^job 1 .* result=\([0-9]*\)$/\1/p')
-    r2=$(seq_of "$G/jobq.out" 's/^job 2 .* result=\([0-9]*\)$/\1/p')
+    name=$(($(sed -n '1s/^job 1 name=\(0x[0-9a-f]*\) .*/\1/p' "$G/jobq.out")))
+    r1=$(sed -n 's/^job 1 .* result=\([0-9]*\)$/\1/p' "$G/jobq.out")
+    r2=$(sed -n 's/^job 2 .* result=\([0-9]*\)$/\1/p' "$G/jobq.out")
     [ "$(args jobq)" = "start arg0 1,start arg1 $name,done arg0 1,done arg1 $r1,start arg0 2,start arg1 $name,done arg0 2,done arg1 $r2," ]
 }
 

@@ -144,8 +144,5 @@ perf_decodes() {
 
 @test "perf decodes every register and memory argument of every kind the header supports: gcc and clang, -O0 and -O2" {
     perf_lock
-    perf_decodes gcc -O0
-    perf_decodes gcc -O2
-    perf_decodes clang -O0
-    perf_decodes clang -O2
+    for build in "gcc -O0" "gcc -O2" "clang -O0" "clang -O2"; do perf_decodes $build; done
 }
