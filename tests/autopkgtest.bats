@@ -19,6 +19,11 @@ load tracers-helpers
 NO_ARCHIVE='rm -rf /etc/apt/sources.list /etc/apt/sources.list.d/* /var/cache/apt/*.bin
     find /var/lib/apt/lists -maxdepth 1 -type f ! -name lock -delete'
 
+# testbed_host DIR CMD...: CMD on the machine with the testbed's root at DIR/root.
+testbed_host() {
+    TESTBED_SHARE="$ROOT/build/deb:$BATS_RUN_TMPDIR" "$ROOT/tests/testbed.bash" host "$ROOT/build/testbed" "$@"
+}
+
 # run_autopkgtest OUT ARGS...: autopkgtest ARGS... on make deb's packages in
 # this suite's testbed, its artifacts in OUT, its summary in OUT.summary,
 # its output in OUT.log and its exit status in OUT.status.

@@ -15,15 +15,6 @@
 load helpers
 load package-helpers
 
-# need_rpm_tools: what make rpm and these tests run.
-need_rpm_tools() {
-    local c
-    for c in rpmbuild:rpm rpm:rpm rpm2cpio:rpm2cpio cpio:cpio rpmlint:rpmlint; do
-        command -v "${c%%:*}" >/dev/null 2>&1 ||
-            missing "${c%%:*} is not installed (.ci/run installs it from package ${c#*:})"
-    done
-}
-
 # rpm's brp-elfperms takes the x bits off shared libraries where elfutils'
 # eu-elfclassify is installed, as on Fedora's build machines: the packages
 # are made twice, on this machine as it is (.ci/run installs elfutils) and
@@ -77,7 +68,7 @@ setup_file() {
 }
 
 setup() {
-    need_rpm_tools
+    need_cmd rpmbuild rpm rpm2cpio cpio rpmlint
     [ -f "$(rpmfile sdtkit)" ] || { cat "$BATS_FILE_TMPDIR/make-rpm.log" "$SRC/build/rpm/build.log" >&2; false; }
 }
 
