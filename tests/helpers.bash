@@ -61,9 +61,7 @@ missing() {
 }
 
 # refused MESSAGE: skip, under CI too, saying what the machine refuses.
-refused() {
-    skip "the machine refuses: $1"
-}
+refused() { skip "the machine refuses: $1"; }
 
 # package_of CMD: the Debian package .ci/run installs CMD from.
 package_of() {
@@ -205,9 +203,7 @@ project_files() {
 }
 
 # dist_tarball DIR: make dist's tarball of this tree, in DIR.
-dist_tarball() {
-    make -s -C "$ROOT" dist DIST_DIR="$1"
-}
+dist_tarball() { make -s -C "$ROOT" dist DIST_DIR="$1"; }
 
 # cpu_ms VAR: VAR = the user plus system CPU time, in ms, of every child
 # this shell has waited for (not in a $(...), which has none yet).

@@ -235,6 +235,4 @@ build_tick() {
 }
 
 # libbpf BINARY PROBE... -- CMD...: the loader, stderr kept apart in err.
-libbpf() {
-    timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" "$@" 2> err
-}
+libbpf() { timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" "$@" 2> err; }
