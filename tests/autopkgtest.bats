@@ -1,23 +1,23 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# debian/tests, run by autopkgtest itself as Debian's infrastructure runs
-# them: on make deb's packages (their .changes), in a testbed
-# (tests/testbed.bash) through autopkgtest's chroot virtual server.  The
-# testbed has no archive: the tests' dependencies are the machine's own
-# packages (.ci/run installs them) and sdtkit's, which apt takes in place of
-# systemtap-sdt-dev there alone.  The root test that traces with bpftrace
-# needs a machine of its own (isolation-machine), which a chroot is not:
-# autopkgtest skips it, and runs it when told to ignore that restriction.
+# debian/tests, run by autopkgtest on make deb's packages in a testbed
+# without archive, through its chroot virtual server: the dependencies are
+# the machine's packages and sdtkit's.  The bpftrace test needs a machine
+# of its own (isolation-machine): skipped unless that is ignored.
 # bats file_tags=release
 
 load helpers
 load package-helpers
 load tracers-helpers
 
-# NO_ARCHIVE: the testbed's apt sources and lists removed, and their caches
-# (lists/partial stays, _apt's: apt downloads into it as that user).
+# NO_ARCHIVE: the testbed's apt sources, lists and caches removed.
 NO_ARCHIVE='rm -rf /etc/apt/sources.list /etc/apt/sources.list.d/* /var/cache/apt/*.bin
     find /var/lib/apt/lists -maxdepth 1 -type f ! -name lock -delete'
+
+# testbed_host DIR CMD...: CMD on the machine with the testbed's root at DIR/root.
+testbed_host() {
+    TESTBED_SHARE="$ROOT/build/deb:$BATS_RUN_TMPDIR" "$ROOT/tests/testbed.bash" host "$ROOT/build/testbed" "$@"
+}
 
 # run_autopkgtest OUT ARGS...: autopkgtest ARGS... on make deb's packages in
 # this suite's testbed, its artifacts in OUT, its summary in OUT.summary,

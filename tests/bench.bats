@@ -5,8 +5,6 @@
 
 load helpers
 
-setup() { cd "$BATS_TEST_TMPDIR"; }
-
 @test "gen-provider.sh writes exactly N probes that dtrace turns into a header and an object" {
     "$ROOT/bench/gen-provider.sh" 250 3 > p.d
     [ "$(grep -cE '^[[:space:]]*probe ' p.d)" -eq 250 ]

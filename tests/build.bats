@@ -6,16 +6,14 @@
 
 load helpers
 
-# tree: a copy of the project's files in $BATS_TEST_TMPDIR/tree, and the
-# list of what is there.
+# tree: a copy of the project's files in ./tree, listed in tree.before.
 tree() {
     mkdir tree
     (cd "$ROOT" && project_files | tar -cf - -T -) | tar -xf - -C tree
     (cd tree && find . | sort) >tree.before
 }
 
-# machines DIR: the Machine of every object, archive member, library and
-# program under DIR, each once.
+# machines DIR: the Machine of every object, archive and program under DIR, once.
 machines() {
     find "$1" -type f \( -name '*.[oa]' -o -name '*.so.*' -o -perm -u+x \) -print0 |
         xargs -0 readelf -h | sed -n 's/^ *Machine: *//p' | sort -u

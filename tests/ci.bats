@@ -1,9 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# How the suites behave on a machine that lacks something: under CI a test
-# fails naming the package .ci/run installs, elsewhere it skips with the
-# same message; what the machine refuses skips everywhere, saying why.  And
-# tests/run: both passes always run, and one line sums them up.
+# The harness: a test lacking something fails under CI naming its package,
+# else skips; what the machine refuses skips everywhere; tests/run's passes.
 
 load helpers
 load tracers-helpers
@@ -172,8 +170,7 @@ variants() {
 }
 
 @test "the first pass runs beside the others, and SDTKIT_CHECK_SERIAL=1 runs them in turn: the same results" {
-    # each pass's test "meet" waits for the other side's: it passes only
-    # when the first pass and the sanitizer pass run at the same time
+    # "meet" passes only when the first and the sanitizer pass run together
     printf '@test "meet" {\n    local me=first other=again\n    [[ $SDTKIT_DTRACE == */v/normal/* ]] || { me=again other=first; }\n    touch "%s/$me"\n    for i in $(seq 1 300); do [ -e "%s/$other" ] && return 0; sleep 0.1; done\n    false\n}\n@test "b" { [[ $SDTKIT_DTRACE == */v/normal/* ]]; }\n' "$PWD" "$PWD" > dtrace-x.bats
     printf '@test "a" { true; }\n@test "b" { [[ $SDTKIT_DTRACE == */v/normal/* ]]; }\n' > dtrace-y.bats
     variants
@@ -200,16 +197,14 @@ where_run() {
 
 @test "tests/run keeps the run's files on a tmpfs programs run from when TMPDIR names none, else in /tmp, or in TMPDIR, and leaves none" {
     mkdir mine
-    # TMPDIR given: there, whatever the candidates; what a test leaves in
-    # TMPDIR goes with the run
+    # TMPDIR given: there; what a test leaves in TMPDIR goes with the run
     printf '@test "leaves" { touch "$TMPDIR/left"; }\n' > leaves.bats
     run fresh env TMPDIR="$PWD/mine" SDTKIT_CHECK_TMPFS=/dev/shm SDTKIT_PASSES=normal \
         "$ROOT/tests/run" "$PWD/leaves.bats"
     [ "$status" -eq 0 ]
     [ -z "$(ls -A mine)" ]
     [[ "$(where_run TMPDIR="$PWD/mine" SDTKIT_CHECK_TMPFS=/dev/shm)" == "$PWD/mine/sdtkit-check."*/tmp" $PWD/mine/sdtkit-check."*/tmp/bats-run-* ]]
-    # a candidate that is no tmpfs (this test's own directory may be one:
-    # the checkout, or /var/tmp): /tmp
+    # a candidate that is no tmpfs (the checkout, or /var/tmp): /tmp
     local d disk=
     for d in "$ROOT" /var/tmp; do
         [ "$(stat -f -c %T "$d")" = tmpfs ] || { disk=$d; break; }
@@ -246,8 +241,7 @@ where_run() {
 }
 
 @test "stop sends its signal again until the process ends, as bpftrace 0.17 may lose one" {
-    # ends at the second SIGTERM only, as bpftrace when the first came
-    # outside its epoll_wait
+    # ends at the second SIGTERM only, as bpftrace may
     bash -c 'n=0; trap "n=\$((n + 1)); [ \$n -lt 2 ] || exit 0" TERM; echo up; while :; do sleep 0.05; done' > up.txt 3>&- &
     pid=$!
     wait_for up.txt '^up$'
@@ -296,8 +290,7 @@ where_run() {
 
 @test "plain make builds everything and runs the demo, not only the first rule's file" {
     local plan
-    # the variant rules come before "all:" in the Makefile: the goal must not
-    # follow them
+    # the variant rules come before "all:": the goal must not follow them
     plan=$(make -n -B -C "$ROOT" 2>&1)
     grep -q 'build/bin/dtrace' <<<"$plan"
     grep -q 'demo' <<<"$plan"
@@ -407,42 +400,26 @@ where_run() {
     [[ "${lines[${#lines[@]}-1]}" =~ ^0\ passed,\ [1-9][0-9]*\ failed ]]
 }
 
-# A CI run failed when qemu's gdb stub could not bind the random port it was
-# given ("could not open gdbserver on 37862").  qemu_gdb_start skips ports
-# something listens on and moves on when qemu's bind fails anyway (here a
-# socket only bound, which /proc/net/tcp does not list).
+# A port only bound is not in /proc/net/tcp: qemu's bind fails on it.
 # bats test_tags=cross
 @test "qemu's gdb stub moves to another port when the one tried is taken, listening or only bound" {
     need_cmd qemu-x86_64 gdb timeout
-    cat > hold.c <<'C'
-#include <netinet/in.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
-int main(int argc, char **argv) {
-    struct sockaddr_in a;
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((unsigned short)atoi(argv[1]));
-    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) != 0) return 1;
-    if (argc > 2 && listen(s, 1) != 0) return 1;
-    puts("ready");
-    fflush(stdout);
-    pause();
-    return 0;
-}
-C
-    gcc -o hold hold.c
+    cat > hold.py <<'PY'
+import signal, socket, sys
+s = socket.socket()
+s.bind(("", int(sys.argv[1])))
+if len(sys.argv) > 2:
+    s.listen(1)
+print("ready", flush=True)
+signal.pause()
+PY
     echo 'int main(void) { return 7; }' | gcc -static -x c - -o prog
     # hold a free port from FIRST on: listening (MODE listen) or bound
     hold() {
         local p
         for p in $(seq "$1" $(($1 + 100))); do
             [ -z "$(listen_inodes "$p")" ] || continue
-            ./hold "$p" $2 > "hold-$p.out" 2>&1 3>&- & HELD_PID=$!
+            "$PYTHON3" hold.py "$p" $2 > "hold-$p.out" 2>&1 3>&- & HELD_PID=$!
             HOLDERS+=("$HELD_PID")
             # ready, or gone (the port was taken meanwhile)
             until grep -q ready "hold-$p.out" || ! kill -0 "$HELD_PID" 2>/dev/null; do sleep 0.05; done
@@ -468,8 +445,6 @@ C
     wait "$QEMU_PID" || [ $? = 7 ]
 }
 
-# qemu_reap: the suites wait for the qemus they started under gdb through
-# it, so that a gdb that failed to connect cannot hang the run.
 # bats test_tags=cross
 @test "a qemu whose gdb never connects is killed after HANG_SECONDS, not waited on for ever" {
     need_cmd qemu-x86_64 gcc

@@ -1,12 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# The CMake packages make install installs: find_package(sdtkit)
-# (share/cmake/sdtkit) gives sdtkit::sdt, sdtkit::dtrace and
-# sdtkit_add_provider(), and, through the architecture's sdtkit-runtime
-# package (LIBDIR/cmake/sdtkit-runtime), the run-time libraries' imported
-# targets (components runtime and stapsdt).  Everything is built against one
-# DESTDIR install, made once, as a distribution's build would see a staged
-# tree; the provider example (provider-examples/cmake) among them.
+# The CMake packages: find_package(sdtkit) gives sdtkit::sdt, sdtkit::dtrace
+# and sdtkit_add_provider(), and through LIBDIR/cmake/sdtkit-runtime the
+# run-time libraries (components runtime and stapsdt).  Built against one
+# DESTDIR install, made once, as a distribution's build sees a staged tree.
 # bats file_tags=release
 
 load helpers

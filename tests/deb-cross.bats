@@ -1,30 +1,22 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Cross builds, as a distribution makes them on its build machines with
-# Debian's cross toolchains: sdtkit's own packages for arm64 and s390x (big
-# endian), by dpkg-buildpackage -a ARCH -Pcross,nocheck in a testbed, every
-# ELF file in them for that architecture and its programs and library run
-# under qemu-user; and minipg (tests/deb-probe-user), a package that
-# build-depends on systemtap-sdt-dev and makes its probes the way
-# PostgreSQL's build does, cross-built for arm64 with sdtkit's packages
-# (the build machine's tools, arm64's headers) and with SystemTap's
-# systemtap-sdt-dev:arm64: the same probes, which gdb-multiarch reads under
-# qemu-user.
-#
-# sdtkit's packages are make check's (package-helpers.bash), minipg's two
-# builds made here, each in a testbed of its own (tests/testbed.bash).
+# Cross builds with Debian's cross toolchains: sdtkit's packages for arm64
+# and s390x (make check's, dpkg-buildpackage -a ARCH in a testbed), every
+# ELF file of that architecture, run under qemu-user; and minipg
+# (tests/deb-probe-user), which build-depends on systemtap-sdt-dev as
+# PostgreSQL does, cross-built for arm64 here, each build in a testbed of
+# its own, with sdtkit's packages and with SystemTap's: the same probes,
+# which gdb-multiarch reads under qemu-user.
 # bats file_tags=release
 
 load helpers
 load package-helpers
 
-# CROSS: Debian's name of each architecture, and its name in
-# tests/arches.table.
+# CROSS: each architecture's Debian name, and its name in arches.table.
 declare -gA CROSS=([arm64]=aarch64 [s390x]=s390x)
 
-# minipg_source DIR: minipg's source tree in DIR: provider-examples/
-# postgres-style, the debian/ of tests/deb-probe-user, the project's
-# debian/copyright, and the two files that cannot carry a licence line.
+# minipg_source DIR: minipg's source tree: provider-examples/postgres-style,
+# tests/deb-probe-user/debian, debian/copyright, and two files made here.
 minipg_source() {
     mkdir -p "$1/debian/source"
     cp "$ROOT"/provider-examples/postgres-style/* "$1/"
@@ -36,14 +28,11 @@ minipg_source() {
         >"$1/debian/changelog"
 }
 
-# minipg_build WITH: minipg cross-built for arm64 in $W/WITH (a testbed of
-# its own, ./tb), the build dependency met by WITH: sdtkit (sdtkit:arm64
-# and the build machine's sdtkit-tools) or systemtap (SystemTap's
-# systemtap-sdt-dev:arm64, from Debian's archive).  Beside the packages it
-# leaves what the tests read: deps-before and deps-after
-# (dpkg-checkbuilddeps -a arm64's output and status, before and after
-# WITH was installed), header (the <sys/sdt.h> the compiler reads, and its
-# package) and dtrace (the package of /usr/bin/dtrace).
+# minipg_build WITH: minipg cross-built for arm64 in $W/WITH (its testbed
+# ./tb), the build dependency met by sdtkit (sdtkit:arm64, this machine's
+# sdtkit-tools) or systemtap (systemtap-sdt-dev:arm64).  Beside the
+# packages: deps-before, deps-after (dpkg-checkbuilddeps' output and
+# status), header (the <sys/sdt.h> read, its package), dtrace (its package).
 minipg_build() {
     local d=$W/$1 s
     mkdir -p "$d"
@@ -167,9 +156,7 @@ on() {
     elf_headers x/usr/bin/minipg | grep -q '	ELF64 little AArch64$'
 }
 
-# PROBES: minipg's probes and their arguments' sizes (provider-examples/
-# postgres-style/probes.d: LocalTransactionId, BlockNumber and Oid are
-# unsigned int, bool unsigned char).
+# PROBES: minipg's probes and their arguments' sizes (probes.d).
 PROBES='postgresql:buffer__read__done 4 4 -4 1
 postgresql:buffer__read__start 4 4 -4
 postgresql:query__done 8

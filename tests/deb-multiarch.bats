@@ -1,16 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# The Debian packages across architectures, as apt and dpkg see them in a
-# testbed (tests/testbed.bash, a throwaway root with arm64 and s390x added):
-# sdtkit (the headers, Multi-Arch: same) of two architectures beside one
-# sdtkit-tools (Multi-Arch: foreign); a cross build's Build-Depends on
-# systemtap-sdt-dev, as the fifteen Debian packages that use it write it,
-# satisfied by sdtkit for the host architecture and the tools of the build
-# architecture (apt-get -a arm64); and the upgrade from 0.1.0-1's single
-# sdtkit package.
-#
-# The native and arm64 packages are make check's (package-helpers.bash),
-# 0.1.0-1's built here, from the commit that made it.
+# The Debian packages across architectures, in a testbed: sdtkit (Multi-Arch:
+# same) of two architectures beside one sdtkit-tools (foreign); the fifteen
+# users' Build-Depends on systemtap-sdt-dev in a cross build (apt-get -a
+# arm64); and the upgrade from 0.1.0-1's single sdtkit package, built here.
 # bats file_tags=release
 
 load helpers
@@ -23,8 +16,7 @@ setup_file() {
     export OLD=$BATS_FILE_TMPDIR/old
     command -v dpkg-buildpackage >/dev/null && git -C "$ROOT" cat-file -e "$OLD_COMMIT^{commit}" 2>/dev/null ||
         return 0
-    # 0.1.0-1's packages, built from OLD_COMMIT's tree (binary packages
-    # only, as make deb builds them)
+    # 0.1.0-1's binary packages, from OLD_COMMIT's tree
     mkdir -p "$OLD/src"
     (git -C "$ROOT" archive "$OLD_COMMIT" | tar -x -C "$OLD/src" &&
         cd "$OLD/src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b) >"$OLD.log" 2>&1 || true
@@ -85,11 +77,8 @@ installed() {
     grep -q '^Package: postgresql-15$' showsrc ||
         missing "apt has no deb-src lists (.ci/run adds them: sdtkit-deb-src.sources)"
     sdt_users showsrc
-    # without sdtkit, a cross build needs SystemTap's arm64 package: the
-    # host architecture's (systemtap-sdt-dev is Multi-Arch: same), for
-    # each clause that is for arm64; gearmand's and php8.2's name
-    # architectures without it, and apt needs nothing for them either way
-    # (asked together: each apt-get -s here is seconds of CPU)
+    # without sdtkit, a cross build needs SystemTap's arm64 package for each
+    # clause for arm64; gearmand's and php8.2's are not, and need nothing
     local applies=0 other=()
     for c in "${!CLAUSE_USERS[@]}"; do
         if [ -z "$(clause_for arm64 "$c")" ]; then

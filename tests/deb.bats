@@ -1,19 +1,13 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# make deb: the Debian packages, built from the release tarball as Debian's
-# orig tarball: sdtkit (the headers, for the host architecture) and
-# sdtkit-tools (dtrace and sdt-list, for the build architecture), which
+# make deb: the Debian packages, from the release tarball as the orig
+# tarball: sdtkit (the headers) and sdtkit-tools (dtrace, sdt-list), which
 # together stand in for systemtap-sdt-dev, and the run-time libraries as
-# Debian's library policy wants them (libsdtkit1 and libstapsdt0, named
-# after their SONAMEs, with symbols files, and libsdtkit-dev).  Their files
-# and control fields, lintian, reproducibility, that dpkg and apt take
-# sdtkit for systemtap-sdt-dev natively, and that the installed trees work
-# (tests/deb-multiarch.bats: cross builds' dependencies and upgrades).
-#
-# The packages are make check's (package-helpers.bash), read as they are
-# or installed only into scratch dpkg databases and directories: the
-# system's systemtap-sdt-dev is never touched.  A second build, in an
-# unpacked copy of make dist's tarball, is made once.
+# Debian's library policy wants them (libsdtkit1, libstapsdt0,
+# libsdtkit-dev).  Their files and fields, lintian, reproducibility, that
+# dpkg and apt take sdtkit for systemtap-sdt-dev, and that they work.  The
+# packages are make check's, installed only into scratch dpkg databases; a
+# second build, in an unpacked copy of the tarball, is made once.
 # bats file_tags=release
 
 load helpers
@@ -58,14 +52,9 @@ deb_files() {
     dpkg-deb -c "$(deb "$NATIVE" "$1")" | awk '{ print $6 }' | sed 's|^\./|/|'
 }
 
-# apt_get ARGS... / apt_cache ARGS...: apt-get and apt-cache, with apt's
-# binary cache of the package lists (srcpkgcache.bin) kept for the suite.
-# Docker's Debian images turn that cache off (docker-clean), and then each
-# run parses all the lists again: half of a simulation's CPU, and the
-# tests simulate a dozen times.  apt itself keys the cache on every list
-# (name, size, date) and rebuilds it when one changed; it writes it to a
-# temporary file and renames it, so runs side by side never read half a
-# cache.  The status part is not kept: each test has a status of its own.
+# apt_get ARGS... / apt_cache ARGS...: apt-get and apt-cache, with the
+# lists' binary cache (off in Docker's images: half of a simulation's CPU)
+# kept for the suite; apt rebuilds it when a list changed, atomically.
 apt_get() {
     apt-get -o Dir::Cache::srcpkgcache="$BATS_FILE_TMPDIR/srcpkgcache.bin" "$@"
 }
@@ -74,11 +63,8 @@ apt_cache() {
 }
 
 # apt_sim STATUS ARGS...: apt_get -s ARGS... against the dpkg status file
-# STATUS: its output (stdout and stderr) and its exit status.  A question
-# asked again in this suite (the same ARGS, a status file of the same
-# bytes) gets the first answer again: apt-get -s changes nothing, and
-# what else it reads (the lists) does not change during a run, but each
-# answer takes it about a second of CPU.
+# STATUS: its output and exit status, the first answer again for the same
+# question (ARGS, STATUS's bytes): each takes about a second of CPU.
 apt_sim() {
     local status=$1 key dir=$BATS_FILE_TMPDIR/apt-answers
     shift
@@ -93,11 +79,15 @@ apt_sim() {
     return "$(cat "$key.status")"
 }
 
-# scratch_admindir DIR: a copy of the system's dpkg database (the status file
-# only) in DIR/admin, with an empty DIR/root to install into.
+# scratch_admindir DIR: a copy of the system's dpkg status file in
+# DIR/admin, with an empty DIR/root to install into; db_dpkg ARGS...: dpkg
+# on ./db's.
 scratch_admindir() {
     mkdir -p "$1/admin/info" "$1/admin/updates" "$1/root"
     cp /var/lib/dpkg/status "$1/admin/status"
+}
+db_dpkg() {
+    dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root --force-script-chrootless "$@"
 }
 
 # ---- the package itself -------------------------------------------------
@@ -174,10 +164,7 @@ scratch_admindir() {
 }
 
 @test "every file make install installs is in exactly one package" {
-    # make install in the unpacked tarball the packages were built in
-    # (dpkg-buildpackage leaves it built): which files it installs does not
-    # depend on how they were compiled, and compiling them all again took
-    # most of this test's CPU
+    # make install in the tree dpkg-buildpackage built, not compiling again
     make -s -C "$DEBDIR/sdtkit-$VERSION" install PREFIX=/usr LIBDIR="/usr/lib/$MULTIARCH" \
         DESTDIR="$PWD/stage" >/dev/null
     (cd stage && find . ! -type d | sed 's|^\./|/|') | sort > installed
@@ -255,8 +242,7 @@ EOF
     scratch_admindir db
     local p debs=()
     for p in $DEB_PACKAGES; do debs+=("$(deb "$NATIVE" $p)"); done
-    dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
-        --force-script-chrootless --force-depends -i "${debs[@]}" > /dev/null
+    db_dpkg --force-depends -i "${debs[@]}" > /dev/null
     local L="$PWD/db/root/usr/lib/$MULTIARCH"
     export PKG_CONFIG_PATH="$L/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$PWD/db/root"
     gcc -std=c11 -Wall -Werror $(pkg-config --cflags sdtkit-runtime) "$ROOT/tests/release/rt-user.c" \
@@ -372,8 +358,7 @@ EOF
 
 @test "installed into a scratch dpkg database, sdtkit takes the place of systemtap-sdt-dev" {
     scratch_admindir db
-    run dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
-        --force-script-chrootless -i "$DEBFILE" "$TOOLSFILE"
+    run db_dpkg -i "$DEBFILE" "$TOOLSFILE"
     echo "$output"
     [ "$status" -eq 0 ]
     if grep -q '^Package: systemtap-sdt-dev$' /var/lib/dpkg/status; then
@@ -419,13 +404,11 @@ EOF
         missing "apt knows no systemtap-sdt-dev (run apt-get update)"
     scratch_admindir db
     # the database without systemtap-sdt-dev: apt would install it
-    dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root --force-all \
-        --force-script-chrootless --purge systemtap-sdt-dev >/dev/null 2>&1 || true
+    db_dpkg --force-all --purge systemtap-sdt-dev >/dev/null 2>&1 || true
     run apt_sim "$PWD/db/admin/status" satisfy 'systemtap-sdt-dev [linux-any]'
     grep -q '^Inst systemtap-sdt-dev ' <<<"$output"
     # with sdtkit: nothing to install
-    dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
-        --force-script-chrootless -i "$DEBFILE" "$TOOLSFILE" >/dev/null
+    db_dpkg -i "$DEBFILE" "$TOOLSFILE" >/dev/null
     run apt_sim "$PWD/db/admin/status" satisfy 'systemtap-sdt-dev [linux-any]'
     echo "$output"
     [ "$status" -eq 0 ]
@@ -440,31 +423,26 @@ EOF
 }
 
 @test "the build dependencies of all fifteen packages that use systemtap-sdt-dev are satisfied by sdtkit, unedited" {
-    # the source records of all fifteen, read once (apt-cache reads the
-    # Sources lists whole for each call)
+    # the source records of all fifteen, read once
     # shellcheck disable=SC2086
     apt_cache showsrc $SDT_USERS >showsrc 2>/dev/null || true
     grep -q '^Package: postgresql-15$' showsrc ||
         missing "apt has no deb-src lists (.ci/run adds them: sdtkit-deb-src.sources)"
     scratch_admindir db
-    dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root --force-all \
-        --force-script-chrootless --purge systemtap-sdt-dev >/dev/null 2>&1 || true
-    # satisfy CLAUSE...: what apt would install for them, against the
-    # scratch database (the previous test asked one of them already)
+    db_dpkg --force-all --purge systemtap-sdt-dev >/dev/null 2>&1 || true
+    # satisfy CLAUSE...: what apt would install for them, against ./db
     satisfy() {
         apt_sim "$PWD/db/admin/status" satisfy "$@"
     }
     local c out
     sdt_users showsrc
-    # apt's answer depends on the clause alone, and most of the fifteen write
-    # the same one: each clause is asked once (apt-get -s takes seconds)
+    # each clause, which several of the fifteen write, asked once
     for c in "${!CLAUSE_USERS[@]}"; do
         # without sdtkit, apt would install SystemTap's package for it
         satisfy "$c" | grep -q '^Inst systemtap-sdt-dev ' ||
             { echo "${CLAUSE_USERS[$c]}($c): apt would not install systemtap-sdt-dev without sdtkit"; false; }
     done
-    dpkg --admindir="$PWD/db/admin" --instdir="$PWD/db/root" --force-not-root \
-        --force-script-chrootless -i "$DEBFILE" "$TOOLSFILE" >/dev/null
+    db_dpkg -i "$DEBFILE" "$TOOLSFILE" >/dev/null
     # all clauses at once: nothing to install for them together means
     # nothing for each; when apt has something, each alone says which
     if ! out=$(satisfy "${!CLAUSE_USERS[@]}") || grep -q '^Inst ' <<<"$out"; then

@@ -1,13 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# make dist: the release tarball, sdtkit-VERSION.tar.gz, of the tracked
-# files (and MANIFEST, their list), the same bytes from any checkout; make
-# distcheck: it builds, passes its checks, installs and uninstalls cleanly
-# and remakes itself.
-#
-# The tarball is made once from this tree, in setup_file; the checks that
-# need another checkout make one (a git repository of the same files, with
-# other dates and modes) and reuse it.
+# make dist: the release tarball of the tracked files and MANIFEST, the
+# same bytes from any checkout; make distcheck: it builds, passes its
+# checks, installs, uninstalls cleanly and remakes itself.  The tarball and
+# another checkout (other dates and modes) are made once.
 # bats file_tags=release
 
 load helpers
@@ -18,8 +14,7 @@ setup_file() {
     TARBALL=$BATS_FILE_TMPDIR/sdtkit-$VERSION.tar.gz
     EPOCH=$(date -u -d "$(sed -n 's/^ -- .*>  *//p' "$ROOT/debian/changelog" | head -1)" +%s)
     dist_tarball "$BATS_FILE_TMPDIR" > "$BATS_FILE_TMPDIR/dist.log" 2>&1 || true
-    # the other checkout, made once: the test of make dist only reads it;
-    # make distcheck's, the last, builds in it and then changes its Makefile
+    # the other checkout: distcheck's test, the last, changes its Makefile
     (cd "$BATS_FILE_TMPDIR" && other_checkout co) > "$BATS_FILE_TMPDIR/co.log" 2>&1 || true
 }
 
@@ -28,9 +23,8 @@ setup() {
     [ -f "$TARBALL" ] || { cat "$BATS_FILE_TMPDIR/dist.log"; false; }
 }
 
-# other_checkout DIR: the project's files copied into a new git repository
-# in DIR, as another clone would have them: other dates (now), group-writable
-# modes (umask 002), its own index.  (The list of files is DIR.files0.)
+# other_checkout DIR: the project's files in a new git repository in DIR,
+# with other dates (now) and modes (umask 002); their list in DIR.files0.
 other_checkout() {
     local dest
     dest=$(realpath -m "$1")
@@ -131,9 +125,7 @@ shared_checkout() {
 
 @test "make distcheck builds the tarball, passes its checks, installs, uninstalls to nothing and remakes the same tarball" {
     shared_checkout
-    # unoptimised (-O0 compiles in a third of the CPU): what distcheck
-    # checks is the tarball, and the optimised build of the same tarball is
-    # what make deb and make rpm compile and test (deb.bats, rpm.bats)
+    # -O0: deb.bats and rpm.bats test the tarball's optimised build
     run fresh make -s -C co distcheck SUITES="tests/licence.bats tests/install.bats" CFLAGS=-O0
     echo "$output" | tail -20
     [ "$status" -eq 0 ]
@@ -145,8 +137,7 @@ shared_checkout() {
     sed -i 's|^install: .*$|&\n\tinstall -D -m 644 VERSION $(DESTDIR)$(PREFIX)/share/sdtkit-leftover|' co/Makefile
     grep -q 'share/sdtkit-leftover$' co/Makefile
     git -C co add Makefile
-    # what it checks needs no examples, demo or run-time library built
-    # first, nor optimised code
+    # (no examples, demo or run-time library needed for that)
     run fresh make -s -C co distcheck SUITES="tests/licence.bats" DISTCHECK_BUILD=tools CFLAGS=-O0
     [ "$status" -ne 0 ]
     [[ "$output" == *"distcheck: make uninstall left: ./usr/local/share/sdtkit-leftover"* ]]

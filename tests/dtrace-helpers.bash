@@ -48,10 +48,9 @@ note() {
 EOF
 }
 
-# build_side DIR SIDE [CC]: the program DIR/SIDE from DIR/SIDE.c, compiled
-# with $CC (default gcc) -O2 and the flags of DIR/cflags and DIR/SIDE.cflags
-# if any, against our header; when DIR/SIDE.d exists, through dtrace -h (as
-# probes.h) and dtrace -G, the way a real build gets its semaphores.
+# build_side DIR SIDE [CC]: DIR/SIDE from DIR/SIDE.c, by CC (gcc) -O2 with
+# the flags of DIR/cflags and DIR/SIDE.cflags, against our header; through
+# dtrace -h (probes.h) and -G when DIR/SIDE.d exists.
 build_side() {
     local dir=$1 side=$2 cc=${3:-gcc} flags=() more=() objs
     [ ! -f "$dir/cflags" ] || read -r -a flags <"$dir/cflags"
@@ -60,9 +59,7 @@ build_side() {
     (
         cd "$dir" || exit 1
         objs=("$side.o")
-        if [ -f "$side.d" ]; then
-            "$DTRACE" -h -s "$side.d" -o probes.h || exit 1
-        fi
+        [ ! -f "$side.d" ] || "$DTRACE" -h -s "$side.d" -o probes.h || exit 1
         $cc -O2 "${flags[@]}" -I "$INCLUDE" -I . -c "$side.c" -o "$side.o" || exit 1
         if [ -f "$side.d" ]; then
             CC=$cc "$DTRACE" -G -s "$side.d" -o "$side-probes.o" "$side.o" || exit 1
@@ -73,9 +70,8 @@ build_side() {
     )
 }
 
-# json_get FILE PYTHON-EXPRESSION: the expression's value, with the JSON of
-# FILE parsed by Python's json module as `j` (a string printed as is, any
-# other value as JSON).
+# json_get FILE PYTHON-EXPRESSION: its value, FILE's JSON being `j` (a
+# string printed as is, any other value as JSON).
 json_get() {
     python3 -c '
 import json, sys
@@ -85,16 +81,10 @@ print(v if isinstance(v, str) else json.dumps(v))' "$1" "$2"
 }
 
 # ---- Cases as data (tests/README.md, 3) ---------------------------------
-#
-# tests/cases/SUITE/CASE/, CASE the test's name made a slug: each NAME.d
-# with NAME.err (its exact stderr; a line "..." stands for any lines), and
-# NAME.args (dtrace's arguments, when not "-h -s NAME.d -o out.h") and
-# NAME.status (when not 1) if need be; other files are there for dtrace to
-# read.  Each runs in a copy of the directory, under `timeout 10`, and must
-# give its status, its stderr, nothing on stdout, and no file but a
-# non-empty out.h on success.  A failure shows a diff -u of the stderrs.
+# Each NAME.d of tests/cases/SUITE/CASE/ runs in a copy of the directory,
+# under `timeout 10`; a failure shows a diff -u of the stderrs.
 
-# case_slug VAR TEXT: set VAR to TEXT in lower case, each run of other
+# case_slug VAR TEXT: VAR = TEXT in lower case, each run of other
 # characters one '-', none at either end.
 case_slug() {
     local s=${2,,} ext=0
@@ -136,16 +126,13 @@ dtrace_case() {
     (shopt -s globstar dotglob nullglob && case_inputs "$dir")
 }
 
-# case_inputs DIR: the inputs of case directory DIR, checked one by one
-# (globstar, dotglob and nullglob set).
+# case_inputs DIR: the inputs of DIR checked (globstar, dotglob, nullglob).
 case_inputs() {
     local dir=$1 err name w want args before after kept f expected why bad=0
     for err in "$dir"/*.err; do
         [ -f "$err" ] || { echo "no NAME.err in ${dir#"$ROOT"/}"; return 1; }
         name=${err##*/}
-        name=${name%.err}
-        # a copy of the directory, data files included (dtrace reads none of them)
-        w="$BATS_TEST_TMPDIR/case-$name"
+        name=${name%.err} w="$BATS_TEST_TMPDIR/case-$name"
         cp -R "$dir" "$w"
         want=1
         [ ! -f "$dir/$name.status" ] || read -r want <"$dir/$name.status"
@@ -182,8 +169,7 @@ case_inputs() {
     [ "$bad" -eq 0 ]
 }
 
-# case_failed WHAT EXPECTED GOT WHY...: say which case failed and why, with
-# a diff -u of the file it should have given and the one it gave.
+# case_failed WHAT EXPECTED GOT WHY...: which case failed, why, and a diff -u.
 case_failed() {
     local what=$1 expected=$2 got=$3
     shift 3
@@ -193,8 +179,7 @@ case_failed() {
 }
 
 # every_case_has_its_test [RUNNER]: each directory of tests/cases/SUITE is
-# the case of a test of SUITE.bats whose body is RUNNER (default
-# dtrace_case): a case without one would never run.
+# the case of a test of SUITE.bats whose body is RUNNER (dtrace_case).
 every_case_has_its_test() {
     local suite=${BATS_TEST_FILENAME##*/} runner=${1:-dtrace_case} t c slug slugs=" " orphans=()
     while IFS= read -r t; do

@@ -4,18 +4,13 @@
 # tests/README.md says how the suites use them.
 
 # Where a test failed.  bats' DEBUG trap records the stack before every
-# command (0.17 ms each, 450,000 commands a run: a tenth of its CPU),
-# because bash before 5 gave the ERR trap wrong line numbers (bats'
-# tracing.bash has the table).  Bash 5's are right, so here bats' DEBUG
-# trap removes itself at its first run, and the ERR trap records the stack
-# of the command that failed: bats reports the test's line and the
-# helper's, as before.  (A failure inside teardown, which bats runs as a
-# condition, where no ERR trap fires, is reported without its line.)
-# `bats --trace` keeps bats' trap.
+# command (a tenth of a run's CPU) for bash before 5's wrong ERR line
+# numbers.  With bash 5 it removes itself at its first run, and the ERR
+# trap records the failed command's stack (not in teardown, which runs as
+# a condition).  `bats --trace` keeps bats' trap.
 if [ "${BASH_VERSINFO[0]}" -ge 5 ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ]; then
     bats_debug_trap() {
-        # (not while bats sets its traps, nor inside `load`: bash restores
-        # the ERR trap after a `source` run as a condition)
+        # (not while bats sets its traps, nor in `load`, after which bash restores ERR)
         case " ${FUNCNAME[*]} " in *" bats_setup_tracing "* | *" source "*) return 0 ;; esac
         trap - DEBUG
         trap sdtkit_error_trap ERR
@@ -50,21 +45,14 @@ done
 # Waits are on events, never a window of time; HANG_SECONDS bounds each wait
 # and each `timeout` around a tracer, gdb or qemu only so that a hang fails.
 HANG_SECONDS=${SDTKIT_HANG_SECONDS:-300}
-# Debian's python3 (.ci/run installs it), not a version manager's shim first
-# on PATH (pyenv's costs four times as much a call); PYTHON3 for env or exec.
+# Debian's python3, not a version manager's slower shim; PYTHON3 for env or exec.
 PYTHON3=python3
 if [ -x /usr/bin/python3 ]; then
     PYTHON3=/usr/bin/python3
     python3() { /usr/bin/python3 "$@"; }
 fi
 
-# ---- What a test needs ------------------------------------------------
-#
-# .ci/run installs every package the suites use: one that is missing fails
-# the test under CI (CI=true), naming the package, and skips it elsewhere.
-# What the machine refuses (not root, no uprobes) skips everywhere.  In the
-# fast tier (SDTKIT_TIER=fast), a test that reaches for a cross compiler, a
-# tracer or a packaging tool fails, naming the tag it lacks.
+# ---- What a test needs (tests/README.md, 2) ------------------------------
 
 # missing MESSAGE: fail under CI, skip elsewhere.
 missing() {
@@ -73,9 +61,7 @@ missing() {
 }
 
 # refused MESSAGE: skip, under CI too, saying what the machine refuses.
-refused() {
-    skip "the machine refuses: $1"
-}
+refused() { skip "the machine refuses: $1"; }
 
 # package_of CMD: the Debian package .ci/run installs CMD from.
 package_of() {
@@ -86,6 +72,7 @@ package_of() {
         *-linux-gnu*-g++) p=${1%-g++} && echo "g++-${p//_/-}" ;;
         clang | clang++) echo clang ;; ld.lld) echo lld ;; ld.gold) echo binutils ;;
         perf) echo linux-perf ;; ninja) echo ninja-build ;; pkg-config) echo pkgconf ;;
+        dpkg-buildpackage) echo dpkg-dev ;; dh) echo debhelper ;; apt-get) echo apt ;; rpmbuild) echo rpm ;;
         qemu-*) echo qemu-user ;; setpriv | flock | unshare) echo util-linux ;;
         timeout) echo coreutils ;; tplist-bpfcc | trace-bpfcc) echo bpfcc-tools ;;
         go) echo golang-go ;; ruby) echo ruby-dev ;;
@@ -144,10 +131,8 @@ need_stap_dtrace() {
 }
 
 # ---- The architectures: tests/arches.table ------------------------------
-#
-# ALL_ARCHES: every row's name, in order; ARCHES: the seven marked main,
-# tested where a suite does not test all; ARCH_TABLE["ARCH COLUMN"]: every
-# cell, by the column's name and by its number.
+# ALL_ARCHES: every row's name; ARCHES: those marked main;
+# ARCH_TABLE["ARCH COLUMN"]: every cell, by the column's name and number.
 ARCH_TABLE_FILE=${BASH_SOURCE[0]%/*}/arches.table
 declare -gA ARCH_TABLE
 eval "$(awk -F '  +' '
@@ -169,14 +154,12 @@ arch_triple() { arch_field "$1" 2; }
 arch_gcc() { arch_tool "$1" gcc; }
 arch_gxx() { arch_tool "$1" g++; }
 arch_tool() {
-    local t
-    if [ "$1" = x86_64 ]; then echo "$2"; return; fi
-    t=$(arch_triple "$1") && echo "$t-$2"
+    local t=
+    [ "$1" = x86_64 ] || t=$(arch_triple "$1") || return
+    echo "${t:+$t-}$2"
 }
 
-# need_arch ARCH: ARCH's cross compiler and its C library are installed
-# (a compiler without its C library cannot build a program or include
-# <stdint.h>, and was the cause of a CI run that failed on a new machine).
+# need_arch ARCH: ARCH's cross compiler and its C library are installed.
 need_arch() {
     local gcc libc
     gcc=$(arch_gcc "$1") || return
@@ -187,8 +170,8 @@ need_arch() {
         missing "$gcc has no C library: libc.a not found (.ci/run installs $(arch_field "$1" 3))"
 }
 
-# stap_include: a directory holding only SystemTap's sys/sdt.h, usable by
-# cross compilers too (Debian installs it under the x86-64 multiarch path).
+# stap_include: a directory holding only SystemTap's sys/sdt.h, for cross
+# compilers too (Debian installs it under the x86-64 multiarch path).
 stap_include() {
     local d=${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}/stapinc
     mkdir -p "$d/sys" && cp "$STAP_INCLUDE_DIR/sys/sdt.h" "$STAP_INCLUDE_DIR/sys/sdt-config.h" "$d/sys/"
@@ -197,9 +180,8 @@ stap_include() {
 
 # ---- Running things ------------------------------------------------------
 
-# fresh CMD...: CMD without the outer bats' variables and its libexec
-# directory on PATH (a nested bats or make check would go to the wrong
-# place), nor the outer run's tier, passes, jobs and programs under test.
+# fresh CMD...: CMD without the outer bats' variables and libexec on PATH,
+# nor the outer run's tier, passes, jobs and programs under test.
 fresh() {
     local unset=() v path
     for v in $(compgen -v BATS_) SDTKIT_TIER SDTKIT_PASSES SDTKIT_CHECK_JOBS SDTKIT_CHECK_SERIAL \
@@ -221,22 +203,17 @@ project_files() {
 }
 
 # dist_tarball DIR: make dist's tarball of this tree, in DIR.
-dist_tarball() {
-    make -s -C "$ROOT" dist DIST_DIR="$1"
-}
+dist_tarball() { make -s -C "$ROOT" dist DIST_DIR="$1"; }
 
 # cpu_ms VAR: VAR = the user plus system CPU time, in ms, of every child
-# this shell has waited for.  Two readings around a command bound its work,
-# which the machine's load does not change as it changes wall time.  (Not
-# in a $(...): a subshell has no children yet.)
+# this shell has waited for (not in a $(...), which has none yet).
 cpu_ms() {
     times >"$BATS_TEST_TMPDIR/.times"
     printf -v "$1" '%s' "$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/)
         n += t[1] * 60000 + t[2] * 1000 }; printf "%d\n", n }' "$BATS_TEST_TMPDIR/.times")"
 }
 
-# repeat N FORMAT: FORMAT N times, as awk's printf writes it (escapes as
-# \n understood; a %d is the count, from 1 to N): large inputs, fast.
+# repeat N FORMAT: FORMAT N times, by awk's printf (a %d is the count, 1 to N).
 repeat() {
     awk -v n="$1" -v f="$2" 'BEGIN { for (i = 1; i <= n; i++) printf f, i }'
 }
@@ -295,37 +272,29 @@ notes_of() {
 
 # note_field FILE PROBE FIELD: Location, Base or Semaphore of a probe (hex).
 note_field() {
-    readelf -n "$1" | awk -v p="$2" -v f="$3" '
-        /^ *Provider: / { sub(/^ *Provider: /, ""); prov = $0 }
-        /^ *Name: /     { sub(/^ *Name: /, ""); name = $0 }
-        /Location: / && prov ":" name == p {
-            for (i = 1; i <= NF; i++) if ($i == f ":") { v = $(i + 1); sub(/,$/, "", v); print v; exit } }'
+    readelf -n "$1" | awk -v want="$2" -v f="$3" 'function note(probe, args) {}
+        /Location: / && p ":" n == want {
+            for (i = 1; i <= NF; i++) if ($i == f ":") { v = $(i + 1); sub(/,$/, "", v); print v; exit } }'"$NOTE_AWK"
 }
 
 # ---- gdb and qemu-user -------------------------------------------------
 
-# GDB_LEAN leaves out the C library's separate debug information
-# (libc6-dbg): gdb indexed it at every run, for no probe.
+# GDB_LEAN: no separate debug information (libc6-dbg), which gdb indexed.
 GDB_LEAN=(-ex 'set debug-file-directory')
 
 # note_sites FILE: "provider:name location semaphore" per note, sorted.
 note_sites() {
-    readelf -n "$1" | awk '
-        /^ *Provider:/ { p = $2 }
-        /^ *Name:/     { n = $2 }
-        /Location:/    { l = $2; sub(/,$/, "", l); print p ":" n, l, $NF }' | sort
+    readelf -n "$1" | awk 'function note(probe, args) {}
+        /Location:/ { l = $2; sub(/,$/, "", l); print p ":" n, l, $NF }'"$NOTE_AWK" | sort
 }
 
-# gdb_runs DIR PROBE... <JOBS: programs run one after the other in one gdb
-# session (its start, Python's, is most of what gdb costs a short run),
+# gdb_runs DIR PROBE... <JOBS: programs run in turn in one gdb session,
 # each stopping at every PROBE it has (GDB_PROBE_CLASS of
-# tests/gdb-probe-args.py, ProbeArgs by default: "name hit", then "name
-# argN VALUE" a stop).  A line of JOBS is "NAME RUNNER FILE PROGRAM ARGS...":
-# RUNNER "-" runs PROGRAM under gdb (ARGS may redirect its output), else
-# under that qemu-user, stopped in its gdb stub, for gdb-multiarch (a
-# session's programs run all natively or all under qemu-user).
-# DIR/NAME.hits: NAME's stops; DIR/NAME.sites, when FILE is not "-":
-# FILE's probes as `info probes' lists them, as note_sites' lines.
+# tests/gdb-probe-args.py, ProbeArgs by default: "name hit", "name argN
+# VALUE").  A JOBS line, "NAME RUNNER FILE PROGRAM ARGS...": RUNNER "-" runs
+# PROGRAM under gdb (ARGS may redirect), else under that qemu-user, for
+# gdb-multiarch (not both in a session).  DIR/NAME.hits: its stops;
+# DIR/NAME.sites, unless FILE is "-": FILE's `info probes', as note_sites.
 gdb_runs() {
     local dir=$1 py=$1/.probes.py gdb=gdb name runner file prog args p pids=() sites=() runs=()
     shift
@@ -352,11 +321,9 @@ gdb_runs() {
 }
 
 # qemu_gdb_start QEMU PROGRAM ARGS...: PROGRAM under QEMU, stopped in its
-# gdb stub; sets QEMU_PID and QEMU_PORT.  A fixed or random port alone
-# failed CI ("qemu: could not open gdbserver": taken), and a sleep before
-# gdb connects is a race: ports below the kernel's ephemeral range that
-# nothing listens on are tried (QEMU_GDB_PORTS first, for tests of this),
-# until qemu itself listens (the socket's inode is among its open files).
+# gdb stub; sets QEMU_PID and QEMU_PORT.  Tries ports below the ephemeral
+# range that nothing listens on (QEMU_GDB_PORTS first), the next when qemu
+# finds one taken, until qemu itself listens.
 qemu_gdb_start() {
     local qemu=$1 log port try end tries=()
     shift
@@ -369,9 +336,7 @@ qemu_gdb_start() {
         "$qemu" -g "$port" "$@" 2>"$log" &
         QEMU_PID=$! end=$((SECONDS + HANG_SECONDS))
         while [ "$SECONDS" -lt "$end" ]; do
-            # qemu loads the program before it listens (a look at the
-            # sockets is some 8 ms of the kernel's CPU)
-            sleep 0.025
+            sleep 0.025 # (qemu loads the program first; a look costs 8 ms)
             pid_listens "$QEMU_PID" "$port" && { QEMU_PORT=$port; return 0; }
             kill -0 "$QEMU_PID" 2>/dev/null || break
         done
@@ -403,14 +368,11 @@ pid_listens() {
 }
 
 # qemu_reap PID...: wait for each qemu of qemu_gdb_start (a child of this
-# shell); those still there after HANG_SECONDS are killed with SIGKILL (a
-# qemu whose gdb never connected waits in its stub for ever and ignores
-# SIGTERM).  Fails, naming them, when one was killed; else the status of
-# the last.
+# shell), killing those there after HANG_SECONDS (SIGKILL: one whose gdb
+# never connected ignores SIGTERM); fails naming them, else the last's status.
 qemu_reap() {
     local p st=0 dog killed=()
-    # the watchdog: its trap is set before its sleep starts, so that the
-    # kill below (qemu ended at once) never leaves a sleep behind
+    # the watchdog, its trap set before its sleep: a kill never leaves a sleep
     (
         s=
         trap '[ -z "$s" ] || kill "$s"; exit 0' TERM

@@ -6,10 +6,8 @@
 
 load helpers
 
-# The two installs most tests read are made once, into the suite's
-# directory: PREFIX=/opt/sdt (opt_install), and the run-time libraries' as
-# Debian's, with a multiarch LIBDIR (install_runtime).  No test writes
-# there; those that install elsewhere or uninstall make their own.
+# The two installs most tests read, made once: PREFIX=/opt/sdt
+# (opt_install) and Debian's multiarch LIBDIR (install_runtime).
 setup_file() {
     export OPT_STAGE=$BATS_FILE_TMPDIR/opt RT_STAGE=$BATS_FILE_TMPDIR/rt
     {
@@ -22,8 +20,7 @@ setup() {
     STAGE=$BATS_TEST_TMPDIR/stage
 }
 
-# opt_install: make install PREFIX=/opt/sdt DESTDIR=STAGE, made by
-# setup_file; sets STAGE.
+# opt_install: setup_file's make install PREFIX=/opt/sdt; sets STAGE.
 opt_install() {
     STAGE=$OPT_STAGE
     [ -x "$STAGE/opt/sdt/bin/dtrace" ] || { cat "$BATS_FILE_TMPDIR/install.log"; false; }
@@ -61,8 +58,8 @@ opt_install() {
 ./usr/local/lib/libother.so" ]
 }
 
-# probed_build PKG_CONFIG_ENV...: build and run a probed program the way a
-# project would, with the header and dtrace found only through pkg-config.
+# probed_build PKG_CONFIG_ENV...: a probed program built and run, the header
+# and dtrace found through pkg-config alone.
 probed_build() {
     local dtrace cflags
     dtrace="$(env "$@" pkg-config --variable=dtrace sdtkit)"
@@ -119,8 +116,7 @@ probed_build() {
 
 # ---- the run-time libraries ----------------------------------------------
 
-# install_runtime: make install with a multiarch LIBDIR, as Debian's, made
-# by setup_file; sets STAGE and LIB.
+# install_runtime: setup_file's install with Debian's LIBDIR; sets STAGE, LIB.
 install_runtime() {
     STAGE=$RT_STAGE
     LIB=$STAGE/usr/lib/x86_64-linux-gnu

@@ -6,18 +6,13 @@
 
 load helpers
 
-# source_files: the project's files that are code, build files or man pages
-# (project_files: tracked ones in a checkout, MANIFEST's in an unpacked
-# tarball).  Data (fuzz corpora, the inputs and expected messages of
-# tests/cases, VERSION, MANIFEST),
-# documentation (Markdown) and Debian's own metadata files (covered by
-# debian/copyright) are not.
+# source_files: the project's code, build files and man pages: not data,
+# Markdown, nor Debian's metadata (which debian/copyright covers).
 source_files() {
     project_files | grep -vE '^fuzz/(corpus|regressions)/|^tests/cases/|\.md$|^VERSION$|^MANIFEST$|(^|/)\.gitignore$|^LICENSE|^debian/(changelog|control|copyright|source/format)$|^\.editorconfig$|^\.clang-format$' | sort
 }
 
-# spdx_of: "FILE LICENCE" for every source file, the licence its first
-# three lines name ("-" when none), in one pass.
+# spdx_of: "FILE LICENCE" for every source file, as its first three lines name it ("-").
 spdx_of() {
     local files
     files=$(source_files) || return 1

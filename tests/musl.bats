@@ -1,14 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# musl, the C library Alpine builds with (musl-gcc, Debian's musl-tools):
-# make musl builds the tools and the run-time libraries with it, linked
-# dynamically and statically; the header works with musl-gcc.  (The tools'
-# own suites run again with both builds: tests/run's musl passes.)
-#
-# A statically linked musl program cannot load shared objects (musl's
-# static dlopen always fails), so run-time probes cannot work there: the
-# load must fail with a clear error, and firing must do nothing, never
-# crash.
+# musl (musl-gcc): make musl builds the tools and run-time libraries with
+# it, dynamic and static (tests/run's musl passes run the tools' suites);
+# the header works with it.  Statically linked, a musl program cannot load
+# shared objects: run-time probes fail to load, clearly, and never crash.
 # bats file_tags=cross
 
 load helpers

@@ -1,43 +1,24 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# make rpm: the RPM packages of sdtkit.spec, built with rpmbuild -ta from
-# the release tarball: sdtkit (dtrace and <sys/sdt.h>, standing in for
-# systemtap-sdt-devel and systemtap-sdt-dtrace) and the run-time libraries
-# as Fedora's guidelines want them (-libs, -devel, -static).  Their fields
-# and files as rpm -qp shows them, rpmlint, and that they install into a
-# scratch root (rpm --root) where they build and run probed programs and
-# rpm takes sdtkit for SystemTap's packages.
-#
-# The tarball is made once and the packages built once, in an unpacked
-# copy of it.  Nothing is installed outside scratch directories.
+# make rpm: the RPM packages of sdtkit.spec, from the release tarball:
+# sdtkit (dtrace and <sys/sdt.h>, for systemtap-sdt-devel and -dtrace) and
+# the run-time libraries (-libs, -devel, -static).  Their fields and files,
+# rpmlint, and that in a scratch root (rpm --root) they build and run
+# probed programs and rpm takes sdtkit for SystemTap's packages.  Built
+# once, in an unpacked copy of the tarball.
 # bats file_tags=release
 
 load helpers
 load package-helpers
 
-# need_rpm_tools: what make rpm and these tests run.
-need_rpm_tools() {
-    local c
-    for c in rpmbuild:rpm rpm:rpm rpm2cpio:rpm2cpio cpio:cpio rpmlint:rpmlint; do
-        command -v "${c%%:*}" >/dev/null 2>&1 ||
-            missing "${c%%:*} is not installed (.ci/run installs it from package ${c#*:})"
-    done
-}
-
-# rpm's brp-elfperms takes the x bits off shared libraries where elfutils'
-# eu-elfclassify is installed, as on Fedora's build machines: the packages
-# are made twice, on this machine as it is (.ci/run installs elfutils) and
-# with eu-elfclassify hidden (a mount namespace where it is /dev/null, which
-# is not executable: as if elfutils were not installed).
+# rpm's brp-elfperms takes the x bits off shared libraries where
+# eu-elfclassify is installed (as on Fedora's build machines): the packages
+# are made as the machine is and with it hidden (bound to /dev/null).
 ELFCLASSIFY=/usr/bin/eu-elfclassify
 
 # rpm_without_elfutils: the packages made again in SRC2 with eu-elfclassify
-# hidden, from the tree the first build compiled and kept (rpmbuild
-# --noprep in its _builddir): every step of rpmbuild runs again but the
-# unpacking and %check (the first build's ran the tests), and its make
-# finds the objects up to date (compiling them again took three quarters
-# of this build's CPU; brp-elfperms runs after %install).  The tarball is make dist's, as the first build's (make -o
-# dist: not made again).
+# hidden, from the first build's compiled tree (--noprep in its _builddir,
+# no %check) and its tarball (make -o dist).
 rpm_without_elfutils() {
     mkdir -p "$SRC2/build"
     tar -xzf "$TARBALL" -C "$SRC2" --strip-components=1
@@ -60,15 +41,9 @@ setup_file() {
     dist_tarball "$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/make-rpm.log" 2>&1 || return 0
     mkdir -p "$SRC"
     tar -xzf "$TARBALL" -C "$SRC" --strip-components=1
-    # --noclean: rpmbuild keeps the tree it built in, where a test runs
-    # make install (the packages are the same bytes) and the build without
-    # elfutils makes its packages
-    # %check runs make check-fast there: a make check of its own, which
-    # must not take this run's (fresh), with the provider corpus of the
-    # checkout, as make distcheck passes it on
-    # (make check SUITES=... exports SUITES, which it would read); its
-    # normal pass only: the sanitizer pass of the same suites on the same
-    # sources is this run's own, and would double the suite's CPU
+    # --noclean: the tree stays, for make install and the second build.
+    # %check's make check-fast: not this run's (fresh, no SUITES), with the
+    # checkout's corpus, the normal pass only (the asan pass is this run's)
     fresh env -u SUITES SDTKIT_PASSES=normal SDTKIT_CORPUS="$(realpath -e "$CORPUS" 2>/dev/null)" make -s -C "$SRC" rpm \
         RPMBUILD="rpmbuild --noclean" >>"$BATS_FILE_TMPDIR/make-rpm.log" 2>&1 || return 0
     if [ -x "$ELFCLASSIFY" ] && [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
@@ -77,7 +52,7 @@ setup_file() {
 }
 
 setup() {
-    need_rpm_tools
+    need_cmd rpmbuild rpm rpm2cpio cpio rpmlint
     [ -f "$(rpmfile sdtkit)" ] || { cat "$BATS_FILE_TMPDIR/make-rpm.log" "$SRC/build/rpm/build.log" >&2; false; }
 }
 
@@ -167,9 +142,7 @@ EOF
 }
 
 @test "every file make install installs is in exactly one package" {
-    # make install in the unpacked tarball rpmbuild built the packages in:
-    # which files it installs does not depend on how they were compiled, and
-    # compiling them all again took most of this test's CPU
+    # make install in the tree rpmbuild built, not compiling again
     make -s -C "$SRC/build/rpm/BUILD/sdtkit-$VERSION" install PREFIX=/usr LIBDIR=/usr/lib64 \
         DESTDIR="$PWD/stage" >/dev/null
     (cd stage && find . ! -type d | sed 's|^\./|/|') | sort > installed
@@ -183,9 +156,8 @@ EOF
 }
 
 # rpmlint_clean SRC RPMS: rpmlint finds no error in the packages in RPMS,
-# the source package built in SRC and the spec (with sdtkit.rpmlintrc;
-# warnings are printed), and every filter of the rc file is still needed:
-# none is left unused.
+# SRC's source package and the spec (warnings printed), and every filter
+# of sdtkit.rpmlintrc is still used.
 rpmlint_clean() {
     local p rpms=()
     for p in $PACKAGES; do rpms+=("$2/$p-$VR.$(uname -m).rpm"); done
@@ -201,9 +173,7 @@ rpmlint_clean() {
 }
 
 # modes RPMS: "package mode path" of every file of the packages in RPMS,
-# the build-id links' names (which differ between builds in different
-# directories) as BUILD-ID, without the directories of their first two
-# digits (two links may share one).
+# build-id links as BUILD-ID, without their two-digit directories.
 modes() {
     local p
     for p in $PACKAGES; do
@@ -228,8 +198,7 @@ modes() {
 
 @test "make rpm's %check runs the fast tier of the test suites on what it built, and it passes" {
     local log=$SRC/build/rpm/build.log
-    # the suites of the fast tier, in rpmbuild's tree (the normal pass:
-    # setup_file asks for it alone)
+    # the suites of the fast tier, in rpmbuild's tree, the normal pass
     grep -q '^== tier fast, passes: normal, ' "$log"
     grep -q "^== normal pass: tests/dtrace-object.bats " "$log"
     grep -q "^== normal pass: tests/runtime.bats " "$log"

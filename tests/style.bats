@@ -6,8 +6,7 @@
 
 load helpers
 
-# The C sources the formatter owns (include/ keeps glibc's GNU style, like
-# the SystemTap header it replaces).
+# The C sources the formatter owns (include/ keeps glibc's GNU style).
 formatted_sources() {
     cd "$ROOT" && ls lib/*.[ch] tools/*.[ch] fuzz/*.c $(ls runtime/*.[ch] 2>/dev/null)
 }
@@ -21,9 +20,7 @@ formatted_sources() {
     [ "${#bad[@]}" -eq 0 ] || { printf 'not formatted (clang-format -i %s)\n' "${bad[@]}"; false; }
 }
 
-# The project's text files (project_files: tracked ones in a checkout,
-# MANIFEST's in a tarball), without data kept byte for byte (fuzz corpora,
-# test cases).
+# The project's text files, but data kept byte for byte (fuzz corpora, cases).
 text_files() {
     cd "$ROOT" || return 1
     project_files | grep -vE '^fuzz/(corpus|regressions)/|(^|/)tests/cases/' | xargs grep -Il '' --
@@ -50,9 +47,8 @@ text_files() {
 @test "commit subjects since the rule was set are at most 72 characters" {
     cd "$ROOT"
     [ -d .git ] || skip "not a git checkout (a release tarball has no history)"
-    # 02c5a56 is the last commit before the rule (issue 18); three commits
-    # since have a subject of 73 characters, which no rewrite of history
-    # may shorten: those, by their hashes, and no other
+    # 02c5a56 is the last commit before the rule (issue 18); three since
+    # have a subject of 73 characters: those, by their hashes, and no other
     git cat-file -e 02c5a56 2>/dev/null || skip "a shallow clone without the rule's first commit"
     run sh -c "git log --format='%H %s' 02c5a56..HEAD |
         grep -v -e '^242017e979389e4a3498772380bf80c2d7158725 ' \\

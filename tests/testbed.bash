@@ -1,33 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # tests/testbed.bash: throwaway Debian roots for the package suites, so that
-# what they install (sdtkit's packages, SystemTap's arm64 ones, autopkgtest's
-# test dependencies) never reaches the machine, whose own systemtap-sdt-dev
-# the other suites compare against.
+# what they install never reaches the machine, whose own systemtap-sdt-dev
+# the other suites compare against.  A testbed is the machine's root through
+# overlayfs, written to an upper directory of its own, mounted in a mount
+# namespace of its own; the base layer is under each testbed.
 #
-# A testbed is the machine's root seen through overlayfs: its files are the
-# machine's, what is written goes to an upper directory of the testbed's
-# own, and the mounts live in a mount namespace of their own, gone when the
-# command ends.  Layers stack: the base (below) under each testbed.
+#   base BASE: makes BASE/upper (make check's build/testbed): arm64 and
+#       s390x added to dpkg (to apt: arm64), apt's lists updated, libc6 of
+#       both installed, no man-db index and no services started.
+#   chroot BASE DIR CMD...: CMD as root, in a clean environment, in a chroot
+#       of the machine under BASE/upper under DIR/upper (kept for the next
+#       call with the same DIR).
+#   host BASE DIR CMD...: the same root at DIR/root, and CMD on the machine
+#       in its mount namespace (for autopkgtest's chroot virtual server).
 #
-#   testbed.bash base BASE
-#       makes BASE/upper, the layer every testbed starts from: arm64 and
-#       s390x added to dpkg's architectures (apt's: arm64), apt's lists
-#       updated, libc6 of both installed (what dpkg-shlibdeps reads in a
-#       cross build), and neither man-db's index nor services started by
-#       packages (make check makes it: build/testbed, packaging.mk).
-#   testbed.bash chroot BASE DIR CMD...
-#       runs CMD as root in a chroot of the machine under BASE/upper under
-#       DIR/upper (made when missing: what CMD changes is there for the next
-#       call with the same DIR), with a clean environment.
-#   testbed.bash host BASE DIR CMD...
-#       mounts the same root at DIR/root and runs CMD on the machine, in
-#       the mount namespace that holds it (for autopkgtest's chroot virtual
-#       server, which runs chroot itself).
-#
-# The root has /proc, /dev and /sys (with tracefs and debugfs) of the
-# machine, and each directory of TESTBED_SHARE (colon-separated) bound at its
-# own path, so that files written there on either side are seen on both.
+# The root has the machine's /proc, /dev and /sys, and each directory of
+# TESTBED_SHARE (colon-separated) bound at its own path.
 set -eu
 
 # The environment of a command in the chroot.
@@ -53,7 +42,7 @@ mount_root() {
     mount --rbind /sys "$root/sys"
     local IFS=:
     for d in ${TESTBED_SHARE:-}; do
-        case $d in /dev/*) continue ;; esac # already there, through /dev
+        [[ $d != /dev/* ]] || continue # already there, through /dev
         mkdir -p "$root$d"
         mount --bind "$d" "$root$d"
     done
@@ -66,14 +55,10 @@ in_root() {
     chroot "$root" env -i "${CHROOT_ENV[@]}" "$@"
 }
 
-# The base layer's commands: architectures, lists, the C libraries.
-# apt's caches of the lists, which Docker's images turn off (docker-clean),
-# are made here once, for every testbed: each apt run parsed the lists of
-# three architectures again without them.  Then apt reads the lists of the
-# machine's architecture and arm64 alone (the s390x tests need its C
-# library, which dpkg knows, and nothing of apt): each apt-get -s took half
-# as long again with three.  apt reads local repositories as root: its
-# user _apt cannot enter the run's directories (mode 700).
+# The base layer's commands.  apt's list caches (off in Docker's images)
+# made once for every testbed; then apt reads the lists of this machine's
+# architecture and arm64 alone (s390x needs only its C library), and reads
+# local repositories as root (_apt cannot enter the run's directories).
 BASE_SCRIPT='
 set -e
 dpkg --add-architecture arm64

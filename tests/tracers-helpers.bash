@@ -1,16 +1,12 @@
 # SPDX-License-Identifier: MIT
 # What the suites that run programs and tracers load, after helpers: the
-# provider examples, programs in the background (waited on by events), the
-# kernel's tracing interfaces, bpftrace and libbpf, and cleaning up
-# after them (cleanup_tracers, in teardown).
+# provider examples, background programs, tracefs, bpftrace and libbpf,
+# and cleaning up after them (cleanup_tracers, in teardown).
 
 TRACEFS=/sys/kernel/tracing
 # teardown: cleanup_tracers (a suite's own teardown calls it).
-teardown() {
-    cleanup_tracers
-}
-# The provider examples, as `make examples` (which make check runs for the
-# tracer tier) builds them: the suites read them, and change a copy.
+teardown() { cleanup_tracers; }
+# The provider examples, as make check builds them: a test changes a copy.
 EX=${EX:-$ROOT/build/examples}
 
 # example_bins DIR: every probed ELF file the examples build (programs and
@@ -29,13 +25,10 @@ example_bins() {
 
 BG_PIDS=()
 
-# bg OUT CMD...: run CMD in the background, stdout and stderr to OUT; the
-# pid is in $BG_PID and is killed by cleanup_tracers if still running.
-# CMD is not to be timeout(1) when the test signals it (stop): coreutils
-# 9.1's timeout, signalled while its child ends, can miss the child's
-# SIGCHLD (not blocked between its waitpid and its sigsuspend) and sit out
-# its whole duration (300 s, seen in full runs); stop's bound and
-# cleanup_tracers' kill guard against a hang instead.
+# bg OUT CMD...: CMD in the background, stdout and stderr to OUT, its pid
+# in $BG_PID, killed by cleanup_tracers.  Never timeout(1) when the test
+# signals it (stop): coreutils 9.1's, signalled as its child ends, can miss
+# the SIGCHLD and sit out its whole duration; stop is bounded instead.
 bg() {
     local out=$1
     shift
@@ -61,9 +54,8 @@ wait_for() {
     done
 }
 
-# proc_state PID: what PID and its children are doing (for a failure's
-# report): their states, threads' wait channels and kernel stacks, and
-# gdb's backtraces.
+# proc_state PID: the states, threads' wait channels, kernel stacks and
+# gdb backtraces of PID and its children (for a failure's report).
 proc_state() {
     local p t
     for p in "$1" $(pgrep -P "$1"); do
@@ -78,21 +70,14 @@ proc_state() {
     done
 }
 
-# stop PID [SIGNAL]: send SIGNAL (default TERM) and wait for PID to end;
-# fail when it has not after HANG_SECONDS.  The signal is sent again each
-# second meanwhile: bpftrace 0.17 notes a SIGTERM in a flag that its event
-# loop reads only when the signal broke its epoll_wait, and one that comes
-# while it is elsewhere is lost (seen in full runs: bpftrace in epoll_wait,
-# SIGTERM caught, never ending).
+# stop PID [SIGNAL]: send SIGNAL (default TERM), again each second (bpftrace
+# 0.17 loses one that does not break its epoll_wait), until PID ends; fail
+# after HANG_SECONDS.
 stop() {
-    local pid=$1 sig=${2:-TERM} end=$((SECONDS + HANG_SECONDS)) again=$((SECONDS + 1))
-    kill -"$sig" "$pid" 2>/dev/null || return 0
+    local pid=$1 sig=${2:-TERM} end=$((SECONDS + HANG_SECONDS)) again=$SECONDS
     while kill -0 "$pid" 2>/dev/null; do
         [ "$SECONDS" -lt "$end" ] || { echo "pid $pid did not stop on SIG$sig"; proc_state "$pid"; return 1; }
-        if [ "$SECONDS" -ge "$again" ]; then
-            kill -"$sig" "$pid" 2>/dev/null || true
-            again=$((SECONDS + 1))
-        fi
+        [ "$SECONDS" -lt "$again" ] || { kill -"$sig" "$pid" 2>/dev/null || true; again=$((SECONDS + 1)); }
         sleep 0.05
     done
     wait "$pid" 2>/dev/null || true
@@ -100,8 +85,7 @@ stop() {
 
 # ---- Kernel tracing ------------------------------------------------------
 
-# need_tracefs: skip unless root with tracefs and uprobe events (mounting
-# tracefs when it is not yet mounted).
+# need_tracefs: skip unless root with tracefs (mounted if need be) and uprobes.
 need_tracefs() {
     tier_needs tracer tracefs || return
     [ "$(id -u)" -eq 0 ] || refused "not root: uprobes need root"
@@ -121,9 +105,8 @@ need_bpftrace() {
         refused "bpftrace cannot load BPF programs on this kernel"
 }
 
-# bpftrace_run SCRIPT CMD: run CMD under bpftrace (-c), with a timeout;
-# stdout (program and bpftrace) on stdout, bpftrace's stderr dropped except
-# real errors.
+# bpftrace_run SCRIPT CMD: CMD under bpftrace -c, with a timeout; of
+# bpftrace's stderr, real errors only.
 bpftrace_run() {
     local rc=0
     timeout "$HANG_SECONDS" bpftrace -e "$1" -c "$2" 2> "$BATS_TEST_TMPDIR/bpftrace.err" || rc=$?
@@ -131,12 +114,9 @@ bpftrace_run() {
     return $rc
 }
 
-# bpftrace_bg OUT SCRIPT [ARGS...]: start bpftrace on SCRIPT in the
-# background (pid in $BG_PID, output in OUT) and wait until its probes are
-# attached (BEGIN fires after all the others are).  Needed for probes in
-# shared libraries: bpftrace 0.17 cannot find them with -c, before the
-# program has mapped the library ("Error finding location for probe").
-# (No timeout(1) around bpftrace: see bg.)
+# bpftrace_bg OUT SCRIPT [ARGS...]: bpftrace on SCRIPT in the background
+# (bg), waited for until its probes are attached (BEGIN fires after them):
+# for probes in shared libraries, which bpftrace 0.17's -c cannot find.
 bpftrace_bg() {
     local out=$1 script=$2
     shift 2
@@ -180,8 +160,7 @@ trace_instance() {
 # ---- libbpf --------------------------------------------------------------
 
 # build_loader [DIR]: LOADER and BPFOBJ, tests/libbpf's loader and BPF
-# program, built in DIR (the test's directory by default), when the kernel
-# takes the program.
+# program, built in DIR (default: the test's), when the kernel takes it.
 build_loader() {
     local d=${1:-$BATS_TEST_TMPDIR}
     need_cmd clang gcc || return
@@ -196,10 +175,8 @@ build_loader() {
     grep -q 'attach x:y' "$d/loads" || refused "libbpf cannot load BPF programs here: $(cat "$d/loads")"
 }
 
-# perf_lock: serialise with other runs of tests that make perf events
-# (perf probe names them sdt_PROVIDER:NAME for the whole machine, so
-# another checkout's run may make the same); skip unless root with uprobe
-# events.  The lock is held until the test ends.
+# perf_lock: hold, until the test ends, the lock of tests that make perf
+# events (named sdt_PROVIDER:NAME machine-wide); need_tracefs.
 PERF_LOCK=/tmp/sdtkit-perf-tests.lock
 perf_lock() {
     need_tracefs
@@ -210,8 +187,7 @@ perf_lock() {
 # ---- Cleanup ----------------------------------------------------------
 
 # cleanup_tracers: kill the background programs, disable and remove the
-# uprobe events and tracefs instances this test created.  Call from
-# teardown.
+# uprobe events and tracefs instances this test made (in teardown).
 cleanup_tracers() {
     local pid ev d
     for pid in "${BG_PIDS[@]}"; do
@@ -224,7 +200,7 @@ cleanup_tracers() {
     BG_PIDS=()
     for ev in "${UPROBE_EVENTS[@]}"; do
         for d in "${TRACE_INSTANCES[@]}" "$TRACEFS"; do
-            if [ -e "$d/events/$ev/enable" ]; then echo 0 > "$d/events/$ev/enable" || true; fi
+            [ ! -e "$d/events/$ev/enable" ] || echo 0 > "$d/events/$ev/enable" || true
         done
         if grep -q "^[pr]:$ev " "$TRACEFS/uprobe_events"; then
             echo "-:$ev" >> "$TRACEFS/uprobe_events" || echo "# could not remove uprobe event $ev" >&3
@@ -240,10 +216,8 @@ cleanup_tracers() {
 
 # ---- Variants of the tick example ----------------------------------------
 
-# build_tick OUT VARIANT [CC [EXTRA FLAGS...]]: tick from the examples built
-# in $EX (its tick.h is there), compiled and linked as VARIANT: pie,
-# no-pie, static or static-pie, with CC (default gcc) and EXTRA FLAGS (for
-# both steps: -fuse-ld=..., -O0 ...).  dtrace -G runs on the new object.
+# build_tick OUT VARIANT [CC [FLAGS...]]: $EX's tick built as VARIANT (pie,
+# no-pie, static, static-pie) with CC (gcc) and FLAGS in both steps.
 build_tick() {
     local out=$1 variant=$2 cc=${3:-gcc} cflags ldflags
     shift 2
@@ -261,6 +235,4 @@ build_tick() {
 }
 
 # libbpf BINARY PROBE... -- CMD...: the loader, stderr kept apart in err.
-libbpf() {
-    timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" "$@" 2> err
-}
+libbpf() { timeout "$HANG_SECONDS" "$LOADER" "$BPFOBJ" "$@" 2> err; }
