@@ -4,7 +4,6 @@
 # with the flags its programs need: RT_CFLAGS), and started.
 RT_LIBDIR=$SDTKIT_RUNTIME_LIBDIR
 RT_CFLAGS=${SDTKIT_RUNTIME_CFLAGS:-}
-RT_VALUES=$ROOT/tests/runtime/values
 
 # rt_build OUT SOURCE... [FLAGS...]: a program on both run-time libraries.
 rt_build() {

@@ -43,7 +43,7 @@ setup() {
 
 # expected_values: "probe value" per line of tests/runtime/values.
 expected_values() {
-    awk -F '\t' '!/^#/ { print $1 " " $4 }' "$RT_VALUES"
+    awk -F '\t' '!/^#/ { print $1 " " $4 }' "$ROOT/tests/runtime/values"
 }
 
 # ---- bpftrace ----------------------------------------------------------------
@@ -65,7 +65,7 @@ expected_values() {
     local script
     script=$(awk -F '\t' -v n="$(expected_values | wc -l)" '!/^#/ {
         printf "usdt::rt:%s /!@d[\"%s\"]/ { printf(\"%s %s\\n\", %s); @d[\"%s\"] = 1; @n++; if (@n == %d) { exit(); } } ",
-               $1, $1, $1, $2, $3, $1, n }' "$RT_VALUES")
+               $1, $1, $1, $2, $3, $1, n }' "$ROOT/tests/runtime/values")
     run timeout "$HANG_SECONDS" bpftrace -p "$RT_PID" -e "$script"
     [ "$status" -eq 0 ]
     diff <(expected_values | sort) <(grep -E '^[a-z0-9]+ ' <<<"$output" | sort)
