@@ -20,13 +20,14 @@ build() {
         "$ROOT/tests/usdt/other.c" -o "$out"
 }
 
-# It built with gcc -O2, for the tests that read it: $BATS_FILE_TMPDIR/p.
+# It built with gcc -O2 once, as $BATS_FILE_TMPDIR/p: each test has a copy, ./p.
 setup_file() {
     build gcc "$BATS_FILE_TMPDIR/p" -O2
 }
 
 setup() {
     SRC="$ROOT/tests/usdt"
+    cp "$BATS_FILE_TMPDIR/p" .
 }
 
 # sym_row BIN SYMBOL: "TYPE BIND VIS SIZE SECTION-NAME" of SYMBOL (its
@@ -39,7 +40,6 @@ sym_row() {
 }
 
 @test "USDT, USDT_WITH_SEMA and USDT_WITH_EXPLICIT_SEMA write one note each, with 0 to 12 arguments" {
-    cp "$BATS_FILE_TMPDIR/p" .
     run note_probes p
     [ "$(echo "$output" | cut -f1 | sort | uniq -c | awk '{ print $2 "=" $1 }' | tr '\n' ' ')" = \
         "app:args=1 app:exp1=1 app:exp2=1 app:imp=2 app:none=1 app:twelve=1 " ]
@@ -51,7 +51,6 @@ sym_row() {
 }
 
 @test "implicit semaphores are weak hidden 2-byte objects in .probes named __usdt_sema_GROUP__NAME, one per binary" {
-    cp "$BATS_FILE_TMPDIR/p" .
     [ "$(sym_row p __usdt_sema_app__imp)" = "OBJECT WEAK HIDDEN 2 .probes" ]
     [ "$(readelf -sW p | awk '$8 == "__usdt_sema_app__imp"' | wc -l)" = 1 ]
     # both translation units' notes point at the one semaphore
@@ -63,7 +62,6 @@ sym_row() {
 }
 
 @test "explicit semaphores are hidden globals __usdt_sema_SEMA in .probes shared by every probe naming them" {
-    cp "$BATS_FILE_TMPDIR/p" .
     [ "$(sym_row p __usdt_sema_shared)" = "OBJECT GLOBAL HIDDEN 2 .probes" ]
     addr=0x$(readelf -sW p | awk '$8 == "__usdt_sema_shared" { print $2 }')
     [ "$(note_field p app:exp1 Semaphore)" = "$addr" ]
@@ -84,7 +82,6 @@ sym_row() {
 }
 
 @test "USDT_IS_ACTIVE and USDT_SEMA_IS_ACTIVE read 0 when nothing is attached" {
-    cp "$BATS_FILE_TMPDIR/p" .
     run ./p 1
     [ "$output" = "round 0 imp=0 shared=0" ]
 }
@@ -145,7 +142,6 @@ sym_row() {
 }
 
 @test "on x86-64 the probe is a 1-byte nop then a 10-byte nop, and the note points at the first" {
-    cp "$BATS_FILE_TMPDIR/p" .
     loc=$(note_field p app:none Location)
     run objdump -d --start-address=$((loc)) --stop-address=$((loc + 11)) p
     echo "$output" | grep -E '^ *[0-9a-f]+:' > insns
@@ -277,7 +273,6 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "bpftrace fires every <usdt.h> probe and decodes its arguments; implicit and shared semaphores read 1 while attached" {
     need_bpftrace
-    cp "$BATS_FILE_TMPDIR/p" .
     run bpftrace_run "usdt:$PWD/p:app:args { printf(\"BT args %d %d %u %d %s %lu\\n\", arg0, arg1, arg2, arg3, str(arg4), arg5); }
                       usdt:$PWD/p:app:twelve { printf(\"BT twelve %d %d\\n\", arg0, arg5); }
                       usdt:$PWD/p:app:imp { printf(\"BT imp %d\\n\", arg0); }
@@ -294,7 +289,6 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "bpftrace attached to one probe of a shared explicit semaphore sets it for all; detached, it reads 0 again" {
     need_bpftrace
-    cp "$BATS_FILE_TMPDIR/p" .
     bg p.out ./p 1000000   # until killed (teardown): 20 rounds a second
     pid=$BG_PID
     wait_for p.out 'imp=0 shared=0' 2
@@ -311,7 +305,6 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "a raw uprobe with ref_ctr_offset fires on a <usdt.h> probe and counts its implicit semaphore" {
     need_tracefs
-    cp "$BATS_FILE_TMPDIR/p" .
     loc=$(note_field p app:imp Location)
     sem=$(note_field p app:imp Semaphore)
     ev="sdtkit_usdt_$$"
