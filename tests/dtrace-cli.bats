@@ -345,9 +345,7 @@ EOF
 
 @test "two -s files are both read into one header" {
     small_provider one.d
-    d two.d <<'EOF'
-provider q { probe z(long); };
-EOF
+    echo 'provider q { probe z(long); };' >two.d
     "$DTRACE" -h -s one.d -s two.d -o both.h
     grep -q '^#define P_X(arg1, arg2) \\$' both.h
     grep -q '^#define Q_Z(arg1) \\$' both.h
@@ -370,9 +368,7 @@ EOF
 }
 
 @test "a parse error leaves an existing output untouched and no temporary file" {
-    d bad.d <<'EOF'
-provider p { probe x(int; };
-EOF
+    echo 'provider p { probe x(int; };' >bad.d
     echo "precious" >out.h
     run "$DTRACE" -h -s bad.d -o out.h
     [ "$status" -eq 1 ]

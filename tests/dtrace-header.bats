@@ -113,9 +113,7 @@ EOF
 
 @test "including the header twice, or two generated headers, is fine" {
     small_provider one.d
-    d two.d <<'EOF'
-provider q { probe z(long); };
-EOF
+    echo 'provider q { probe z(long); };' >two.d
     "$DTRACE" -h -s one.d -o one.h
     "$DTRACE" -h -s two.d -o two.h
     printf '#include "one.h"\n#include "two.h"\n#include "one.h"\nint main(void) { P_Y(); Q_Z(1L); return 0; }\n' >use.c
@@ -130,9 +128,7 @@ EOF
     guard="$(sed -n 's/^#ifndef \(SDTKIT_DTRACE_.*\)$/\1/p' a.h)"
     [[ "$guard" == SDTKIT_DTRACE_P_*_H ]]
     grep -qx "#define $guard" a.h
-    d other.d <<'EOF'
-provider p { probe x(int a, char *s); probe other(); };
-EOF
+    echo 'provider p { probe x(int a, char *s); probe other(); };' >other.d
     "$DTRACE" -h -s other.d -o other.h
     ! grep -qx "#ifndef $guard" other.h
 }
@@ -348,10 +344,7 @@ EOF
 }
 
 @test "with SDTKIT_TYPECHECK, typedef names known only to the .d file must be declared first" {
-    d td.d <<'EOF'
-typedef struct { int dummy; } node_conn_t;
-provider node { probe conn(node_conn_t *c, int fd); };
-EOF
+    printf 'typedef struct { int dummy; } node_conn_t;\nprovider node { probe conn(node_conn_t *c, int fd); };\n' >td.d
     "$DTRACE" -h -s td.d -o td.h
     printf '#define SDTKIT_TYPECHECK\n#include "td.h"\n' >undeclared.c
     run gcc -Wall -Werror -I"$SDT_INC" -c undeclared.c -o undeclared.o
@@ -365,9 +358,7 @@ EOF
 }
 
 @test "the typecheck prototypes and tags appear only under #if defined SDTKIT_TYPECHECK" {
-    d t.d <<'EOF'
-provider t { probe a(struct conn *c, union u *p); };
-EOF
+    echo 'provider t { probe a(struct conn *c, union u *p); };' >t.d
     "$DTRACE" -h -s t.d -o t.h
     # everything mentioning the check sits inside a conditional on it
     awk '/^#if defined SDTKIT_TYPECHECK$/ {depth=1; next}

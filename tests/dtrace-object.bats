@@ -110,10 +110,7 @@ EOF
 }
 
 @test "STAP_SDT_V1 names each semaphore after its probe, once per name" {
-    d v1.d <<'EOF'
-provider a { probe start(); probe stop(int); };
-provider b { probe start(); };
-EOF
+    printf 'provider a { probe start(); probe stop(int); };\nprovider b { probe start(); };\n' >v1.d
     "$DTRACE" -G -D STAP_SDT_V1 -s v1.d -o v1.o
     syms="$(readelf -sW v1.o | awk '/_semaphore$/ {print $5, $6, $8}' | sort)"
     [ "$syms" = "$(printf 'GLOBAL DEFAULT start_semaphore\nGLOBAL DEFAULT stop_semaphore')" ]
