@@ -8,6 +8,7 @@ load dtrace-helpers
 
 setup() {
     T=$BATS_TEST_TMPDIR
+    small_provider
 }
 
 # The probes of every arity, 0 to 12.
@@ -22,7 +23,6 @@ arities_provider() {
 }
 
 @test "the header defines the two semaphore flags on exact lines, then includes sys/sdt.h" {
-    small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     grep -qx '#define _SDT_HAS_SEMAPHORES 1' prov.h
     grep -qx '#define STAP_HAS_SEMAPHORES 1' prov.h
@@ -57,7 +57,6 @@ EOF
 }
 
 @test "ENABLED reads the semaphore through __builtin_expect; STAP_SDT_V1 uses the old name" {
-    small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     diff - <(grep -A5 -x '#if defined STAP_SDT_V1' prov.h | head -6) <<'EOF'
 #if defined STAP_SDT_V1
@@ -71,7 +70,6 @@ EOF
 }
 
 @test "the semaphore reference is hidden, and default with STAP_SDT_V1 or STAP_SDT_V2" {
-    small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     echo '#include "prov.h"
 int f(void) { return P_X_ENABLED(); }' >use.c
@@ -152,7 +150,6 @@ EOF
 }
 
 @test "a program using the header links with the -G object and its notes name the semaphores" {
-    small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     "$DTRACE" -G -s prov.d -o prov.o
     cat >main.c <<'EOF'
@@ -230,7 +227,6 @@ EOF
 }
 
 @test "GLib's sed turns the flags into #undef and probes then need no -G object" {
-    small_provider
     "$DTRACE" -h -s prov.d -o prov.h.tmp
     sed -e "s,define STAP_HAS_SEMAPHORES 1,undef STAP_HAS_SEMAPHORES," \
         -e "s,define _SDT_HAS_SEMAPHORES 1,undef _SDT_HAS_SEMAPHORES," prov.h.tmp >prov.h
@@ -243,14 +239,12 @@ EOF
 }
 
 @test "without SDTKIT_TYPECHECK a mismatching argument compiles exactly as before" {
-    small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     printf '#include "prov.h"\nstruct s { int i; };\nvoid f(struct s *sp, double d) { P_X(d, sp); }\n' >bad.c
     gcc -Wall -Wextra -Werror -I"$SDT_INC" -c bad.c -o bad.o
 }
 
 @test "with SDTKIT_TYPECHECK a mismatching argument is a compiler diagnostic, in C and C++" {
-    small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     printf '#define SDTKIT_TYPECHECK\n#include "prov.h"\nstruct s { int i; };\nvoid f(struct s *sp) { P_X(1, sp); }\n' >bad.c
     run gcc -Wall -Werror -I"$SDT_INC" -c bad.c -o bad.o
@@ -324,7 +318,6 @@ EOF
 }
 
 @test "with SDTKIT_TYPECHECK the arguments are evaluated once" {
-    small_provider
     "$DTRACE" -h -s prov.d -o prov.h
     "$DTRACE" -G -s prov.d -o prov.o
     cat >once.c <<'EOF'
