@@ -123,9 +123,7 @@ EOF
 }
 
 @test "the default name drops only the last extension" {
-    small_provider probes_mysql.d.base
-    small_provider hs_private.h.d
-    small_provider noext
+    for f in probes_mysql.d.base hs_private.h.d noext; do cp prov.d "$f"; done
     "$DTRACE" -h -s probes_mysql.d.base
     "$DTRACE" -h -s hs_private.h.d
     "$DTRACE" -G -s noext

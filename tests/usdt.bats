@@ -131,9 +131,7 @@ sym_row() {
 }
 
 @test "objects built with <usdt.h> and <sys/sdt.h> link together, in one file and across files" {
-    gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" -c "$SRC/stap.c" -o stap.o
-    gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" -c "$SRC/probes.c" -o probes.o
-    gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" -c "$SRC/other.c" -o other.o
+    for f in stap probes other; do gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" -c "$SRC/$f.c" -o $f.o; done
     gcc probes.o other.o stap.o -o p
     [ "$(note_probes p | cut -f1 | grep -cE '^app:(stap|mixed)$')" = 2 ]
     # one .stapsdt.base for all of them, and every note points at it
