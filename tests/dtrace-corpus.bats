@@ -35,9 +35,7 @@ stub_includes() {
     printf '#define INT16 short\n#define INT32 int\n' >stubs/dtrace-inc-dtest.h
 }
 
-@test "the corpus is there, all 49 files of it" {
-    [ "$(corpus_files | wc -l)" -eq 49 ]
-}
+@test "the corpus is there, all 49 files of it" { [ "$(corpus_files | wc -l)" -eq 49 ]; }
 
 @test "every corpus file gives a header without -C, with a macro for every probe it declares" {
     fails=""
