@@ -11,9 +11,7 @@ setup() {
 }
 
 teardown() {
-    if [ -n "${MOUNTED:-}" ]; then
-        umount "$MOUNTED" 2>/dev/null || true
-    fi
+    [ -z "${MOUNTED:-}" ] || umount "$MOUNTED" 2>/dev/null || true
 }
 
 # A $CPP that records its argv, one word per line, in $RECORD, then runs cpp.

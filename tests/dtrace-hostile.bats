@@ -39,12 +39,8 @@ setup() {
 }
 
 teardown() {
-    if [ -n "${MOUNTED:-}" ]; then
-        umount "$MOUNTED" 2>/dev/null || true
-    fi
-    if [ -n "${U:-}" ]; then
-        rm -rf "$U"
-    fi
+    [ -z "${MOUNTED:-}" ] || umount "$MOUNTED" 2>/dev/null || true
+    [ -z "${U:-}" ] || rm -rf "$U"
 }
 
 # The sanitizer build (make check's second pass) is slower and bigger.
@@ -117,15 +113,16 @@ unprivileged() {
     fi
 }
 
-# need_unprivileged: skip unless unprivileged() can run dtrace; sets U, a
-# directory everyone may use (removed by teardown).
+# need_unprivileged: skip unless unprivileged() can run dtrace; then cd to
+# U, a directory everyone may write to (removed by teardown).
 need_unprivileged() {
     if [ "$(id -u)" -eq 0 ]; then
         need_cmd setpriv
         unprivileged "$DTRACE" --version >/dev/null 2>&1 || refused "user nobody cannot run $DTRACE (a checkout nobody cannot read)"
     fi
     U="$(mktemp -d /tmp/sdtkit-hostile.XXXXXX)"
-    chmod 755 "$U"
+    chmod 777 "$U"
+    cd "$U"
 }
 
 # ---- provider files -------------------------------------------------------
@@ -246,10 +243,8 @@ DECLS='BEGIN {
 
 @test "an unreadable provider file is a clean error, with and without -C" {
     need_unprivileged
-    cd "$U"
     echo 'provider p { probe x(); };' >secret.d
     chmod 000 secret.d
-    chmod 777 .
     run --separate-stderr unprivileged "$DTRACE" -h -s secret.d -o out.h
     clean_error "dtrace: error: cannot open 'secret.d': Permission denied"
     run --separate-stderr unprivileged "$DTRACE" -C -h -s secret.d -o out.h
@@ -492,11 +487,9 @@ DECLS='BEGIN {
 
 @test "an unreadable object is a clean error" {
     need_unprivileged
-    cd "$U"
     echo 'provider p { probe x(); };' >prov.d
     cp "$BATS_TEST_DIRNAME/../fuzz/corpus/objread/x86_64.o" secret.o
     chmod 000 secret.o
-    chmod 777 .
     run --separate-stderr unprivileged "$DTRACE" -G -s prov.d -o out.o secret.o
     clean_error "dtrace: error: cannot open 'secret.o': Permission denied"
     [ "$(listing .)" = "$(printf 'prov.d\nsecret.o')" ]
@@ -547,7 +540,6 @@ kill_writing() {
 
 @test "-o in a directory the user may not write to is a clean error" {
     need_unprivileged
-    cd "$U"
     echo 'provider p { probe x(); };' >prov.d
     mkdir ro
     echo old >ro/out.h

@@ -16,9 +16,7 @@ stap_sdt() {
     need_stap_header
     mkdir -p stapinc/sys
     cp "$STAP_INCLUDE_DIR/sys/sdt.h" stapinc/sys/
-    if [ -f "$STAP_INCLUDE_DIR/sys/sdt-config.h" ]; then
-        cp "$STAP_INCLUDE_DIR/sys/sdt-config.h" stapinc/sys/
-    fi
+    [ ! -f "$STAP_INCLUDE_DIR/sys/sdt-config.h" ] || cp "$STAP_INCLUDE_DIR/sys/sdt-config.h" stapinc/sys/
 }
 
 probes_c() {
