@@ -19,6 +19,7 @@ stap_sdt() {
     [ ! -f "$STAP_INCLUDE_DIR/sys/sdt-config.h" ] || cp "$STAP_INCLUDE_DIR/sys/sdt-config.h" stapinc/sys/
 }
 
+# probes_c [OUT FLAGS...]: probes.c; with OUT, built with SystemTap's header.
 probes_c() {
     cat >probes.c <<'EOF'
 #include <sys/sdt.h>
@@ -31,12 +32,12 @@ void f(int a, long b, char *s)
 }
 int main(int argc, char **argv) { f(argc, 2, argv[0]); return 0; }
 EOF
+    [ $# -eq 0 ] || gcc -O2 -Istapinc "${@:2}" probes.c -o "$1"
 }
 
 @test "every probe of an object is one line of seven tab-separated fields" {
     stap_sdt
-    probes_c
-    gcc -O2 -Istapinc -c probes.c -o probes.o
+    probes_c probes.o -c
     run --separate-stderr "$SDT_LIST" probes.o
     [ "$status" -eq 0 ]
     [ "${#lines[@]}" -eq 2 ]
@@ -71,8 +72,7 @@ EOF
 
 @test "archive members are listed as archive(member), thin archives through their files" {
     stap_sdt
-    probes_c
-    gcc -O2 -Istapinc -c probes.c -o probes.o
+    probes_c probes.o -c
     echo 'int nothing;' >none.c
     gcc -c none.c -o none.o
     ar rcs libp.a none.o probes.o
@@ -137,8 +137,7 @@ EOF
 
 @test "--check accepts a program built with SystemTap's header" {
     stap_sdt
-    probes_c
-    gcc -O2 -Istapinc probes.c -o probes
+    probes_c probes
     run --separate-stderr "$SDT_LIST" --check probes
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
@@ -264,8 +263,7 @@ EOF
 
 @test "truncated and corrupted files are reported, never crash" {
     stap_sdt
-    probes_c
-    gcc -O2 -Istapinc -c probes.c -o probes.o
+    probes_c probes.o -c
     size="$(stat -c %s probes.o)"
     for n in 10 64 200 $((size / 2)) $((size - 8)); do
         head -c "$n" probes.o >cut.o
