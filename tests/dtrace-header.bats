@@ -32,7 +32,6 @@ arities_provider() {
     grep -qx '#define _SDT_HAS_SEMAPHORES 1' prov.h
     grep -qx '#define STAP_HAS_SEMAPHORES 1' prov.h
     grep -qx '#include <sys/sdt.h>' prov.h
-    # both flags come before the include
     [ "$(grep -n -e '^#define _SDT_HAS_SEMAPHORES' -e '^#define STAP_HAS_SEMAPHORES' -e '^#include <sys/sdt.h>' prov.h | cut -d: -f2 | tr '\n' ' ')" = \
       "#define _SDT_HAS_SEMAPHORES 1 #define STAP_HAS_SEMAPHORES 1 #include <sys/sdt.h> " ]
 }

@@ -487,7 +487,6 @@ each_arch() {
     [[ "$stderr" == *"warning: use.o: probe 'p:ghost' is used in the code but not declared in provider 'p'"* ]]
     [[ "$stderr" != *"other"* ]]
     [[ "$stderr" != *"'p:y'"* ]]
-    # each problem once
     [ "$(grep -c "p:ghost" <<<"$stderr")" -eq 1 ]
     readelf -sW prov.o | grep -q p_x_semaphore
 }

@@ -107,7 +107,6 @@ EOF
         [ -n "$sym" ]
         [ $(( 0x$sym )) -eq $(( $(note_field p prog:$probe Semaphore) )) ]
     done
-    # without semaphores the field is zero
     sdt_c q.c 'int main (void) { STAP_PROBE (prog, none); return 0; }'
     gcc -O2 -I "$INCLUDE" q.c -o q
     [ $(( $(note_field q prog:none Semaphore) )) -eq 0 ]

@@ -359,7 +359,6 @@ EOF
     run --separate-stderr "$SDT_LIST" badsize.o
     [ "$status" -eq 1 ]
     [ "$stderr" = "sdt-list: error: badsize.o: a note extends past the end of its section" ]
-    # nothing was written
     [ "$(listing .)" = "$(printf 'badsize.o\nbadsize.s\ncut\ncut2000\nempty\nfifo\nhead40\np\np.c\ntext')" ]
 }
 

@@ -46,7 +46,6 @@ EOF
     for l in "${lines[@]}"; do
         [ "$(printf '%s\n' "$l" | awk -F'\t' '{print NF}')" -eq 7 ]
     done
-    # the argument string, as readelf shows it
     want="$(readelf -n probes.o | sed -n '/Name: three/,/Arguments/s/^ *Arguments: //p')"
     [ "$(printf '%s\n' "${lines[1]}" | cut -f7)" = "$want" ]
     [ -z "$(printf '%s\n' "${lines[0]}" | cut -f7)" ]

@@ -57,7 +57,6 @@ sym_row() {
     addr=$(readelf -sW p | awk '$8 == "__usdt_sema_app__imp" { print $2 }')
     run bash -c "readelf -n p | grep -A1 'Name: imp\$' | sed -n 's/.*Semaphore: \(0x[0-9a-f]*\)/\1/p' | sort -u"
     [ "$output" = "0x$addr" ]
-    # probes without a semaphore record 0
     [ "$(note_field p app:none Semaphore)" = 0x0000000000000000 ]
 }
 
@@ -213,7 +212,6 @@ sym_row() {
 # bats test_tags=tracer
 @test "gdb reads every argument of every type as passed with both headers: gcc and clang, -O0 and -O2" {
     need_cmd gdb
-    # every build first, then one gdb session runs them all (gdb_runs)
     : >jobs
     for def in "" -DUSE_USDT_H; do
         for cc in gcc clang; do
@@ -244,7 +242,6 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "gdb stops at every <usdt.h> probe and decodes its arguments: gcc and clang, -O0 and -O2" {
     need_cmd gdb
-    # every build first, then one gdb session runs them all (gdb_runs)
     : >jobs
     for cc in gcc clang; do
         for o in -O0 -O2; do
@@ -304,8 +301,6 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
     ev="sdtkit_usdt_$$"
     uprobe_add "p:$ev/imp $PWD/p:$(file_offset p "$loc")($(file_offset p "$sem"))" ||
         refused "the kernel refused the uprobe"
-    # a tracefs instance of its own: its own ring buffer, which no other
-    # test (running beside it) clears or fills
     trace_instance
     echo 1 > "$INST/events/$ev/imp/enable"
     run ./p 1
