@@ -323,9 +323,8 @@ EOF
 }
 
 @test "two -s files are both read into one header" {
-    small_provider one.d
     echo 'provider q { probe z(long); };' >two.d
-    "$DTRACE" -h -s one.d -s two.d -o both.h
+    "$DTRACE" -h -s prov.d -s two.d -o both.h
     grep -q '^#define P_X(arg1, arg2) \\$' both.h
     grep -q '^#define Q_Z(arg1) \\$' both.h
 }

@@ -9,7 +9,6 @@ load dtrace-helpers
 
 setup() {
     need_corpus
-    T=$BATS_TEST_TMPDIR
 }
 
 # The corpus files, one per line.

@@ -7,10 +7,6 @@
 
 load dtrace-helpers
 
-setup() {
-    T=$BATS_TEST_TMPDIR
-}
-
 # h FILE: run dtrace -h on FILE into out.h; status and output as `run` sets them.
 h() {
     run --separate-stderr "$DTRACE" -h -s "$1" -o out.h "${@:2}"

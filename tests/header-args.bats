@@ -14,11 +14,8 @@
 load helpers
 load tracers-helpers
 
+SRC="$ROOT/tests/header"
 PROBES="chars ints longs sizes enums floats int128 structs unions odd arrays pointers bits globals tls consts volatiles cxx cxxrefs"
-
-setup() {
-    SRC="$ROOT/tests/header"
-}
 
 # expected_sizes ARCH BUILD: "probe<TAB>sizes" of args.sizes for ARCH and
 # BUILD (gcc, clang, g++ or clang++): the first row that applies.

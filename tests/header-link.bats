@@ -7,9 +7,7 @@
 
 load helpers
 
-setup() {
-    CXXSRC=("$ROOT"/tests/header/cxx/{a,b,main}.cc)
-}
+CXXSRC=("$ROOT"/tests/header/cxx/{a,b,main}.cc)
 
 # need_linker LD: gcc links with -fuse-ld=LD here (.ci/run installs
 # binutils for bfd and gold, lld and mold).

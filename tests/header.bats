@@ -5,9 +5,7 @@
 
 load helpers
 
-setup() {
-    SRC="$ROOT/tests/header"
-}
+SRC="$ROOT/tests/header"
 
 # sdt_c FILE [LINE...]: a C source including <sys/sdt.h>, then each LINE
 # (or stdin).

@@ -11,10 +11,6 @@ load dtrace-helpers
 load tracers-helpers
 load runtime-helpers
 
-setup() {
-    T=$BATS_TEST_TMPDIR
-}
-
 # probes_c OUT [FLAGS...]: p.c, a source with three probes of the usual
 # argument types, built by gcc -O2 FLAGS as OUT.
 probes_c() {

@@ -9,7 +9,6 @@ load dtrace-helpers
 
 setup() {
     need_cmd python3
-    T=$BATS_TEST_TMPDIR
 }
 
 # prog: a program with a semaphore (dtrace -h/-G) and a build-id.

@@ -7,10 +7,6 @@
 
 load dtrace-helpers
 
-setup() {
-    T=$BATS_TEST_TMPDIR
-}
-
 # SystemTap's sdt.h alone in a directory, usable by cross compilers too.
 stap_sdt() {
     need_stap_header
