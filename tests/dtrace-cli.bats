@@ -7,12 +7,11 @@ load dtrace-helpers
 
 setup() {
     T=$BATS_TEST_TMPDIR
+    small_provider
 }
 
 teardown() {
-    if [ -n "${MOUNTED:-}" ]; then
-        umount "$MOUNTED" 2>/dev/null || true
-    fi
+    [ -z "${MOUNTED:-}" ] || umount "$MOUNTED" 2>/dev/null || true
 }
 
 # A $CPP that records its argv, one word per line, in $RECORD, then runs cpp.
@@ -48,7 +47,6 @@ EOF
 }
 
 @test "neither -h nor -G is a usage error" {
-    small_provider
     run "$DTRACE" -s prov.d
     [ "$status" -eq 2 ]
     [[ "$output" == *"one of -h or -G is required"* ]]
@@ -63,14 +61,12 @@ EOF
 }
 
 @test "-h and -G together is a usage error" {
-    small_provider
     run "$DTRACE" -h -G -s prov.d
     [ "$status" -eq 2 ]
     [[ "$output" == *"cannot be combined"* ]]
 }
 
 @test "an unknown option is a usage error that names it" {
-    small_provider
     run "$DTRACE" -h -s prov.d -q
     [ "$status" -eq 2 ]
     [[ "$output" == *"unknown option '-q'"* ]]
@@ -82,7 +78,6 @@ EOF
 }
 
 @test "an option missing its argument is a usage error" {
-    small_provider
     for opt in -s -o -I -D -U -x; do
         run "$DTRACE" -h -s prov.d "$opt"
         [ "$status" -eq 2 ]
@@ -92,7 +87,6 @@ EOF
 }
 
 @test "options work in any order and give the same header" {
-    small_provider
     "$DTRACE" -h -s prov.d -o a.h
     "$DTRACE" -o b.h -h -s prov.d
     "$DTRACE" -s prov.d -o c.h -h
@@ -102,7 +96,6 @@ EOF
 }
 
 @test "attached forms -sFILE and -oFILE work" {
-    small_provider
     "$DTRACE" -h -sprov.d -oattached.h
     "$DTRACE" -h -s prov.d -o separate.h
     cmp attached.h separate.h
@@ -128,9 +121,7 @@ EOF
 }
 
 @test "the default name drops only the last extension" {
-    small_provider probes_mysql.d.base
-    small_provider hs_private.h.d
-    small_provider noext
+    for f in probes_mysql.d.base hs_private.h.d noext; do cp prov.d "$f"; done
     "$DTRACE" -h -s probes_mysql.d.base
     "$DTRACE" -h -s hs_private.h.d
     "$DTRACE" -G -s noext
@@ -143,11 +134,10 @@ EOF
     small_provider probes.d
     "$DTRACE" -C -h -s probes.d
     [ -f probes.h ]
-    [ "$(listing .)" = "$(printf 'probes.d\nprobes.h')" ]
+    [ "$(listing .)" = "$(printf 'probes.d\nprobes.h\nprov.d')" ]
 }
 
 @test "-o /dev/null works for -h and for -G" {
-    small_provider
     run "$DTRACE" -h -s prov.d -o /dev/null
     [ "$status" -eq 0 ]
     run "$DTRACE" -G -s prov.d -o /dev/null
@@ -157,7 +147,6 @@ EOF
 }
 
 @test "writing to a FIFO writes the data straight into it" {
-    small_provider
     mkfifo pipe
     cat pipe >from-pipe &
     "$DTRACE" -h -s prov.d -o pipe
@@ -169,14 +158,12 @@ EOF
 
 @test "a failed write to a device is an error (ENOSPC on /dev/full)" {
     [ -c /dev/full ] || refused "no /dev/full"
-    small_provider
     run "$DTRACE" -h -s prov.d -o /dev/full
     [ "$status" -eq 1 ]
     [[ "$output" == *"cannot write '/dev/full'"*"No space left on device"* ]]
 }
 
 @test "Solaris and SystemTap options are accepted and ignored" {
-    small_provider
     "$DTRACE" -h -s prov.d -o plain.h
     "$DTRACE" -x nolibs -xnolibs -xlazyload -fpic -fPIC -DPIC -D PIC -k \
         --no-pyparsing --types -64 -h -s prov.d -o flags.h
@@ -188,7 +175,6 @@ EOF
 
 @test "-DPIC is not passed to the preprocessor" {
     recording_cpp
-    small_provider
     RECORD="$T/args" CPP="$T/record-cpp" "$DTRACE" -C -DPIC -D PIC -DOTHER -h -s prov.d -o out.h
     ! grep -q PIC args || false
     grep -qx -- -DOTHER args
@@ -196,7 +182,6 @@ EOF
 
 @test "-C passes -I, -D and -U to \$CPP in command-line order, then -x c and the file" {
     recording_cpp
-    small_provider
     RECORD="$T/args" CPP="$T/record-cpp" "$DTRACE" -C -I inc1 -DA=1 -h -Iinc2 -U B \
         -D C -UD -s prov.d -o out.h
     diff - args <<'EOF'
@@ -215,7 +200,6 @@ EOF
 
 @test "arguments with spaces, quotes and ; reach the preprocessor unchanged" {
     recording_cpp
-    small_provider
     mkdir "dir with space"
     RECORD="$T/args" CPP="$T/record-cpp" "$DTRACE" -C -h -s prov.d -o out.h \
         -D 'X=a b;c' -I "dir with space" -D "Q=\"it's\"" -D 'R=$(touch pwned)'
@@ -230,7 +214,6 @@ EOF
     recording_cpp
     mkdir "my tools"
     cp record-cpp "my tools/the cpp"
-    small_provider
     RECORD="$T/args" CPP="'$T/my tools/the cpp' -DSQ='a b' \"-DDQ=c d\" -DBS=e\\ f -DSEMI=';' -DSUB='\$(touch pwned)'" \
         "$DTRACE" -C -h -s prov.d -o out.h
     diff - args <<'EOF'
@@ -247,7 +230,6 @@ EOF
 }
 
 @test "an unbalanced quote in \$CPP is a clear error" {
-    small_provider
     run env CPP="cpp 'oops" "$DTRACE" -C -h -s prov.d -o out.h
     [ "$status" -eq 1 ]
     [[ "$output" == *"cannot use CPP="*"unterminated single quote"* ]]
@@ -293,7 +275,6 @@ EOF
 }
 
 @test "a failing preprocessor is an error and writes nothing" {
-    small_provider
     echo old >out.h
     run env CPP=false "$DTRACE" -C -h -s prov.d -o out.h
     [ "$status" -eq 1 ]
@@ -314,7 +295,6 @@ EOF
 }
 
 @test "a preprocessor that cannot be found is a clear error" {
-    small_provider
     run env CPP=/nonexistent/cpp "$DTRACE" -C -h -s prov.d -o out.h
     [ "$status" -eq 1 ]
     [[ "$output" == *"cannot run '/nonexistent/cpp'"* ]]
@@ -332,7 +312,6 @@ EOF
 }
 
 @test "-v says what is done on stderr" {
-    small_provider
     run --separate-stderr "$DTRACE" -v -G -s prov.d -o out.o
     [ "$status" -eq 0 ]
     [ -z "$output" ]
@@ -344,24 +323,19 @@ EOF
 }
 
 @test "two -s files are both read into one header" {
-    small_provider one.d
-    d two.d <<'EOF'
-provider q { probe z(long); };
-EOF
-    "$DTRACE" -h -s one.d -s two.d -o both.h
+    echo 'provider q { probe z(long); };' >two.d
+    "$DTRACE" -h -s prov.d -s two.d -o both.h
     grep -q '^#define P_X(arg1, arg2) \\$' both.h
     grep -q '^#define Q_Z(arg1) \\$' both.h
 }
 
 @test "-- ends the options" {
-    small_provider
     run "$DTRACE" -G -s prov.d -o out.o -- -not-an-option.o
     [ "$status" -eq 1 ]
     [[ "$output" == *"cannot open '-not-an-option.o'"* ]]
 }
 
 @test "-o may name the input itself: it is read completely first" {
-    small_provider
     mkdir ref
     cp prov.d ref/prov.d
     "$DTRACE" -h -s prov.d -o prov.d
@@ -370,18 +344,15 @@ EOF
 }
 
 @test "a parse error leaves an existing output untouched and no temporary file" {
-    d bad.d <<'EOF'
-provider p { probe x(int; };
-EOF
+    echo 'provider p { probe x(int; };' >bad.d
     echo "precious" >out.h
     run "$DTRACE" -h -s bad.d -o out.h
     [ "$status" -eq 1 ]
     [ "$(cat out.h)" = precious ]
-    [ "$(listing .)" = "$(printf 'bad.d\nout.h')" ]
+    [ "$(listing .)" = "$(printf 'bad.d\nout.h\nprov.d')" ]
 }
 
 @test "no temporary file is left behind, on success or failure" {
-    small_provider
     mkdir out
     before="$(listing out)"
     "$DTRACE" -h -s prov.d -o out/a.h
@@ -393,14 +364,12 @@ EOF
 }
 
 @test "an output in a missing directory is a clear error" {
-    small_provider
     run "$DTRACE" -h -s prov.d -o nodir/out.h
     [ "$status" -eq 1 ]
     [[ "$output" == *"cannot create 'nodir/out.h'"*"'nodir'"*"No such file or directory"* ]]
 }
 
 @test "an output in a read-only directory is a clear error" {
-    small_provider
     mkdir ro
     mount -t tmpfs -o ro,size=64k none ro 2>/dev/null || refused "cannot mount a read-only tmpfs"
     MOUNTED="$T/ro"
@@ -430,11 +399,10 @@ EOF
     [ "$status" -eq 1 ]
     [[ "$output" == *"cannot write 'big.h': File too large"* ]]
     [ "$(cat big.h)" = old ]
-    [ "$(listing .)" = "$(printf 'big.d\nbig.h')" ]
+    [ "$(listing .)" = "$(printf 'big.d\nbig.h\nprov.d')" ]
 }
 
 @test "a symlinked output replaces the file it points to and stays a link" {
-    small_provider
     mkdir real
     echo old >real/target.h
     ln -s real/target.h link.h
@@ -445,7 +413,6 @@ EOF
 }
 
 @test "a dangling symlinked output creates the file it points to" {
-    small_provider
     mkdir real
     ln -s real/new.h link.h
     "$DTRACE" -h -s prov.d -o link.h
@@ -454,7 +421,6 @@ EOF
 }
 
 @test "a new output gets mode 0666 minus the umask; a replaced one keeps its mode" {
-    small_provider
     (umask 022 && "$DTRACE" -h -s prov.d -o new.h)
     [ "$(stat -c %a new.h)" = 644 ]
     (umask 077 && "$DTRACE" -G -s prov.d -o private.o)
@@ -467,7 +433,6 @@ EOF
 }
 
 @test "an output that is a directory is an error" {
-    small_provider
     mkdir out.h
     run "$DTRACE" -h -s prov.d -o out.h
     [ "$status" -eq 1 ]
@@ -475,7 +440,6 @@ EOF
 }
 
 @test "parallel runs in one directory do not collide" {
-    small_provider
     pids=()
     for i in $(seq 1 16); do
         "$DTRACE" -h -s prov.d -o "out$i.h" &

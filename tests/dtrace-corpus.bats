@@ -9,7 +9,6 @@ load dtrace-helpers
 
 setup() {
     need_corpus
-    T=$BATS_TEST_TMPDIR
 }
 
 # The corpus files, one per line.
@@ -35,17 +34,12 @@ stub_includes() {
     printf '#define INT16 short\n#define INT32 int\n' >stubs/dtrace-inc-dtest.h
 }
 
-@test "the corpus is there, all 49 files of it" {
-    [ "$(corpus_files | wc -l)" -eq 49 ]
-}
+@test "the corpus is there, all 49 files of it" { [ "$(corpus_files | wc -l)" -eq 49 ]; }
 
 @test "every corpus file gives a header without -C, with a macro for every probe it declares" {
     fails=""
     while read -r f; do
-        if ! "$DTRACE" -h -s "$CORPUS/$f" -o "$f.h" 2>err; then
-            fails+="$f: $(head -1 err)"$'\n'
-            continue
-        fi
+        "$DTRACE" -h -s "$CORPUS/$f" -o "$f.h" 2>err || { fails+="$f: $(head -1 err)"$'\n'; continue; }
         want="$(count_declared <"$CORPUS/$f")"
         got="$(count_defined "$f.h")"
         [ "$want" = "$got" ] || fails+="$f: $want probes declared, $got defined"$'\n'
@@ -56,10 +50,7 @@ stub_includes() {
 @test "every corpus file gives a -G object with a semaphore for every probe" {
     fails=""
     while read -r f; do
-        if ! "$DTRACE" -G -s "$CORPUS/$f" -o "$f.o" 2>err; then
-            fails+="$f: $(head -1 err)"$'\n'
-            continue
-        fi
+        "$DTRACE" -G -s "$CORPUS/$f" -o "$f.o" 2>err || { fails+="$f: $(head -1 err)"$'\n'; continue; }
         want="$(count_declared <"$CORPUS/$f")"
         got="$(readelf -sW "$f.o" | grep -c '_semaphore$' || true)"
         [ "$want" = "$got" ] || fails+="$f: $want probes declared, $got semaphores"$'\n'
@@ -72,10 +63,7 @@ stub_includes() {
     fails=""
     while read -r f; do
         [ "$f" = libvirt-libvirt_probes.d ] && continue
-        if ! "$DTRACE" -C -I stubs -h -s "$CORPUS/$f" -o "$f.h" 2>err; then
-            fails+="$f: $(head -1 err)"$'\n'
-            continue
-        fi
+        "$DTRACE" -C -I stubs -h -s "$CORPUS/$f" -o "$f.h" 2>err || { fails+="$f: $(head -1 err)"$'\n'; continue; }
         cpp -P -I stubs -x c "$CORPUS/$f" -o "$f.i" 2>/dev/null
         want="$(count_declared <"$f.i")"
         got="$(count_defined "$f.h")"

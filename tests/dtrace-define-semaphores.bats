@@ -13,6 +13,7 @@ setup() {
     printf 'provider app {\n  probe start(int);\n  probe stop();\n};\n' > app.d
     printf '#include "app.h"\nint f (int c);\nint f (int c) { if (APP_START_ENABLED ()) APP_START (c); APP_STOP (); return APP_STOP_ENABLED (); }\n' > a1.c
     printf '#include <stdio.h>\n#include "app.h"\nint f (int c);\nint main (int c, char **v) { int s; (void) v; if (APP_START_ENABLED ()) APP_START (c); s = f (c); printf ("start=%%d stop=%%d\\n", APP_START_ENABLED () != 0, s != 0); return 0; }\n' > a2.c
+    "$DTRACE" -h --define-semaphores -s app.d -o app.h
 }
 
 # sem BIN NAME: "BIND VIS SECTION" of semaphore NAME, and how many there are.
@@ -25,7 +26,6 @@ sem() {
 
 @test "dtrace -h --define-semaphores defines every semaphore weak in .probes; without it the header is unchanged" {
     "$DTRACE" -h -s app.d -o plain.h
-    "$DTRACE" -h --define-semaphores -s app.d -o app.h
     ! grep -q weak plain.h || false
     [ "$(grep -c '^__extension__ unsigned short app_[a-z]*_semaphore __attribute__ ((weak)) __attribute__ ((section (".probes"))) SDTKIT_SEMAPHORE_VISIBILITY = 0;$' app.h)" = 2 ]
     # apart from the definitions and their comment, the same header
@@ -40,7 +40,6 @@ sem() {
 }
 
 @test "a program of two translation units links without -G: one hidden semaphore per probe, every note points at it (gcc, clang, C, C++)" {
-    "$DTRACE" -h --define-semaphores -s app.d -o app.h
     for cc in gcc clang "g++ -x c++ -std=c++17" "clang++ -x c++ -std=c++11"; do
         $cc -O2 -Wall -Wextra -Wpedantic -Werror -I "$SDT_INC" -I . a1.c a2.c -o a
         [ "$(./a)" = "start=0 stop=0" ]
@@ -53,7 +52,6 @@ sem() {
 }
 
 @test "linking the -G object as well still works: its definition wins, no duplicate symbol" {
-    "$DTRACE" -h --define-semaphores -s app.d -o app.h
     gcc -O2 -c -Wall -Wextra -Werror -I "$SDT_INC" -I . a1.c a2.c
     "$DTRACE" -G -s app.d -o app_probes.o a1.o a2.o
     gcc a1.o a2.o app_probes.o -o a
@@ -64,7 +62,6 @@ sem() {
 }
 
 @test "a shared library and the program each keep their own semaphore, none exported" {
-    "$DTRACE" -h --define-semaphores -s app.d -o app.h
     gcc -O2 -fPIC -shared -Wall -Wextra -Werror -I "$SDT_INC" -I . a1.c -o liba.so
     gcc -O2 -Wall -Wextra -Werror -I "$SDT_INC" -I . a2.c -L. -la -Wl,-rpath,"$PWD" -o a
     [ "$(./a)" = "start=0 stop=0" ]
@@ -78,7 +75,6 @@ sem() {
 # bats test_tags=normal-pass-only,tracer
 @test "bpftrace sets a --define-semaphores semaphore while attached, and it reads 0 again after" {
     need_bpftrace
-    "$DTRACE" -h --define-semaphores -s app.d -o app.h
     gcc -O2 -Wall -Wextra -Werror -I "$SDT_INC" -I . a1.c a2.c -o a
     run bpftrace_run "usdt:$PWD/a:app:stop { printf(\"BT stop\\n\"); }" "$PWD/a"
     [ "$status" -eq 0 ]

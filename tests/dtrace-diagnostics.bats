@@ -9,10 +9,6 @@
 
 load dtrace-helpers
 
-setup() {
-    T=$BATS_TEST_TMPDIR
-}
-
 # h FILE ARGS...: dtrace -h on FILE into out.h, stderr kept apart.
 h() {
     run --separate-stderr "$DTRACE" -h -s "$1" -o out.h "${@:2}"

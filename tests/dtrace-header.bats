@@ -6,8 +6,15 @@
 
 load dtrace-helpers
 
+# Every test starts with the small provider, prov.d, and its header, prov.h.
+setup_file() {
+    BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR small_provider
+    "$DTRACE" -h -s "$BATS_FILE_TMPDIR/prov.d" -o "$BATS_FILE_TMPDIR/prov.h"
+}
+
 setup() {
     T=$BATS_TEST_TMPDIR
+    cp "$BATS_FILE_TMPDIR"/prov.[dh] "$T"
 }
 
 # The probes of every arity, 0 to 12.
@@ -22,12 +29,9 @@ arities_provider() {
 }
 
 @test "the header defines the two semaphore flags on exact lines, then includes sys/sdt.h" {
-    small_provider
-    "$DTRACE" -h -s prov.d -o prov.h
     grep -qx '#define _SDT_HAS_SEMAPHORES 1' prov.h
     grep -qx '#define STAP_HAS_SEMAPHORES 1' prov.h
     grep -qx '#include <sys/sdt.h>' prov.h
-    # both flags come before the include
     [ "$(grep -n -e '^#define _SDT_HAS_SEMAPHORES' -e '^#define STAP_HAS_SEMAPHORES' -e '^#include <sys/sdt.h>' prov.h | cut -d: -f2 | tr '\n' ' ')" = \
       "#define _SDT_HAS_SEMAPHORES 1 #define STAP_HAS_SEMAPHORES 1 #include <sys/sdt.h> " ]
 }
@@ -57,8 +61,6 @@ EOF
 }
 
 @test "ENABLED reads the semaphore through __builtin_expect; STAP_SDT_V1 uses the old name" {
-    small_provider
-    "$DTRACE" -h -s prov.d -o prov.h
     diff - <(grep -A5 -x '#if defined STAP_SDT_V1' prov.h | head -6) <<'EOF'
 #if defined STAP_SDT_V1
 #define P_X_ENABLED() __builtin_expect (x_semaphore, 0)
@@ -71,8 +73,6 @@ EOF
 }
 
 @test "the semaphore reference is hidden, and default with STAP_SDT_V1 or STAP_SDT_V2" {
-    small_provider
-    "$DTRACE" -h -s prov.d -o prov.h
     echo '#include "prov.h"
 int f(void) { return P_X_ENABLED(); }' >use.c
     gcc -fPIC -O2 -I"$SDT_INC" -c use.c -o hidden.o
@@ -112,27 +112,19 @@ EOF
 }
 
 @test "including the header twice, or two generated headers, is fine" {
-    small_provider one.d
-    d two.d <<'EOF'
-provider q { probe z(long); };
-EOF
-    "$DTRACE" -h -s one.d -o one.h
+    echo 'provider q { probe z(long); };' >two.d
     "$DTRACE" -h -s two.d -o two.h
-    printf '#include "one.h"\n#include "two.h"\n#include "one.h"\nint main(void) { P_Y(); Q_Z(1L); return 0; }\n' >use.c
+    printf '#include "prov.h"\n#include "two.h"\n#include "prov.h"\nint main(void) { P_Y(); Q_Z(1L); return 0; }\n' >use.c
     gcc -Wall -Wextra -Werror -I"$SDT_INC" -c use.c -o use.o
 }
 
 @test "the include guard depends on the providers and probes, not on the run" {
-    small_provider a.d
-    "$DTRACE" -h -s a.d -o a.h
-    "$DTRACE" -h -s a.d -o b.h
-    cmp a.h b.h
-    guard="$(sed -n 's/^#ifndef \(SDTKIT_DTRACE_.*\)$/\1/p' a.h)"
+    "$DTRACE" -h -s prov.d -o b.h
+    cmp prov.h b.h
+    guard="$(sed -n 's/^#ifndef \(SDTKIT_DTRACE_.*\)$/\1/p' prov.h)"
     [[ "$guard" == SDTKIT_DTRACE_P_*_H ]]
-    grep -qx "#define $guard" a.h
-    d other.d <<'EOF'
-provider p { probe x(int a, char *s); probe other(); };
-EOF
+    grep -qx "#define $guard" prov.h
+    echo 'provider p { probe x(int a, char *s); probe other(); };' >other.d
     "$DTRACE" -h -s other.d -o other.h
     ! grep -qx "#ifndef $guard" other.h
 }
@@ -156,8 +148,6 @@ EOF
 }
 
 @test "a program using the header links with the -G object and its notes name the semaphores" {
-    small_provider
-    "$DTRACE" -h -s prov.d -o prov.h
     "$DTRACE" -G -s prov.d -o prov.o
     cat >main.c <<'EOF'
 #include "prov.h"
@@ -234,10 +224,8 @@ EOF
 }
 
 @test "GLib's sed turns the flags into #undef and probes then need no -G object" {
-    small_provider
-    "$DTRACE" -h -s prov.d -o prov.h.tmp
-    sed -e "s,define STAP_HAS_SEMAPHORES 1,undef STAP_HAS_SEMAPHORES," \
-        -e "s,define _SDT_HAS_SEMAPHORES 1,undef _SDT_HAS_SEMAPHORES," prov.h.tmp >prov.h
+    sed -i -e "s,define STAP_HAS_SEMAPHORES 1,undef STAP_HAS_SEMAPHORES," \
+        -e "s,define _SDT_HAS_SEMAPHORES 1,undef _SDT_HAS_SEMAPHORES," prov.h
     grep -qx '#undef _SDT_HAS_SEMAPHORES' prov.h
     grep -qx '#undef STAP_HAS_SEMAPHORES' prov.h
     printf '#include "prov.h"\nint main(int c, char **v) { P_X(c, v[0]); P_Y(); return 0; }\n' >main.c
@@ -247,15 +235,11 @@ EOF
 }
 
 @test "without SDTKIT_TYPECHECK a mismatching argument compiles exactly as before" {
-    small_provider
-    "$DTRACE" -h -s prov.d -o prov.h
     printf '#include "prov.h"\nstruct s { int i; };\nvoid f(struct s *sp, double d) { P_X(d, sp); }\n' >bad.c
     gcc -Wall -Wextra -Werror -I"$SDT_INC" -c bad.c -o bad.o
 }
 
 @test "with SDTKIT_TYPECHECK a mismatching argument is a compiler diagnostic, in C and C++" {
-    small_provider
-    "$DTRACE" -h -s prov.d -o prov.h
     printf '#define SDTKIT_TYPECHECK\n#include "prov.h"\nstruct s { int i; };\nvoid f(struct s *sp) { P_X(1, sp); }\n' >bad.c
     run gcc -Wall -Werror -I"$SDT_INC" -c bad.c -o bad.o
     [ "$status" -ne 0 ]
@@ -328,8 +312,6 @@ EOF
 }
 
 @test "with SDTKIT_TYPECHECK the arguments are evaluated once" {
-    small_provider
-    "$DTRACE" -h -s prov.d -o prov.h
     "$DTRACE" -G -s prov.d -o prov.o
     cat >once.c <<'EOF'
 #define SDTKIT_TYPECHECK
@@ -348,10 +330,7 @@ EOF
 }
 
 @test "with SDTKIT_TYPECHECK, typedef names known only to the .d file must be declared first" {
-    d td.d <<'EOF'
-typedef struct { int dummy; } node_conn_t;
-provider node { probe conn(node_conn_t *c, int fd); };
-EOF
+    printf 'typedef struct { int dummy; } node_conn_t;\nprovider node { probe conn(node_conn_t *c, int fd); };\n' >td.d
     "$DTRACE" -h -s td.d -o td.h
     printf '#define SDTKIT_TYPECHECK\n#include "td.h"\n' >undeclared.c
     run gcc -Wall -Werror -I"$SDT_INC" -c undeclared.c -o undeclared.o
@@ -365,9 +344,7 @@ EOF
 }
 
 @test "the typecheck prototypes and tags appear only under #if defined SDTKIT_TYPECHECK" {
-    d t.d <<'EOF'
-provider t { probe a(struct conn *c, union u *p); };
-EOF
+    echo 'provider t { probe a(struct conn *c, union u *p); };' >t.d
     "$DTRACE" -h -s t.d -o t.h
     # everything mentioning the check sits inside a conditional on it
     awk '/^#if defined SDTKIT_TYPECHECK$/ {depth=1; next}

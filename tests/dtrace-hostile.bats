@@ -25,8 +25,9 @@ setup_file() {
         print "};" }' >"$BATS_FILE_TMPDIR/big.d"
 }
 
-# Each test works in T, a directory of its own: bats keeps files of its own
-# in BATS_TEST_TMPDIR, and the tests compare directory listings.
+# Each test works in T, a directory of its own, with the small provider as
+# prov.d: bats keeps files of its own in BATS_TEST_TMPDIR, and the tests
+# compare directory listings.
 setup() {
     T="$BATS_TEST_TMPDIR/w"
     mkdir -p "$T"
@@ -34,15 +35,12 @@ setup() {
     TIMES="$BATS_FILE_TMPDIR/time-$BATS_TEST_NUMBER"
     MKOBJ="$BATS_FILE_TMPDIR/mkobj"
     KILLMID="$BATS_FILE_TMPDIR/killmid"
+    small_provider "w/prov.d"
 }
 
 teardown() {
-    if [ -n "${MOUNTED:-}" ]; then
-        umount "$MOUNTED" 2>/dev/null || true
-    fi
-    if [ -n "${U:-}" ]; then
-        rm -rf "$U"
-    fi
+    [ -z "${MOUNTED:-}" ] || umount "$MOUNTED" 2>/dev/null || true
+    [ -z "${U:-}" ] || rm -rf "$U"
 }
 
 # The sanitizer build (make check's second pass) is slower and bigger.
@@ -115,21 +113,16 @@ unprivileged() {
     fi
 }
 
-# need_unprivileged: skip unless unprivileged() can run dtrace; sets U, a
-# directory everyone may use (removed by teardown).
+# need_unprivileged: skip unless unprivileged() can run dtrace; then cd to
+# U, a directory everyone may write to (removed by teardown).
 need_unprivileged() {
     if [ "$(id -u)" -eq 0 ]; then
         need_cmd setpriv
         unprivileged "$DTRACE" --version >/dev/null 2>&1 || refused "user nobody cannot run $DTRACE (a checkout nobody cannot read)"
     fi
     U="$(mktemp -d /tmp/sdtkit-hostile.XXXXXX)"
-    chmod 755 "$U"
-}
-
-# prov: the small provider of dtrace-helpers, as prov.d here.
-prov() {
-    small_provider
-    mv "$BATS_TEST_TMPDIR/prov.d" prov.d
+    chmod 777 "$U"
+    cd "$U"
 }
 
 # ---- provider files -------------------------------------------------------
@@ -190,14 +183,14 @@ DECLS='BEGIN {
     clean_error "dtrace: error: cannot read 'huge.d': larger than 256 MiB"
     mem_below 50
     [ "$(cat out.h)" = old ]
-    [ "$(listing .)" = "$(printf 'huge.d\nout.h')" ]
+    [ "$(listing .)" = "$(printf 'huge.d\nout.h\nprov.d')" ]
 }
 
 @test "/dev/zero as a provider file stops at 256 MiB with a clean error" {
     measure 20 "$DTRACE" -h -s /dev/zero -o out.h
     clean_error "dtrace: error: cannot read '/dev/zero': larger than 256 MiB"
     mem_below 300
-    [ "$(listing .)" = "" ]
+    [ "$(listing .)" = prov.d ]
 }
 
 @test "a provider file that is a directory is a clean error, with and without -C" {
@@ -206,7 +199,7 @@ DECLS='BEGIN {
     clean_error "dtrace: error: cannot read 'dir.d': Is a directory"
     run --separate-stderr "$DTRACE" -C -G -s dir.d -o out.o
     clean_error "dtrace: error: cannot read 'dir.d': Is a directory"
-    [ "$(listing .)" = dir.d ]
+    [ "$(listing .)" = "$(printf 'dir.d\nprov.d')" ]
 }
 
 @test "a FIFO nobody writes to is a clean error after 5 seconds, not a hang" {
@@ -214,11 +207,10 @@ DECLS='BEGIN {
     measure 20 "$DTRACE" -h -s fifo.d -o out.h
     clean_error "dtrace: error: cannot read 'fifo.d': no process opened the FIFO for writing within 5 seconds"
     [ "${ELAPSED%.*}" -ge 4 ]
-    [ "$(listing .)" = fifo.d ]
+    [ "$(listing .)" = "$(printf 'fifo.d\nprov.d')" ]
 }
 
 @test "a FIFO whose writer comes late, and a slow pipe, are read to their end" {
-    prov
     "$DTRACE" -h -s prov.d -o ref.h
     mkfifo fifo.d
     (sleep 1; cat prov.d >fifo.d) &
@@ -237,11 +229,10 @@ DECLS='BEGIN {
     clean_error "dtrace: error: cannot preprocess 'fifo.d': not a regular file"
     run --separate-stderr timeout 20 "$DTRACE" -C -h -s /dev/zero -o out.h
     clean_error "dtrace: error: cannot preprocess '/dev/zero': not a regular file"
-    [ "$(listing .)" = fifo.d ]
+    [ "$(listing .)" = "$(printf 'fifo.d\nprov.d')" ]
 }
 
 @test "a preprocessor that prints without end is stopped at 256 MiB" {
-    prov
     printf '#!/bin/sh\nexec cat /dev/zero\n' >endless-cpp
     chmod +x endless-cpp
     CPP="$T/endless-cpp" measure 30 "$DTRACE" -C -h -s prov.d -o out.h
@@ -252,10 +243,8 @@ DECLS='BEGIN {
 
 @test "an unreadable provider file is a clean error, with and without -C" {
     need_unprivileged
-    cd "$U"
     echo 'provider p { probe x(); };' >secret.d
     chmod 000 secret.d
-    chmod 777 .
     run --separate-stderr unprivileged "$DTRACE" -h -s secret.d -o out.h
     clean_error "dtrace: error: cannot open 'secret.d': Permission denied"
     run --separate-stderr unprivileged "$DTRACE" -C -h -s secret.d -o out.h
@@ -319,7 +308,7 @@ DECLS='BEGIN {
     clean_error "dtrace: error: the object for these 100000 probes would be larger than 256 MiB"
     mem_below 100
     [ "$(cat out.h)" = old ]
-    [ "$(listing .)" = "$(printf 'amp.d\nout.h')" ]
+    [ "$(listing .)" = "$(printf 'amp.d\nout.h\nprov.d')" ]
 }
 
 @test "deeply nested braces in skipped declarations: 256 levels are read, more is a clean error" {
@@ -362,7 +351,7 @@ DECLS='BEGIN {
     measure 30 "$DTRACE" -G -s providers.d -o out.o
     clean_error "providers.d:1000001:10: error: more than 1000000 providers"
     mem_below 600
-    [ "$(listing .)" = "$(printf 'probes.d\nproviders.d')" ]
+    [ "$(listing .)" = "$(printf 'probes.d\nprov.d\nproviders.d')" ]
 }
 
 @test "100,000 provider names prepared to share a hash bucket are read in linear time" {
@@ -408,7 +397,6 @@ DECLS='BEGIN {
 # ---- object files -----------------------------------------------------------
 
 @test "overlapping note sections do not make a small object read like a huge one" {
-    prov
     # 16,000 note sections covering the same 16,000 notes: 256 million
     # notes if each section were read (about a minute)
     "$MKOBJ" overlap overlap.o 16000 16000
@@ -423,7 +411,6 @@ DECLS='BEGIN {
 }
 
 @test "sections all named by one endless string are read in linear time" {
-    prov
     # 160,000 sections named at offset 0 of a 10 MB string table
     "$MKOBJ" names names.o 160000 10000000
     measure 10 "$DTRACE" -G -s prov.d -o out.o names.o
@@ -433,7 +420,6 @@ DECLS='BEGIN {
 }
 
 @test "archive members all using one endless long name are read in linear time" {
-    prov
     "$MKOBJ" longnames names.a 80000 4800000
     measure 10 "$DTRACE" -G -s prov.d -o out.o names.a
     [ "$status" -eq 0 ]
@@ -442,7 +428,6 @@ DECLS='BEGIN {
 }
 
 @test "a thin archive listing itself is read once, not N^depth times" {
-    prov
     "$MKOBJ" thin self.a 1000 self.a
     measure 10 "$DTRACE" -G -s prov.d -o out.o self.a
     [ "$status" -eq 0 ]
@@ -451,7 +436,6 @@ DECLS='BEGIN {
 }
 
 @test "a thin archive reads each file once, however it names it" {
-    prov
     printf '#include <sys/sdt.h>\nvoid f(void) { DTRACE_PROBE(p, ghost); }\n' >use.c
     gcc -I"$SDT_INC" -c use.c -o use.o
     ln -s use.o alias.o
@@ -472,7 +456,6 @@ DECLS='BEGIN {
 }
 
 @test "a thin archive naming a device or a FIFO is a clean error, not endless reading" {
-    prov
     "$MKOBJ" thin zero.a 1 /dev/zero
     measure 10 "$DTRACE" -G -s prov.d -o out.o zero.a
     clean_error "dtrace: error: cannot read '/dev/zero': not a regular file"
@@ -485,7 +468,6 @@ DECLS='BEGIN {
 }
 
 @test "an object that is a directory, a FIFO or a device is a clean error" {
-    prov
     mkdir dir.o
     mkfifo fifo.o
     echo old >out.o
@@ -505,11 +487,9 @@ DECLS='BEGIN {
 
 @test "an unreadable object is a clean error" {
     need_unprivileged
-    cd "$U"
     echo 'provider p { probe x(); };' >prov.d
     cp "$BATS_TEST_DIRNAME/../fuzz/corpus/objread/x86_64.o" secret.o
     chmod 000 secret.o
-    chmod 777 .
     run --separate-stderr unprivileged "$DTRACE" -G -s prov.d -o out.o secret.o
     clean_error "dtrace: error: cannot open 'secret.o': Permission denied"
     [ "$(listing .)" = "$(printf 'prov.d\nsecret.o')" ]
@@ -548,7 +528,6 @@ kill_writing() {
 }
 
 @test "-o naming an object given to -G: the objects are read first, then replaced" {
-    prov
     printf '#include <sys/sdt.h>\nvoid f(void) { DTRACE_PROBE(p, y); }\n' >use.c
     gcc -I"$SDT_INC" -c use.c -o use.o
     run --separate-stderr "$DTRACE" -v -G -s prov.d -o use.o use.o
@@ -561,7 +540,6 @@ kill_writing() {
 
 @test "-o in a directory the user may not write to is a clean error" {
     need_unprivileged
-    cd "$U"
     echo 'provider p { probe x(); };' >prov.d
     mkdir ro
     echo old >ro/out.h
@@ -575,7 +553,6 @@ kill_writing() {
 }
 
 @test "-o naming a symbolic link loop is a clean error" {
-    prov
     ln -s loop loop
     ln -s b a
     ln -s a b
@@ -605,7 +582,6 @@ kill_writing() {
 }
 
 @test "-o naming a FIFO nobody reads is a clean error after 5 seconds, not a hang" {
-    prov
     mkfifo out.h
     measure 20 "$DTRACE" -h -s prov.d -o out.h
     clean_error "dtrace: error: cannot write 'out.h': no process opened the FIFO for reading within 5 seconds"
@@ -649,7 +625,6 @@ EOF
 }
 
 @test "\$CC and \$CFLAGS reach the compiler word for word: quotes, spaces, ;, \$(...) and backticks" {
-    prov
     mkdir "my tools"
     recorder "my tools/the cc"
     RECORD="$T/args" REAL=gcc \
@@ -679,7 +654,6 @@ EOF
 }
 
 @test "-D, -I and -U values reach \$CPP word for word: backticks, \$(...), ;, quotes, globs" {
-    prov
     recorder record-cpp
     RECORD="$T/args" REAL=cat CPP="$T/record-cpp" run --separate-stderr "$DTRACE" -C -h -s prov.d -o out.h \
         -D 'BT=`touch pwned`' -D 'SUB=$(touch pwned)' -I 'dir;touch pwned' -U '*' -D "Q='\"'" -D 'NL=a
@@ -702,7 +676,6 @@ EOF
 }
 
 @test "a \$CPP or \$CC script without #! is not handed to a shell" {
-    prov
     printf 'touch pwned\n' >no-shebang
     chmod +x no-shebang
     run --separate-stderr env CPP="$T/no-shebang" "$DTRACE" -C -h -s prov.d -o out.h

@@ -9,6 +9,8 @@ load dtrace-helpers
 setup() {
     T=$BATS_TEST_TMPDIR
     unset CC CFLAGS
+    small_provider
+    echo 'int x;' >"$T/x.c"
 }
 
 # elf_header OBJ NAME: OBJ's ELF header as readelf -h shows it, in the
@@ -70,9 +72,10 @@ probes_index() {
     readelf -SW "$1" | sed -n 's/^ *\[ *\([0-9]*\)\] \.probes .*/\1/p'
 }
 
-# A C file firing probes through sys/sdt.h directly (as compiled code would).
+# probe_user OBJ [FLAGS...]: use.c, firing probes through sys/sdt.h directly
+# (as compiled code would), built by ${CC:-gcc} -O2 FLAGS as OBJ.
 probe_user() {
-    cat >"$1" <<'EOF'
+    cat >use.c <<'EOF'
 #include <sys/sdt.h>
 void f(int a, char *s)
 {
@@ -83,17 +86,16 @@ void f(int a, char *s)
     DTRACE_PROBE1(other, z, a); /* another provider: not ours to check */
 }
 EOF
+    ${CC:-gcc} -O2 "${@:2}" -I"$SDT_INC" -c use.c -o "$1"
 }
 
 @test "the object is relocatable, with .probes holding one short per probe" {
-    small_provider
     "$DTRACE" -G -s prov.d -o prov.o
     [ "$(field Type prov.o)" = "REL (Relocatable file)" ]
     readelf -SW prov.o | grep -E ' \.probes +PROGBITS +0+ [0-9a-f]+ 000004 00 +WA +0 +0 +2$'
 }
 
 @test "each semaphore is a global, hidden, two-byte object in .probes" {
-    small_provider
     "$DTRACE" -G -s prov.d -o prov.o
     ix="$(probes_index prov.o)"
     readelf -sW prov.o | grep -E "^ +[0-9]+: 0+0 +2 OBJECT +GLOBAL +HIDDEN +$ix p_x_semaphore$"
@@ -102,7 +104,6 @@ EOF
 }
 
 @test "STAP_SDT_V2, on the command line or in CFLAGS, gives default visibility" {
-    small_provider
     "$DTRACE" -G -DSTAP_SDT_V2 -s prov.d -o a.o
     readelf -sW a.o | grep -E 'OBJECT +GLOBAL +DEFAULT .* p_x_semaphore$'
     CFLAGS="-O2 -DSTAP_SDT_V2" "$DTRACE" -G -s prov.d -o b.o
@@ -110,10 +111,7 @@ EOF
 }
 
 @test "STAP_SDT_V1 names each semaphore after its probe, once per name" {
-    d v1.d <<'EOF'
-provider a { probe start(); probe stop(int); };
-provider b { probe start(); };
-EOF
+    printf 'provider a { probe start(); probe stop(int); };\nprovider b { probe start(); };\n' >v1.d
     "$DTRACE" -G -D STAP_SDT_V1 -s v1.d -o v1.o
     syms="$(readelf -sW v1.o | awk '/_semaphore$/ {print $5, $6, $8}' | sort)"
     [ "$syms" = "$(printf 'GLOBAL DEFAULT start_semaphore\nGLOBAL DEFAULT stop_semaphore')" ]
@@ -125,7 +123,6 @@ EOF
 }
 
 @test "an empty .note.GNU-stack keeps the stack non-executable" {
-    small_provider
     "$DTRACE" -G -s prov.d -o prov.o
     readelf -SW prov.o | grep -E ' \.note\.GNU-stack +PROGBITS +0+ [0-9a-f]+ 000000 '
     echo 'extern unsigned short p_x_semaphore; int main(void) { return p_x_semaphore; }' >main.c
@@ -157,7 +154,6 @@ EOF
 
 @test "-32 and -64 choose the class within the host's family" {
     [ "$(uname -m)" = x86_64 ] || refused "expects an x86-64 host"
-    small_provider
     "$DTRACE" -G -32 -s prov.d -o 32.o
     "$DTRACE" -G -64 -s prov.d -o 64.o
     elf_is 32.o i686
@@ -166,14 +162,12 @@ EOF
 
 @test "without objects, CC and -32/-64 the object is for the host" {
     [ "$(uname -m)" = x86_64 ] || refused "expects an x86-64 host"
-    small_provider
     "$DTRACE" -G -s prov.d -o host.o
     elf_is host.o x86_64
 }
 
 @test "CFLAGS with -m32 and a backslash-newline select the 32-bit variant" {
     [ "$(uname -m)" = x86_64 ] || refused "expects an x86-64 host"
-    small_provider
     CFLAGS=$'-O2 \\\n  -m32 -g' "$DTRACE" -G -s prov.d -o m32.o
     elf_is m32.o i686
     CC=gcc CFLAGS=$'-O2 \\\n  -m32 -MD -MF deps.d -o junk' "$DTRACE" -G -s prov.d -o cc-m32.o
@@ -185,7 +179,6 @@ EOF
 # bats test_tags=cross
 @test "CC=aarch64-linux-gnu-gcc gives an AArch64 object, and -32 its 32-bit ARM sibling" {
     need_arch aarch64
-    small_provider
     CC=aarch64-linux-gnu-gcc "$DTRACE" -G -s prov.d -o a64.o
     elf_is a64.o aarch64
     CC=aarch64-linux-gnu-gcc "$DTRACE" -G -32 -s prov.d -o a32.o
@@ -194,8 +187,6 @@ EOF
 
 # bats test_tags=cross
 @test "CC selects class, byte order, machine and flags for each cross compiler" {
-    small_provider
-    echo 'int x;' >x.c
     for arch in $ARCHES; do
         need_arch "$arch"
         cc="$(arch_gcc "$arch")"
@@ -209,7 +200,6 @@ EOF
 }
 
 @test "a CC that does not work is a clear error" {
-    small_provider
     run env CC=/nonexistent/gcc "$DTRACE" -G -s prov.d -o out.o
     [ "$status" -eq 1 ]
     [[ "$output" == *"cannot run '/nonexistent/gcc'"* ]]
@@ -219,8 +209,6 @@ EOF
 # bats test_tags=cross
 @test "objects given set class, byte order, machine, OS ABI and flags" {
     need_arch riscv64; need_arch s390x
-    small_provider
-    echo 'int x;' >x.c
     riscv64-linux-gnu-gcc -c x.c -o rv.o
     "$DTRACE" -G -s prov.d -o out-rv.o rv.o
     same_header out-rv.o rv.o Class Data Machine Flags OS/ABI
@@ -232,8 +220,6 @@ EOF
 # bats test_tags=cross
 @test "objects override CC and -32/-64" {
     need_arch aarch64
-    small_provider
-    echo 'int x;' >x.c
     aarch64-linux-gnu-gcc -c x.c -o a64.o
     CC=gcc "$DTRACE" -G -32 -s prov.d -o out.o a64.o
     elf_is out.o aarch64
@@ -242,8 +228,6 @@ EOF
 # bats test_tags=cross
 @test "objects that disagree on the machine are an error" {
     need_arch aarch64
-    small_provider
-    echo 'int x;' >x.c
     gcc -c x.c -o host.o
     aarch64-linux-gnu-gcc -c x.c -o a64.o
     run "$DTRACE" -G -s prov.d -o out.o host.o a64.o
@@ -253,7 +237,6 @@ EOF
 }
 
 @test "a missing object file is an error" {
-    small_provider
     run "$DTRACE" -G -s prov.d -o out.o missing.o
     [ "$status" -eq 1 ]
     [[ "$output" == *"cannot open 'missing.o': No such file or directory"* ]]
@@ -267,7 +250,6 @@ link_arch() {
     local cc
     need_arch "$1"
     cc="$(arch_gcc "$1")"
-    small_provider
     echo 'extern unsigned short p_x_semaphore, p_y_semaphore;
 int main(void) { return p_x_semaphore + p_y_semaphore; }' >main.c
     "$cc" -O2 -c main.c -o main.o
@@ -451,7 +433,6 @@ each_arch() {
 }
 
 @test "links with bfd, gold, lld and mold, into programs and shared libraries" {
-    small_provider
     "$DTRACE" -G -s prov.d -o prov.o
     echo 'extern unsigned short p_x_semaphore; int main(void) { return p_x_semaphore; }' >main.c
     echo 'extern unsigned short p_x_semaphore; int f(void) { return p_x_semaphore; }' >lib.c
@@ -473,7 +454,6 @@ each_arch() {
 
 @test "control-flow protection marking survives linking with the object (x86 IBT/SHSTK)" {
     [ "$(uname -m)" = x86_64 ] || refused "expects an x86-64 host"
-    small_provider
     "$DTRACE" -G -s prov.d -o prov.o
     readelf -n prov.o | grep -q 'x86 feature: IBT, SHSTK'
     echo 'extern unsigned short p_x_semaphore; int f(void) { return p_x_semaphore; }' >f.c
@@ -490,7 +470,6 @@ each_arch() {
 # bats test_tags=cross
 @test "AArch64 BTI/PAC marking survives linking with the object" {
     need_arch aarch64
-    small_provider
     CC=aarch64-linux-gnu-gcc "$DTRACE" -G -s prov.d -o prov.o
     readelf -n prov.o | grep -q 'AArch64 feature: BTI, PAC'
     echo 'extern unsigned short p_x_semaphore; int f(void) { return p_x_semaphore; }' >f.c
@@ -500,9 +479,7 @@ each_arch() {
 }
 
 @test "a probe used but not declared, or with another argument count, is a warning" {
-    small_provider
-    probe_user use.c
-    gcc -O2 -I"$SDT_INC" -c use.c -o use.o
+    probe_user use.o
     run --separate-stderr "$DTRACE" -G -s prov.d -o prov.o use.o
     [ "$status" -eq 0 ]
     [[ "$stderr" == *"warning: use.o: probe 'p:x' is used with 1 argument but declared with 2"* ]]
@@ -510,13 +487,11 @@ each_arch() {
     [[ "$stderr" == *"warning: use.o: probe 'p:ghost' is used in the code but not declared in provider 'p'"* ]]
     [[ "$stderr" != *"other"* ]]
     [[ "$stderr" != *"'p:y'"* ]]
-    # each problem once
     [ "$(grep -c "p:ghost" <<<"$stderr")" -eq 1 ]
     readelf -sW prov.o | grep -q p_x_semaphore
 }
 
 @test "matching probes give no warning at all" {
-    small_provider
     echo '#include <sys/sdt.h>
 void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); DTRACE_PROBE(p, y); }' >ok.c
     gcc -O2 -I"$SDT_INC" -c ok.c -o ok.o
@@ -527,7 +502,6 @@ void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); DTRACE_PROBE(p, y); }' >ok.c
 
 @test "objects with 8-byte aligned property notes (-fcf-protection) read without a warning" {
     [ "$(uname -m)" = x86_64 ] || refused "expects an x86-64 host"
-    small_provider
     echo '#include <sys/sdt.h>
 void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); }' >cet.c
     gcc -fcf-protection=full -O2 -I"$SDT_INC" -c cet.c -o cet.o
@@ -542,13 +516,10 @@ void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); }' >cet.c
 
 # bats test_tags=cross
 @test "notes of 32-bit and big-endian objects are read too" {
-    small_provider
-    probe_user use.c
     n=0
     for arch in i686 s390x armhf; do
         need_arch "$arch"
-        cc="$(arch_gcc "$arch")"
-        "$cc" -O2 -I"$SDT_INC" -c use.c -o "use-$arch.o"
+        CC="$(arch_gcc "$arch")" probe_user "use-$arch.o"
         run --separate-stderr "$DTRACE" -G -s prov.d -o "prov-$arch.o" "use-$arch.o"
         [ "$status" -eq 0 ]
         [[ "$stderr" == *"use-$arch.o: probe 'p:ghost' is used in the code but not declared"* ]]
@@ -557,9 +528,7 @@ void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); }' >cet.c
 }
 
 @test "archive members are read and named in warnings" {
-    small_provider
-    probe_user use.c
-    gcc -O2 -I"$SDT_INC" -c use.c -o use.o
+    probe_user use.o
     echo 'int other;' >other.c
     gcc -c other.c -o other.o
     ar rcs libuse.a other.o use.o
@@ -570,10 +539,8 @@ void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); }' >cet.c
 }
 
 @test "thin archives are read through their members; absent members are tolerated" {
-    small_provider
-    probe_user use.c
     mkdir objs
-    gcc -O2 -I"$SDT_INC" -c use.c -o objs/use.o
+    probe_user objs/use.o
     echo 'int gone;' >gone.c
     gcc -c gone.c -o objs/gone.o
     ar rcsT libthin.a objs/use.o objs/gone.o
@@ -586,7 +553,6 @@ void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); }' >cet.c
 }
 
 @test "objects without notes, GCC LTO objects and LLVM bitcode are accepted quietly" {
-    small_provider
     echo 'int x(int a) { return a + 1; }' >x.c
     gcc -c x.c -o plain.o
     gcc -flto -c x.c -o lto.o
@@ -601,10 +567,8 @@ void f(int a, char *s) { DTRACE_PROBE2(p, x, a, s); }' >cet.c
 }
 
 @test "libtool .lo files are followed to their object" {
-    small_provider
-    probe_user use.c
     mkdir .libs
-    gcc -O2 -fPIC -I"$SDT_INC" -c use.c -o .libs/use.o
+    probe_user .libs/use.o -fPIC
     cat >use.lo <<'EOF'
 # use.lo - a libtool object file
 # Generated by libtool (GNU libtool) 2.4.7
@@ -617,7 +581,6 @@ EOF
 }
 
 @test "a file that is not an object is a warning and is skipped" {
-    small_provider
     echo 'not an object' >notes.txt
     run --separate-stderr "$DTRACE" -G -s prov.d -o prov.o notes.txt
     [ "$status" -eq 0 ]
@@ -626,9 +589,7 @@ EOF
 }
 
 @test "truncated and corrupted objects never crash the reader" {
-    small_provider
-    probe_user use.c
-    gcc -O2 -I"$SDT_INC" -c use.c -o use.o
+    probe_user use.o
     ar rcs lib.a use.o
     size="$(stat -c %s use.o)"
     for n in 4 16 40 63 64 100 300 $((size / 2)) $((size - 1)); do
@@ -652,7 +613,6 @@ EOF
 }
 
 @test "-h ignores object files" {
-    small_provider
     run "$DTRACE" -h -s prov.d -o prov.h whatever.o
     [ "$status" -eq 0 ]
 }

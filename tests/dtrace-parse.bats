@@ -7,13 +7,15 @@
 
 load dtrace-helpers
 
-setup() {
-    T=$BATS_TEST_TMPDIR
-}
-
 # h FILE: run dtrace -h on FILE into out.h; status and output as `run` sets them.
 h() {
     run --separate-stderr "$DTRACE" -h -s "$1" -o out.h "${@:2}"
+}
+
+# hd FILE: stdin as FILE, then h FILE.
+hd() {
+    d "$1"
+    h "$1"
 }
 
 # The type comments of out.h, one per line.
@@ -40,11 +42,10 @@ fails_at() {
 }
 
 @test "several providers in one file each get their macros" {
-    d two.d <<'EOF'
+    hd two.d <<'EOF'
 provider dispatch { probe queue__push(int); };
 provider voucher { probe create(void *v); probe dispose(); };
 EOF
-    h two.d
     [ "$status" -eq 0 ]
     grep -q '^#define DISPATCH_QUEUE_PUSH(arg1) \\$' out.h
     grep -q '^#define VOUCHER_CREATE(arg1) \\$' out.h
@@ -53,19 +54,18 @@ EOF
 }
 
 @test "an empty provider gives a valid header without probes" {
-    d empty.d <<'EOF'
+    hd empty.d <<'EOF'
 provider erlang {
     /* the probes moved elsewhere */
 };
 EOF
-    h empty.d
     [ "$status" -eq 0 ]
     grep -q '^#define _SDT_HAS_SEMAPHORES 1$' out.h
     ! grep -q 'DTRACE_PROBE' out.h
 }
 
 @test "a file without any provider gives an empty header and exits 0" {
-    d decls.d <<'EOF'
+    hd decls.d <<'EOF'
 #pragma D depends_on provider io
 typedef struct request_rec {
     uintptr_t pool;
@@ -73,7 +73,6 @@ typedef struct request_rec {
     unsigned uri_is_initialized:1;
 } request_rec;
 EOF
-    h decls.d
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
     grep -q '^#include <sys/sdt.h>$' out.h
@@ -90,7 +89,7 @@ EOF
 }
 
 @test "C and D definitions around providers are skipped, nested braces included" {
-    d around.d <<'EOF'
+    hd around.d <<'EOF'
 typedef struct { int dummy; } node_dtrace_connection_t;
 typedef void (*dispatch_function_t)(void *);
 struct nested { struct { int provider; } inner; union { long a; } u; };
@@ -108,13 +107,12 @@ typedef const static unsigned short __u_c_short;
 struct after { int provider; int probe; };
 syscall::open:entry /pid == $target/ { @[probe] = count(); }
 EOF
-    h around.d
     [ "$status" -eq 0 ]
     [ "$(macros)" = '#define NODE_NET_SERVER_CONNECTION(arg1) \' ]
 }
 
 @test "#pragma D lines are skipped, inside and outside providers" {
-    d pragmas.d <<'EOF'
+    hd pragmas.d <<'EOF'
 #pragma D attributes Evolving/Evolving/Common provider p provider
 provider p {
 #pragma D attributes Private/Private/Unknown provider p module
@@ -122,13 +120,12 @@ provider p {
 };
 #pragma D attributes Evolving/Evolving/Common provider p args
 EOF
-    h pragmas.d
     [ "$status" -eq 0 ]
     [ "$(macros)" = '#define P_X() \' ]
 }
 
 @test "# comment lines inside a provider are skipped without -C (libvirt)" {
-    d libvirt.d <<'EOF'
+    hd libvirt.d <<'EOF'
 provider libvirt {
 	# file: src/util/event_poll.c
 	# prefix: event_poll
@@ -138,19 +135,17 @@ provider libvirt {
         probe object_new(void *obj, const char *klassname);
 };
 EOF
-    h libvirt.d
     [ "$status" -eq 0 ]
     grep -q '^#define LIBVIRT_EVENT_POLL_ADD_HANDLE(arg1, arg2, arg3, arg4, arg5, arg6) \\$' out.h
     grep -q '^#define LIBVIRT_OBJECT_NEW(arg1, arg2) \\$' out.h
 }
 
 @test "a # line continued with backslash-newline is skipped as a whole" {
-    d cont.d <<'EOF'
+    hd cont.d <<'EOF'
 #define LONG_ONE \
     provider fake { probe nope(); };
 provider p { probe x(); };
 EOF
-    h cont.d
     [ "$status" -eq 0 ]
     [ "$(macros)" = '#define P_X() \' ]
 }
@@ -158,21 +153,20 @@ EOF
 @test "only a # at the start of a line starts a preprocessor line" { dtrace_case; }
 
 @test "comments of both kinds are allowed between any two tokens" {
-    d comments.d <<'EOF'
+    hd comments.d <<'EOF'
 /* before */ provider /* a */ p /* b */ { // c
     probe /* d */ x /* e */ ( /* f */ int /* g */ a /* h */ , char /* i */ * s ) /* j */ ; // k
     // probe commented_out();
     /* probe also_commented_out(); */
 } /* l */ ; // m
 EOF
-    h comments.d
     [ "$status" -eq 0 ]
     [ "$(macros)" = '#define P_X(arg1, arg2) \' ]
     [ "$(comments)" = '/* P_X ( int a, char *s ) */' ]
 }
 
 @test "the brace may be glued to the name or on the next line, and the final ; is optional" {
-    d braces.d <<'EOF'
+    hd braces.d <<'EOF'
 provider glued{
     probe a();
 }
@@ -182,21 +176,19 @@ nextline
     probe b();
 };
 EOF
-    h braces.d
     [ "$status" -eq 0 ]
     grep -q '^#define GLUED_A() \\$' out.h
     grep -q '^#define NEXTLINE_B() \\$' out.h
 }
 
 @test "a space before (, () and (void) all work" {
-    d parens.d <<'EOF'
+    hd parens.d <<'EOF'
 provider p {
     probe spaced (int a);
     probe empty();
     probe voided(void);
 };
 EOF
-    h parens.d
     [ "$status" -eq 0 ]
     grep -q '^#define P_SPACED(arg1) \\$' out.h
     grep -q '^#define P_EMPTY() \\$' out.h
@@ -204,14 +196,13 @@ EOF
 }
 
 @test "translated argument lists use the native list" {
-    d argmap.d <<'EOF'
+    hd argmap.d <<'EOF'
 provider test_prov {
 	probe place(int i, int j) : (int j, int i, int i, int j);
 	probe one(char* x) : (string x);
 	probe none() : ();
 };
 EOF
-    h argmap.d
     [ "$status" -eq 0 ]
     grep -q '^#define TEST_PROV_PLACE(arg1, arg2) \\$' out.h
     grep -q '^#define TEST_PROV_ONE(arg1) \\$' out.h
@@ -220,7 +211,7 @@ EOF
 }
 
 @test "every type spelling is kept as written, with normalised spaces" {
-    d types.d <<'EOF'
+    hd types.d <<'EOF'
 typedef int my_t;
 provider t {
     probe a(char *, char*, const char *, char const *, char  *  p);
@@ -229,7 +220,6 @@ provider t {
     probe d(struct astruct node, enum e, union u *);
 };
 EOF
-    h types.d
     [ "$status" -eq 0 ]
     diff - <(comments) <<'EOF'
 /* T_A ( char *, char *, const char *, char const *, char *p ) */
@@ -241,19 +231,18 @@ EOF
 }
 
 @test "arguments may be named after C keywords or libc functions" {
-    d names.d <<'EOF'
+    hd names.d <<'EOF'
 provider k {
     probe method__entry(string class, char *string, void *free, int open, int probe, int provider);
 };
 EOF
-    h names.d
     [ "$status" -eq 0 ]
     grep -q '^#define K_METHOD_ENTRY(arg1, arg2, arg3, arg4, arg5, arg6) \\$' out.h
     [ "$(comments)" = '/* K_METHOD_ENTRY ( string class, char *string, void *free, int open, int probe, int provider ) */' ]
 }
 
 @test "probe names with __, mixed case and digits map to the right macros" {
-    d names.d <<'EOF'
+    hd names.d <<'EOF'
 provider Xserver {
     probe request__start(int);
     probe AllocObject__entry();
@@ -261,7 +250,6 @@ provider Xserver {
     probe a__b__c__d();
 };
 EOF
-    h names.d
     [ "$status" -eq 0 ]
     grep -q '^#define XSERVER_REQUEST_START(arg1) \\$' out.h
     grep -q '^DTRACE_PROBE1 (Xserver, request__start, arg1)$' out.h
@@ -281,12 +269,11 @@ EOF
 }
 
 @test "a provider declared in two blocks collects the probes of both" {
-    d split.d <<'EOF'
+    hd split.d <<'EOF'
 provider p { probe a(); };
 typedef int between_t;
 provider p { probe b(int); };
 EOF
-    h split.d
     [ "$status" -eq 0 ]
     [ "$(macros | wc -l)" -eq 2 ]
 }

@@ -13,7 +13,6 @@ setup() {
     need_stap_dtrace
     T="$BATS_TEST_TMPDIR"
     mkdir -p "$T/stap"
-    cd "$T"
 }
 
 # stap ARGS...: SystemTap's script, run in $T/stap.

@@ -83,36 +83,24 @@ all_decoded() {
     cd "$BATS_TEST_TMPDIR"
 }
 
-@test "aarch64: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded aarch64 -O0 -O2
-}
+@test "aarch64: gdb reads every argument as passed, gcc and clang, -O0 and -O2" { all_decoded aarch64 -O0 -O2; }
 
-@test "armhf: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded armhf -O0 -O2
-}
+@test "armhf: gdb reads every argument as passed, gcc and clang, -O0 and -O2" { all_decoded armhf -O0 -O2; }
 
-@test "ppc64el: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded ppc64el -O0 -O2
-}
+@test "ppc64el: gdb reads every argument as passed, gcc and clang, -O0 and -O2" { all_decoded ppc64el -O0 -O2; }
 
 # gdb's ARM and PowerPC probe-argument parsers (arm-linux-tdep.c,
 # ppc-linux-tdep.c) serve armel, big-endian ppc64 (ELFv1) and 32-bit powerpc
 # too.
-@test "armel: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded armel -O0 -O2
-}
+@test "armel: gdb reads every argument as passed, gcc and clang, -O0 and -O2" { all_decoded armel -O0 -O2; }
 
 @test "ppc64 (big-endian): gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
     all_decoded ppc64 -O0 -O2
 }
 
-@test "powerpc: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded powerpc -O0 -O2
-}
+@test "powerpc: gdb reads every argument as passed, gcc and clang, -O0 and -O2" { all_decoded powerpc -O0 -O2; }
 
-@test "s390x: gdb reads every argument as passed, gcc and clang, -O0 and -O2" {
-    all_decoded s390x -O0 -O2
-}
+@test "s390x: gdb reads every argument as passed, gcc and clang, -O0 and -O2" { all_decoded s390x -O0 -O2; }
 
 @test "i686: gdb reads every argument as passed, except globals that optimised GCC addresses through the GOT" {
     all_decoded i686 -O0

@@ -14,11 +14,8 @@
 load helpers
 load tracers-helpers
 
+SRC="$ROOT/tests/header"
 PROBES="chars ints longs sizes enums floats int128 structs unions odd arrays pointers bits globals tls consts volatiles cxx cxxrefs"
-
-setup() {
-    SRC="$ROOT/tests/header"
-}
 
 # expected_sizes ARCH BUILD: "probe<TAB>sizes" of args.sizes for ARCH and
 # BUILD (gcc, clang, g++ or clang++): the first row that applies.
@@ -196,12 +193,14 @@ read_libbpf() {
     done
 }
 
-# read_gdb DIR...: every program run in one gdb session (gdb_runs), every
+# read_gdb DIR...: every program run in one gdb session (gdb_runs), with
+# QEMU set under its qemu-user and gdb-multiarch (DIR: ARCH-...); every
 # value as a signed 64-bit integer, as args.c writes them.
 read_gdb() {
     local d
-    for d in "$@"; do echo "$d - - $PWD/$d/args $PWD/$d/want.txt"; done |
-        GDB_PROBE_CLASS=ProbeArgs64 gdb_runs "$PWD" $(printf "args:%s " $PROBES)
+    for d in "$@"; do
+        echo "$d $([ -z "${QEMU:-}" ] && echo - || arch_field "${d%%-*}" 4) - $PWD/$d/args $PWD/$d/want.txt"
+    done | GDB_PROBE_CLASS=ProbeArgs64 gdb_runs "$PWD" $(printf "args:%s " $PROBES)
     for d in "$@"; do grep -E '^[a-z0-9]+ arg[0-9]+ ' $d.hits >$d/got.txt || true; done
 }
 
@@ -235,16 +234,6 @@ qemu_build() {
     build_args $d/args "$2" $3 $4 -O2 -static
 }
 
-# qemu_read DIR...: each DIR/args (DIR: ARCH-...) run under its qemu-user
-# and read by gdb-multiarch, every program in one session (gdb_runs); the
-# values passed in DIR/want.txt, gdb's in DIR/got.txt.
-qemu_read() {
-    local d
-    for d in "$@"; do echo "$d $(arch_field "${d%%-*}" 4) - $PWD/$d/args $PWD/$d/want.txt"; done |
-        GDB_PROBE_CLASS=ProbeArgs64 gdb_runs "$PWD" $(printf "args:%s " $PROBES)
-    for d in "$@"; do grep -E '^[a-z0-9]+ arg[0-9]+ ' $d.hits >$d/got.txt || true; done
-}
-
 # qemu_same_values DIR WHAT: as same_values of DIR's want.txt and got.txt,
 # except that on i686 a probe whose note holds a GOT-relative global or a
 # TLS variable (g@GOTOFF(%ebx), %gs:t@ntpoff: GCC's "o" alternative,
@@ -270,7 +259,7 @@ qemu_same_values() {
         for h in sdt usdt; do qemu_build $a "$(arch_gcc $a)" c $h; done
         qemu_build $a "$(arch_gxx $a)" c++ sdt
     done
-    qemu_read $(for a in $arches; do echo $a-c-sdt $a-c-usdt $a-c++-sdt; done)
+    QEMU=1 read_gdb $(for a in $arches; do echo $a-c-sdt $a-c-usdt $a-c++-sdt; done)
     for a in $arches; do
         for h in sdt usdt; do qemu_same_values $a-c-$h "$a gcc $h"; done
         qemu_same_values $a-c++-sdt "$a g++"

@@ -7,9 +7,7 @@
 
 load helpers
 
-setup() {
-    CXXSRC="$ROOT/tests/header/cxx"
-}
+CXXSRC=("$ROOT"/tests/header/cxx/{a,b,main}.cc)
 
 # need_linker LD: gcc links with -fuse-ld=LD here (.ci/run installs
 # binutils for bfd and gold, lld and mold).
@@ -44,7 +42,7 @@ base_matches() {
         need_linker $ld
         for cxx in g++ clang++; do
             for opt in -O0 -O2; do
-                $cxx $opt -fuse-ld=$ld -I "$INCLUDE" "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o prog
+                $cxx $opt -fuse-ld=$ld -I "$INCLUDE" "${CXXSRC[@]}" -o prog
                 ./prog > /dev/null
                 every_location_is_a_nop prog
                 base_matches prog
@@ -63,8 +61,7 @@ base_matches() {
 @test ".stapsdt.base survives --gc-sections with every linker, so gdb still lists the probes" {
     for ld in bfd gold lld mold; do
         need_linker $ld
-        g++ -O2 -ffunction-sections -fdata-sections -Wl,--gc-sections -fuse-ld=$ld \
-            -I "$INCLUDE" "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o prog
+        g++ -O2 -ffunction-sections -fdata-sections -Wl,--gc-sections -fuse-ld=$ld -I "$INCLUDE" "${CXXSRC[@]}" -o prog
         base_matches prog
         every_location_is_a_nop prog
         [ "$(gdb -batch -nx -ex 'info probes' prog 2>/dev/null | grep -c ' cxx ')" -eq "$(note_probes prog | wc -l)" ]
@@ -77,8 +74,7 @@ base_matches() {
     dropped=""
     for ld in bfd gold lld mold; do
         need_linker $ld
-        g++ -O2 -ffunction-sections -Wl,--gc-sections -fuse-ld=$ld -I "$inc" \
-            "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o prog
+        g++ -O2 -ffunction-sections -Wl,--gc-sections -fuse-ld=$ld -I "$inc" "${CXXSRC[@]}" -o prog
         readelf -SW prog | grep -q '\.stapsdt\.base' || dropped="$dropped $ld"
     done
     echo "# SystemTap's header loses .stapsdt.base with:${dropped:- none}" >&3
@@ -106,15 +102,15 @@ EOF
 }
 
 @test "static, non-PIE and LTO programs keep every probe on a nop" {
-    g++ -O2 -static -I "$INCLUDE" "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o st
+    g++ -O2 -static -I "$INCLUDE" "${CXXSRC[@]}" -o st
     every_location_is_a_nop st; base_matches st
-    g++ -O2 -fno-pie -no-pie -I "$INCLUDE" "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o np
+    g++ -O2 -fno-pie -no-pie -I "$INCLUDE" "${CXXSRC[@]}" -o np
     every_location_is_a_nop np; base_matches np
-    g++ -O2 -flto -I "$INCLUDE" "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o lto
+    g++ -O2 -flto -I "$INCLUDE" "${CXXSRC[@]}" -o lto
     every_location_is_a_nop lto; base_matches lto
     [ "$(note_probes lto | cut -f1 | sort -u | tr '\n' ' ')" = "cxx:inline_fn cxx:member cxx:tmpl " ]
     need_linker lld
-    clang++ -O2 -flto -fuse-ld=lld -I "$INCLUDE" "$CXXSRC"/a.cc "$CXXSRC"/b.cc "$CXXSRC"/main.cc -o clto
+    clang++ -O2 -flto -fuse-ld=lld -I "$INCLUDE" "${CXXSRC[@]}" -o clto
     every_location_is_a_nop clto; base_matches clto
 }
 

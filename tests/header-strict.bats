@@ -5,9 +5,7 @@
 
 load helpers
 
-setup() {
-    SRC="$ROOT/tests/header/strict.c"
-}
+SRC="$ROOT/tests/header/strict.c"
 
 # strict COMPILER LANG STD INCLUDE
 strict() {

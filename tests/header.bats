@@ -5,8 +5,15 @@
 
 load helpers
 
-setup() {
-    SRC="$ROOT/tests/header"
+SRC="$ROOT/tests/header"
+
+# sdt_c FILE [LINE...]: a C source including <sys/sdt.h>, then each LINE
+# (or stdin).
+sdt_c() {
+    local f=$1
+    shift
+    echo '#include <sys/sdt.h>' >"$f"
+    if [ $# -gt 0 ]; then printf '%s\n' "$@" >>"$f"; else cat >>"$f"; fi
 }
 
 # build SRC OUT [FLAGS...]: compile one file to an object with our header.
@@ -18,8 +25,7 @@ build() {
 }
 
 @test "every probe macro emits one stapsdt note of type 3 per call" {
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
+    sdt_c p.c <<'EOF'
 void f (int a, int b) {
   STAP_PROBE (prov, p0);
   STAP_PROBE2 (prov, p2, a, b);
@@ -38,10 +44,7 @@ EOF
 }
 
 @test "the note's descriptor ends exactly at the argument string's NUL" {
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
-void f (int a, long b) { STAP_PROBE2 (provider, some_name, a, b); STAP_PROBE (pr, x); }
-EOF
+    sdt_c p.c 'void f (int a, long b) { STAP_PROBE2 (provider, some_name, a, b); STAP_PROBE (pr, x); }'
     build p.c p.o -O2
     # descsz = 3 addresses + "provider\0" + "some_name\0" + args + "\0"
     args=$(note_args p.o provider:some_name)
@@ -56,10 +59,7 @@ EOF
 }
 
 @test ".stapsdt.base is one byte in its own retained COMDAT group, its symbol weak and hidden" {
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
-void f (void) { STAP_PROBE (a, b); STAP_PROBE (a, c); }
-EOF
+    sdt_c p.c 'void f (void) { STAP_PROBE (a, b); STAP_PROBE (a, c); }'
     build p.c p.o
     readelf -SW p.o | grep -E ' \.stapsdt\.base +PROGBITS ' > sec
     [ "$(wc -l < sec)" -eq 1 ]
@@ -70,8 +70,7 @@ EOF
 }
 
 @test "in a linked program the note's base is .stapsdt.base and its location is a nop" {
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
+    sdt_c p.c <<'EOF'
 int main (int argc, char **argv) {
   STAP_PROBE2 (prog, start, argc, argv);
   STAP_PROBE1 (prog, end, argc * 3);
@@ -106,17 +105,13 @@ EOF
         [ -n "$sym" ]
         [ $(( 0x$sym )) -eq $(( $(note_field p prog:$probe Semaphore) )) ]
     done
-    # without semaphores the field is zero
-    gcc -O2 -I "$INCLUDE" -x c - -o q <<'EOF'
-#include <sys/sdt.h>
-int main (void) { STAP_PROBE (prog, none); return 0; }
-EOF
+    sdt_c q.c 'int main (void) { STAP_PROBE (prog, none); return 0; }'
+    gcc -O2 -I "$INCLUDE" q.c -o q
     [ $(( $(note_field q prog:none Semaphore) )) -eq 0 ]
 }
 
 @test "semaphores are decided where the probe expands: a dtrace header included after <sys/sdt.h> works" {
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
+    sdt_c p.c <<'EOF'
 /* what a dtrace -h header does, after sdt.h is already in */
 #define _SDT_HAS_SEMAPHORES 1
 #include <sys/sdt.h>
@@ -235,10 +230,7 @@ EOF
 }
 
 @test "floating-point arguments carry no f marker unless SDT_FLOAT_MARKER is defined" {
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
-void f (float x, double y, int z) { STAP_PROBE3 (t, fp, x, y, z); }
-EOF
+    sdt_c p.c 'void f (float x, double y, int z) { STAP_PROBE3 (t, fp, x, y, z); }'
     for cc in gcc clang; do
         CC=$cc build p.c a.o -O2
         [ "$(arg_sizes "$(note_args a.o t:fp)")" = "4 8 -4" ]
@@ -299,8 +291,7 @@ EOF
 }
 
 @test "STAP_PROBE_ASM puts a probe inside an asm statement, with assembler or C operands" {
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
+    sdt_c p.c <<'EOF'
 int f (int x, long y) {
   __asm__ __volatile__ ("mov $1, %%eax\n" STAP_PROBE_ASM (asm, text, -4@%%eax 8@%%rsp) "nop" : : : "eax");
   __asm__ __volatile__ ("nop\n" STAP_PROBE_ASM (asm, ops, STAP_PROBE_ASM_TEMPLATE (2)) "nop"
@@ -319,8 +310,7 @@ EOF
 }
 
 @test "_SDT_PROBE works when called directly, as LTTng-UST does" {
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
+    sdt_c p.c <<'EOF'
 void f (int a, char *b) { _SDT_PROBE (lttng_ust_tracef, event, 2, (a, b)); _SDT_PROBE (l, zero, 0, ()); }
 EOF
     build p.c p.o -O2 -Wall -Wextra -Wpedantic -Werror
@@ -329,10 +319,7 @@ EOF
 }
 
 @test "STAP_SDT_ARG_CONSTRAINT replaces the operand constraint" {
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
-void f (int *p) { STAP_PROBE1 (t, m, p[3]); }
-EOF
+    sdt_c p.c 'void f (int *p) { STAP_PROBE1 (t, m, p[3]); }'
     build p.c a.o -O2 -DSTAP_SDT_ARG_CONSTRAINT=m
     [ "$(note_args a.o t:m)" = "-4@12(%rdi)" ]
     build p.c b.o -O2
@@ -341,8 +328,7 @@ EOF
 
 @test "provider names written as string literals or with hyphens are kept as SystemTap keeps them" {
     # the seed examples: hello-usdt.c and probe-test.c
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
+    sdt_c p.c <<'EOF'
 int main (void) {
   unsigned ctr = 1;
   DTRACE_PROBE ("hello_usdt", "enter");
@@ -361,8 +347,7 @@ EOF
 }
 
 @test "x86-64 operands name full registers and are never rip-relative or indexed" {
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
+    sdt_c p.c <<'EOF'
 extern char gc; extern short gs; extern long garr[8]; static int st; extern void fn (void);
 struct s { char c; short h; long l; };
 void f (char c, short h, struct s *p, int i, unsigned char uc) {
@@ -387,8 +372,7 @@ EOF
     # The baseline keeps the same values alive in registers with an empty
     # asm, so the optimiser has the same constraints: the probe may add the
     # nop and nothing else.
-    cat > p.c <<'EOF'
-#include <sys/sdt.h>
+    sdt_c p.c <<'EOF'
 #ifdef NOPROBE
 # undef STAP_PROBE3
 # define STAP_PROBE3(p, n, a, b, c) \

@@ -68,7 +68,6 @@ is_nop_pair() {
 # bats test_tags=tracer
 @test "gdb stops at nop + nop10 probes of both headers and decodes their arguments" {
     need_cmd gdb
-    # every build first, then one gdb session runs them all (gdb_runs)
     local bins=() b cc o
     for cc in gcc clang; do
         for o in -O0 -O2; do
@@ -106,8 +105,6 @@ is_nop_pair() {
     ev="sdtkit_nop10_$$"
     uprobe_add "p:$ev/fire $PWD/p:$(file_offset p "$loc")" ||
         refused "the kernel refused the uprobe"
-    # a tracefs instance of its own: its own ring buffer, which no other
-    # test (running beside it) clears or fills
     trace_instance
     echo 1 > "$INST/events/$ev/fire/enable"
     run ./p 5

@@ -11,13 +11,10 @@ load dtrace-helpers
 load tracers-helpers
 load runtime-helpers
 
-setup() {
-    T=$BATS_TEST_TMPDIR
-}
-
-# probes_c FILE: a source with three probes of the usual argument types.
+# probes_c OUT [FLAGS...]: p.c, a source with three probes of the usual
+# argument types, built by gcc -O2 FLAGS as OUT.
 probes_c() {
-    cat >"$1" <<'EOC'
+    cat >p.c <<'EOC'
 #include <sys/sdt.h>
 struct req { int id; long size; const char *path; unsigned short flags; };
 __attribute__((noinline)) long step(int i, long sum)
@@ -38,6 +35,7 @@ int main(int argc, char **argv)
     return serve(&r, argc) == 42;
 }
 EOC
+    gcc -O2 -I "$INCLUDE" "${@:2}" p.c -o "$1"
 }
 
 # ---- sdt-list --diff cases as data -------------------------------------
@@ -121,8 +119,7 @@ args_of() {
 
 @test "the same probes built by gcc and by clang differ in operands only: no change" {
     need_cmd clang
-    probes_c p.c
-    gcc -O2 -I "$INCLUDE" p.c -o p-gcc
+    probes_c p-gcc
     clang -O2 -I "$INCLUDE" p.c -o p-clang
     # the compilers chose other operands for the same arguments
     [ "$(args_of p-gcc)" != "$(args_of p-clang)" ]
@@ -139,9 +136,8 @@ args_of() {
 # other classes and byte orders the sanitizer pass covers in sdt-list.bats.
 # bats test_tags=normal-pass-only,cross
 @test "builds for other architectures compare by their own class and byte order" {
-    probes_c p.c
     for arch in aarch64 armhf s390x; do need_arch "$arch"; done
-    gcc -O2 -I "$INCLUDE" p.c -o p-x86_64
+    probes_c p-x86_64
     for arch in aarch64 armhf s390x; do
         "$(arch_gcc "$arch")" -O2 -I "$INCLUDE" p.c -o "p-$arch"
     done
@@ -204,8 +200,7 @@ pkg_tree() {
     gcc -O2 -shared -fPIC -I "$INCLUDE" -Wl,-soname,libq.so.1 "$3" \
         -o "$dir/usr/lib/x86_64-linux-gnu/libq.so.$v"
     ln -s "libq.so.$v" "$dir/usr/lib/x86_64-linux-gnu/libq.so.1"
-    probes_c p.c
-    gcc -O2 -I "$INCLUDE" p.c -o "$dir/usr/bin/app"
+    probes_c "$dir/usr/bin/app"
     echo "app $v" >"$dir/usr/share/doc/app/README"
     printf '!<arch>\n' >"$dir/usr/share/doc/app/empty.a"
 }
@@ -245,8 +240,7 @@ EOF
 }
 
 @test "stripped programs and separate debug files carry the same probes" {
-    probes_c p.c
-    gcc -O2 -g -I "$INCLUDE" -Wl,--build-id p.c -o p
+    probes_c p -g -Wl,--build-id
     cp p p-stripped
     strip p-stripped
     objcopy --only-keep-debug p p.debug
@@ -269,8 +263,7 @@ EOF
 }
 
 @test "a debug file whose notes stayed in the stripped file says so" {
-    probes_c p.c
-    gcc -O2 -I "$INCLUDE" p.c -o p
+    probes_c p
     # allocated notes become SHT_NOBITS in the debug file, as every
     # section the stripped file keeps does with eu-strip -f
     objcopy --set-section-flags .note.stapsdt=alloc,readonly,contents p p-alloc
@@ -320,8 +313,7 @@ EOF
 
 @test "what is not an object, or not whole, is an error of exit status 3 with its message" {
     mkdir w && cd w # bats keeps files of its own in the test's directory
-    probes_c p.c
-    gcc -O2 -I "$INCLUDE" p.c -o p
+    probes_c p
     local size
     size=$(stat -c %s p)
     head -c 40 p >head40
@@ -363,14 +355,12 @@ EOF
     run --separate-stderr "$SDT_LIST" badsize.o
     [ "$status" -eq 1 ]
     [ "$stderr" = "sdt-list: error: badsize.o: a note extends past the end of its section" ]
-    # nothing was written
     [ "$(listing .)" = "$(printf 'badsize.o\nbadsize.s\ncut\ncut2000\nempty\nfifo\nhead40\np\np.c\ntext')" ]
 }
 
 @test "trees with FIFOs, links in a loop and links to devices compare without opening them" {
-    probes_c p.c
     mkdir -p a/bin b/bin
-    gcc -O2 -I "$INCLUDE" p.c -o a/bin/app
+    probes_c a/bin/app
     cp a/bin/app b/bin/app
     mkfifo b/bin/fifo
     ln -s loop b/bin/loop
@@ -392,8 +382,7 @@ EOF
 }
 
 @test "usage errors of --diff exit 3, as every error of --diff does" {
-    probes_c p.c
-    gcc -O2 -I "$INCLUDE" p.c -o p
+    probes_c p
     local usage="Usage: sdt-list [--check | --json] [--provider PATTERN] [--ignore-probe PATTERN] FILE..."
     local args
     for args in "--diff p" "--diff p p p" "--diff --check p p" "--diff --bogus p p" "--diff p p --provider"; do
@@ -419,8 +408,7 @@ EOF
     line=$(sed -n 's/^ *\(sdt-list --diff old\/app new\/app || \[ \$? -eq 1 \]\)$/\1/p' "$ROOT/README.md")
     [ -n "$line" ]
     mkdir old new
-    probes_c p.c
-    gcc -O2 -I "$INCLUDE" p.c -o old/app
+    probes_c old/app
     sed 's/DTRACE_PROBE1(srv, done, sum);/&\n    DTRACE_PROBE(srv, extra);/' p.c >q.c
     gcc -O2 -I "$INCLUDE" q.c -o new/app
     PATH="$(dirname "$SDT_LIST"):$PATH" bash -c "$line"

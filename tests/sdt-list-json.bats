@@ -9,7 +9,6 @@ load dtrace-helpers
 
 setup() {
     need_cmd python3
-    T=$BATS_TEST_TMPDIR
 }
 
 # prog: a program with a semaphore (dtrace -h/-G) and a build-id.
@@ -98,7 +97,6 @@ EOF
     run --separate-stderr "$SDT_LIST" --json "$name"
     [ "$status" -eq 0 ]
     printf '%s\n' "$output" >all.json
-    # ASCII only, and valid
     ! LC_ALL=C grep -q '[^ -~]' all.json || false
     python3 -m json.tool all.json >/dev/null
     python3 - all.json "$name" <<'EOF'
@@ -165,7 +163,6 @@ EOF
         '{"provider": "beta", "name": "wide", "change": "argument", "compatible": false, "argument": 0, "old": "-4", "new": "-8", "message": "arg0 -4 -> -8 (int32 -> int64)"}' ]
     [ "$(json_get d.json "$f['changes'][1]['old']")" = \
         '{"sites": 1, "argument_count": "2", "arguments": ["-4", "-8"], "semaphore": "none"}' ]
-    # -q: nothing, whatever the format
     run "$SDT_LIST" --diff --json -q old new
     [ "$status" -eq 2 ]
     [ -z "$output" ]

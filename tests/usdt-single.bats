@@ -14,6 +14,7 @@ setup() {
     [ -f "$SINGLE" ] || make -s -C "$ROOT" headers >/dev/null
     mkdir -p alone
     cp "$SINGLE" alone/usdt.h
+    cp "$SRC/probes.c" "$SRC/other.c" .
 }
 
 @test "the generated usdt.h includes no other file of sdtkit and is up to date with its sources" {
@@ -36,7 +37,6 @@ setup() {
 
 # bats test_tags=cross
 @test "usdt.h copied alone builds and links the <usdt.h> programs for x86-64, i686, aarch64, armhf, ppc64el, s390x and riscv64" {
-    cp "$SRC/probes.c" "$SRC/other.c" .
     for a in $ARCHES; do
         need_arch $a
         for cc in "$(arch_gcc $a)" "clang --target=$(arch_triple $a)"; do
@@ -49,7 +49,6 @@ setup() {
 }
 
 @test "usdt.h copied alone builds C++ in c++11 and c++20, and beside <sys/sdt.h> from the tree" {
-    cp "$SRC/probes.c" "$SRC/other.c" "$SRC/stap.c" .
     for std in c++11 c++20; do
         g++ -x c++ -std=$std -Wall -Wextra -Wpedantic -Werror -I alone -c probes.c -o probes.o
     done
@@ -61,7 +60,6 @@ setup() {
 
 # bats test_tags=cross
 @test "the single usdt.h writes the same notes as include/usdt.h, for every target" {
-    cp "$SRC/probes.c" "$SRC/other.c" .
     for a in $ALL_ARCHES; do
         need_arch $a
         cc=$(arch_gcc $a)

@@ -20,13 +20,14 @@ build() {
         "$ROOT/tests/usdt/other.c" -o "$out"
 }
 
-# It built with gcc -O2, for the tests that read it: $BATS_FILE_TMPDIR/p.
+# It built with gcc -O2 once, as $BATS_FILE_TMPDIR/p: each test has a copy, ./p.
 setup_file() {
     build gcc "$BATS_FILE_TMPDIR/p" -O2
 }
 
 setup() {
     SRC="$ROOT/tests/usdt"
+    cp "$BATS_FILE_TMPDIR/p" .
 }
 
 # sym_row BIN SYMBOL: "TYPE BIND VIS SIZE SECTION-NAME" of SYMBOL (its
@@ -39,7 +40,6 @@ sym_row() {
 }
 
 @test "USDT, USDT_WITH_SEMA and USDT_WITH_EXPLICIT_SEMA write one note each, with 0 to 12 arguments" {
-    cp "$BATS_FILE_TMPDIR/p" .
     run note_probes p
     [ "$(echo "$output" | cut -f1 | sort | uniq -c | awk '{ print $2 "=" $1 }' | tr '\n' ' ')" = \
         "app:args=1 app:exp1=1 app:exp2=1 app:imp=2 app:none=1 app:twelve=1 " ]
@@ -51,19 +51,16 @@ sym_row() {
 }
 
 @test "implicit semaphores are weak hidden 2-byte objects in .probes named __usdt_sema_GROUP__NAME, one per binary" {
-    cp "$BATS_FILE_TMPDIR/p" .
     [ "$(sym_row p __usdt_sema_app__imp)" = "OBJECT WEAK HIDDEN 2 .probes" ]
     [ "$(readelf -sW p | awk '$8 == "__usdt_sema_app__imp"' | wc -l)" = 1 ]
     # both translation units' notes point at the one semaphore
     addr=$(readelf -sW p | awk '$8 == "__usdt_sema_app__imp" { print $2 }')
     run bash -c "readelf -n p | grep -A1 'Name: imp\$' | sed -n 's/.*Semaphore: \(0x[0-9a-f]*\)/\1/p' | sort -u"
     [ "$output" = "0x$addr" ]
-    # probes without a semaphore record 0
     [ "$(note_field p app:none Semaphore)" = 0x0000000000000000 ]
 }
 
 @test "explicit semaphores are hidden globals __usdt_sema_SEMA in .probes shared by every probe naming them" {
-    cp "$BATS_FILE_TMPDIR/p" .
     [ "$(sym_row p __usdt_sema_shared)" = "OBJECT GLOBAL HIDDEN 2 .probes" ]
     addr=0x$(readelf -sW p | awk '$8 == "__usdt_sema_shared" { print $2 }')
     [ "$(note_field p app:exp1 Semaphore)" = "$addr" ]
@@ -84,7 +81,6 @@ sym_row() {
 }
 
 @test "USDT_IS_ACTIVE and USDT_SEMA_IS_ACTIVE read 0 when nothing is attached" {
-    cp "$BATS_FILE_TMPDIR/p" .
     run ./p 1
     [ "$output" = "round 0 imp=0 shared=0" ]
 }
@@ -101,10 +97,7 @@ sym_row() {
     for cxx in g++ clang++; do
         for std in c++11 c++14 c++17 c++20; do
             $cxx -x c++ -std=$std -Wall -Wextra -Wpedantic -Werror -Wold-style-cast -O2 \
-                -I "$INCLUDE" -c "$SRC/probes.c" -o probes.o
-            $cxx -x c++ -std=$std -Wall -Wextra -Wpedantic -Werror -Wold-style-cast -O2 \
-                -I "$INCLUDE" -c "$SRC/other.c" -o other.o
-            $cxx probes.o other.o -o p
+                -I "$INCLUDE" "$SRC/probes.c" "$SRC/other.c" -o p
             [ "$(./p)" = "round 0 imp=0 shared=0" ]
             [ "$(nm p | grep -c ' __usdt_sema_')" = 2 ]
         done
@@ -134,9 +127,7 @@ sym_row() {
 }
 
 @test "objects built with <usdt.h> and <sys/sdt.h> link together, in one file and across files" {
-    gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" -c "$SRC/stap.c" -o stap.o
-    gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" -c "$SRC/probes.c" -o probes.o
-    gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" -c "$SRC/other.c" -o other.o
+    for f in stap probes other; do gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" -c "$SRC/$f.c" -o $f.o; done
     gcc probes.o other.o stap.o -o p
     [ "$(note_probes p | cut -f1 | grep -cE '^app:(stap|mixed)$')" = 2 ]
     # one .stapsdt.base for all of them, and every note points at it
@@ -145,7 +136,6 @@ sym_row() {
 }
 
 @test "on x86-64 the probe is a 1-byte nop then a 10-byte nop, and the note points at the first" {
-    cp "$BATS_FILE_TMPDIR/p" .
     loc=$(note_field p app:none Location)
     run objdump -d --start-address=$((loc)) --stop-address=$((loc + 11)) p
     echo "$output" | grep -E '^ *[0-9a-f]+:' > insns
@@ -164,10 +154,9 @@ sym_row() {
 }
 
 @test "USDT_ARG_CONSTRAINT replaces the operand constraint" {
-    gcc -O2 -DUSDT_ARG_CONSTRAINT=r -Wall -Wextra -Werror -I "$INCLUDE" "$SRC/probes.c" "$SRC/other.c" -o p
-    ! note_args p app:twelve | grep -q '\$' || false
-    gcc -O2 -Wall -Wextra -Werror -I "$INCLUDE" "$SRC/probes.c" "$SRC/other.c" -o q
-    note_args q app:twelve | grep -q '\$1'
+    gcc -O2 -DUSDT_ARG_CONSTRAINT=r -Wall -Wextra -Werror -I "$INCLUDE" "$SRC/probes.c" "$SRC/other.c" -o r
+    ! note_args r app:twelve | grep -q '\$' || false
+    note_args p app:twelve | grep -q '\$1'
 }
 
 @test "USDT_MAJOR_VERSION, USDT_MINOR_VERSION and USDT_PATCH_VERSION are integers" {
@@ -223,7 +212,6 @@ sym_row() {
 # bats test_tags=tracer
 @test "gdb reads every argument of every type as passed with both headers: gcc and clang, -O0 and -O2" {
     need_cmd gdb
-    # every build first, then one gdb session runs them all (gdb_runs)
     : >jobs
     for def in "" -DUSE_USDT_H; do
         for cc in gcc clang; do
@@ -254,7 +242,6 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "gdb stops at every <usdt.h> probe and decodes its arguments: gcc and clang, -O0 and -O2" {
     need_cmd gdb
-    # every build first, then one gdb session runs them all (gdb_runs)
     : >jobs
     for cc in gcc clang; do
         for o in -O0 -O2; do
@@ -277,7 +264,6 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "bpftrace fires every <usdt.h> probe and decodes its arguments; implicit and shared semaphores read 1 while attached" {
     need_bpftrace
-    cp "$BATS_FILE_TMPDIR/p" .
     run bpftrace_run "usdt:$PWD/p:app:args { printf(\"BT args %d %d %u %d %s %lu\\n\", arg0, arg1, arg2, arg3, str(arg4), arg5); }
                       usdt:$PWD/p:app:twelve { printf(\"BT twelve %d %d\\n\", arg0, arg5); }
                       usdt:$PWD/p:app:imp { printf(\"BT imp %d\\n\", arg0); }
@@ -294,7 +280,6 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "bpftrace attached to one probe of a shared explicit semaphore sets it for all; detached, it reads 0 again" {
     need_bpftrace
-    cp "$BATS_FILE_TMPDIR/p" .
     bg p.out ./p 1000000   # until killed (teardown): 20 rounds a second
     pid=$BG_PID
     wait_for p.out 'imp=0 shared=0' 2
@@ -311,14 +296,11 @@ consts 1 -1 120 255 -32768 65535 2147483647 -2147483648 4294967295 9223372036854
 # bats test_tags=tracer
 @test "a raw uprobe with ref_ctr_offset fires on a <usdt.h> probe and counts its implicit semaphore" {
     need_tracefs
-    cp "$BATS_FILE_TMPDIR/p" .
     loc=$(note_field p app:imp Location)
     sem=$(note_field p app:imp Semaphore)
     ev="sdtkit_usdt_$$"
     uprobe_add "p:$ev/imp $PWD/p:$(file_offset p "$loc")($(file_offset p "$sem"))" ||
         refused "the kernel refused the uprobe"
-    # a tracefs instance of its own: its own ring buffer, which no other
-    # test (running beside it) clears or fills
     trace_instance
     echo 1 > "$INST/events/$ev/imp/enable"
     run ./p 1
