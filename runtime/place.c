@@ -158,6 +158,7 @@ static int named_file(const char *dir, struct placement *pl, struct failure *why
         unsigned long n = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
         if ((size_t)snprintf(pl->path, sizeof pl->path, "%s/%s%ld-%lu%s", dir, NAMED_PREFIX,
                              (long)getpid(), n, NAMED_SUFFIX) >= sizeof pl->path) {
+            errno = ENAMETOOLONG;
             fail_attempt(why, dir, "path too long");
             return -1;
         }
@@ -175,6 +176,7 @@ static int named_file(const char *dir, struct placement *pl, struct failure *why
             return fd;
         close(fd);
     }
+    errno = EEXIST;
     fail_attempt(why, dir, "no free file name");
     return -1;
 }
@@ -243,7 +245,10 @@ static int load_from(const char *what, int fd, const void *buf, size_t size, str
     return 0;
 }
 
-/* One attempt: the memory file when dir is NULL, else a named file in dir. */
+/* One attempt: the memory file when dir is NULL, else a named file in dir.
+ * 0; -1; -2 when no descriptor was left (EMFILE, ENFILE), which no other
+ * place can change: valgrind, whose open() creates the file before it
+ * refuses the descriptor, would otherwise leave an empty file in each. */
 static int try_place(const char *dir, const void *buf, size_t size, struct placement *pl,
                      struct failure *why)
 {
@@ -253,7 +258,7 @@ static int try_place(const char *dir, const void *buf, size_t size, struct place
     pl->path[0] = '\0';
     int fd = dir ? named_file(dir, pl, why) : memory_file(why);
     if (fd < 0)
-        return -1;
+        return errno == EMFILE || errno == ENFILE ? -2 : -1;
     if (load_from(what, fd, buf, size, pl, why) == 0) {
         pl->named = dir != NULL;
         if (dir && !(pl->dir = strdup(dir))) {
@@ -281,10 +286,11 @@ int place_object(const char *pname, bool named, const char *dir, const void *buf
                           "/var/tmp"};
     fail_clear(why);
     why->stage = STAGE_FILE;
-    if (!named && try_place(NULL, buf, size, pl, why) == 0)
+    int r = -1;
+    if (!named && (r = try_place(NULL, buf, size, pl, why)) == 0)
         return SDTKIT_OK;
-    for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
-        if (dirs[k] && *dirs[k] && try_place(dirs[k], buf, size, pl, why) == 0)
+    for (size_t k = 0; r != -2 && k < sizeof dirs / sizeof dirs[0]; k++) {
+        if (dirs[k] && *dirs[k] && (r = try_place(dirs[k], buf, size, pl, why)) == 0)
             return SDTKIT_OK;
         if (k == 0 && dir) /* a directory asked for, and nowhere else */
             break;

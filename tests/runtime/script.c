@@ -15,7 +15,6 @@
      init NAME            providerInit                 (libstapsdt's API)
      cadd NAME COUNT TYPE...  providerAddProbe         (TYPE: a number, as ArgType_t)
      cload | cunload | cdestroy | cmemfd 0|1 | cfilename
-     cloadrc              providerLoad, printing its return and errno only
      cmany PREFIX N       providerAddProbe of PREFIX0 .. PREFIXN-1, an int32 each
      nofile [max]         no descriptor left to open (the limit set to the
                           lowest free one), or the limit back at its maximum
@@ -204,9 +203,6 @@ static void run(char *line)
         remember(name, NULL, p);
     } else if (strcmp(cmd, "cload") == 0) {
         cstatus(providerLoad(cpv));
-    } else if (strcmp(cmd, "cloadrc") == 0) {
-        long rc = providerLoad(cpv);
-        printf("%ld errno %d\n", rc, cpv ? (int)providerErrno(cpv) : 0);
     } else if (strcmp(cmd, "cmany") == 0) {
         const char *count = word(&line);
         int n = count ? atoi(count) : 0, added = 0;
