@@ -85,6 +85,7 @@ static bool inode_shadowed(int fd)
     return shadowed;
 }
 
+/* The memory file's descriptor, or -errno after noting why. */
 static int memory_file(struct failure *why)
 {
     for (int tries = 0;; tries++) {
@@ -93,8 +94,9 @@ static int memory_file(struct failure *why)
         if (fd < 0 && (errno == EINVAL || errno == EACCES))
             fd = memfd_create("sdtkit", MFD_CLOEXEC);
         if (fd < 0) {
-            fail_attempt(why, "memfd_create", strerror(errno));
-            return -1;
+            int e = errno;
+            fail_attempt(why, "memfd_create", strerror(e));
+            return -e;
         }
         if (tries == 8 || !inode_shadowed(fd))
             return fd;
@@ -149,7 +151,8 @@ static void remove_stale(const char *dir)
     closedir(d);
 }
 
-/* DIR/sdtkit-PID-N.so, created and locked; its path in pl->path. */
+/* DIR/sdtkit-PID-N.so, created and locked (its descriptor, or -errno after
+ * noting why); its path in pl->path. */
 static int named_file(const char *dir, struct placement *pl, struct failure *why)
 {
     static unsigned long seq;
@@ -158,16 +161,16 @@ static int named_file(const char *dir, struct placement *pl, struct failure *why
         unsigned long n = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
         if ((size_t)snprintf(pl->path, sizeof pl->path, "%s/%s%ld-%lu%s", dir, NAMED_PREFIX,
                              (long)getpid(), n, NAMED_SUFFIX) >= sizeof pl->path) {
-            errno = ENAMETOOLONG;
             fail_attempt(why, dir, "path too long");
-            return -1;
+            return -ENAMETOOLONG;
         }
         int fd = open(pl->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd < 0 && errno == EEXIST)
             continue; /* a process of another PID namespace: the next number */
         if (fd < 0) {
-            fail_attempt(why, dir, strerror(errno));
-            return -1;
+            int e = errno;
+            fail_attempt(why, dir, strerror(e));
+            return -e;
         }
         /* Another process's remove_stale() may have opened it between the
          * two calls and removed it: then it has no name, try again. */
@@ -176,9 +179,8 @@ static int named_file(const char *dir, struct placement *pl, struct failure *why
             return fd;
         close(fd);
     }
-    errno = EEXIST;
     fail_attempt(why, dir, "no free file name");
-    return -1;
+    return -EEXIST;
 }
 
 static int write_all(int fd, const void *buf, size_t size, uint64_t off)
@@ -258,7 +260,7 @@ static int try_place(const char *dir, const void *buf, size_t size, struct place
     pl->path[0] = '\0';
     int fd = dir ? named_file(dir, pl, why) : memory_file(why);
     if (fd < 0)
-        return errno == EMFILE || errno == ENFILE ? -2 : -1;
+        return fd == -EMFILE || fd == -ENFILE ? -2 : -1;
     if (load_from(what, fd, buf, size, pl, why) == 0) {
         pl->named = dir != NULL;
         if (dir && !(pl->dir = strdup(dir))) {

@@ -84,7 +84,6 @@
 #define _GNU_SOURCE
 #include "runtime.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -203,10 +202,8 @@ int fail(struct failure *f, int status, enum load_stage stage, const char *fmt, 
 
 void fail_attempt(struct failure *f, const char *what, const char *why)
 {
-    int e = errno; /* the caller may still read it (place.c) */
     size_t n = strlen(f->msg);
     snprintf(f->msg + n, sizeof f->msg - n, "%s%s: %s", n ? "; " : "", what, why);
-    errno = e;
 }
 
 void fail_clear(struct failure *f)
