@@ -182,6 +182,13 @@ static void rebucket(struct object *o)
     }
 }
 
+/* o is of the kind a tenant asks for: a memory file, or a named file (in
+ * dir, when one is named). */
+static bool of_kind(const struct object *o, bool named, const char *dir)
+{
+    return o->pl.named == named && (!named || !dir || (o->pl.dir && strcmp(o->pl.dir, dir) == 0));
+}
+
 /* An object of this process of the kind asked for, with need free slots:
  * one of the fullest that fit.  The buckets below need's may hold some
  * that fit; a few are looked at, then those above, any of which fits. */
@@ -190,8 +197,7 @@ static struct object *find_room(bool named, const char *dir, size_t need)
     for (int b = need ? bucket_of(need) : 0, looked = 0; b < BUCKETS; b++) {
         for (struct object *o = lib.open[b]; o && looked < 16; o = o->next_open, looked++) {
             assert(owned(o));
-            if (o->nfree < need || o->pl.named != named ||
-                (named && dir && (!o->pl.dir || strcmp(o->pl.dir, dir) != 0)))
+            if (o->nfree < need || !of_kind(o, named, dir))
                 continue;
             return o;
         }
@@ -424,6 +430,14 @@ static void take_slots(struct object *o, struct tenant *t, size_t first)
     }
 }
 
+/* Give back at once the slots take_slots() gave t's probes from the
+ * first on, never published (a lodging that failed). */
+static void untake_slots(struct object *o, struct tenant *t, size_t first)
+{
+    for (size_t i = first; i < t->nprobes; i++)
+        slot_untake(o, t->probes[i]->slot);
+}
+
 static void free_object(struct object *o)
 {
     free(o->state);
@@ -640,8 +654,7 @@ static int lodge_again(struct tenant *t, const struct target *tg, struct failure
     else
         rc = write_whole(o, t, tg, why);
     if (rc != SDTKIT_OK) {
-        for (size_t i = had; i < t->nprobes; i++)
-            slot_untake(o, t->probes[i]->slot);
+        untake_slots(o, t, had);
         rebucket(o);
         t->nslots = had;
         return rc;
@@ -676,8 +689,7 @@ static int lodge_in(struct tenant *t, struct object *o, const struct target *tg,
         t->next = o->tenants;
         o->tenants = t;
         if ((rc = write_whole(o, t, tg, why)) != SDTKIT_OK) {
-            for (size_t i = 0; i < t->nprobes; i++)
-                slot_untake(o, t->probes[i]->slot);
+            untake_slots(o, t, 0);
             rebucket(o);
             unlink_tenant(o, t);
         }
@@ -717,8 +729,7 @@ int object_lodge(struct tenant *t, struct failure *why)
         t->nslots = 0;
         t->visible = false;
     }
-    if (o && (t->named != o->pl.named ||
-              (t->named && t->dir && (!o->pl.dir || strcmp(o->pl.dir, t->dir) != 0)))) {
+    if (o && !of_kind(o, t->named, t->dir)) {
         leave_locked(t); /* another kind of file asked for */
         o = NULL;
     }
