@@ -3,6 +3,19 @@
 # (and by tests/bench.bats).  The caller sets WORK (a scratch directory) and
 # RUNS (repetitions per timing).
 
+# MED: an awk function, med(a, k), the median of a[1..k] (which it sorts:
+# insertion sort, for a few rounds); 0 when k is 0.
+MED='function med(a, k,   i, j, x) {
+    for (i = 2; i <= k; i++)
+        for (j = i; j > 1 && a[j - 1] > a[j]; j--) { x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
+    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+}'
+
+# median: the median of the numbers read, one a line.
+median() {
+    awk "$MED"' { v[NR] = $1 } END { print med(v, NR) }'
+}
+
 # timeit DIR CMD...: median wall time of CMD in seconds (hyperfine, RUNS runs,
 # run in DIR because SystemTap's script writes temporary files into the cwd).
 timeit() {
@@ -40,8 +53,7 @@ timeit_rounds() {
         done
     ) > "$WORK/rounds" || { for i in $(seq "$n"); do echo ""; done; return 1; }
     for i in $(seq 0 $(( n - 1 ))); do
-        awk -v i="$i" '$2 == i { print $3 }' "$WORK/rounds" | sort -n |
-            awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.6f\n", m / 1e9 }'
+        awk -v i="$i" "$MED"' $2 == i { v[++k] = $3 } END { printf "%.6f\n", med(v, k) / 1e9 }' "$WORK/rounds"
     done
 }
 
@@ -49,7 +61,7 @@ timeit_rounds() {
 # (time[B] - time[A]) / (time[D] - time[C]): a round's four times are taken
 # seconds apart, where a whole run's medians may come from minutes apart.
 round_ratio() {
-    awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" '
+    awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" "$MED"'
         { t[$1, $2] = $3; if ($1 > n) n = $1 }
         END {
             k = 0
@@ -58,9 +70,7 @@ round_ratio() {
                 if (den > 0) v[++k] = (t[r, b] - t[r, a]) / den
             }
             if (k == 0) { print "-"; exit }
-            for (i = 2; i <= k; i++)   # insertion sort: a few rounds
-                for (j = i; j > 1 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-            printf "%.2f\n", k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+            printf "%.2f\n", med(v, k)
         }' "$WORK/rounds"
 }
 
@@ -72,12 +82,7 @@ round_ratio() {
 over_base() {
     local file=$1 base=$2 theirs=$3
     shift 3
-    awk -v base="$base" -v theirs="$theirs" -v modes="$*" '
-        function med(a, k,   i, j, x) {
-            for (i = 2; i <= k; i++)   # insertion sort: a few rounds
-                for (j = i; j > 1 && a[j - 1] > a[j]; j--) { x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
-            return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-        }
+    awk -v base="$base" -v theirs="$theirs" -v modes="$*" "$MED"'
         { ns[$1, $2] = $3; if ($1 > n) n = $1 }
         END {
             nm = split(modes, m, " ")
