@@ -106,6 +106,10 @@ $(foreach c,$(VARIANT_CELLS),$(eval $(subst ^, ,$(c))))
 # is for x86 and takes it.
 tls_flags = $(shell $(1) -mtls-dialect=gnu2 -dM -E -x c /dev/null 2>/dev/null | \
                 grep -q '__x86_64__\|__i386__' && echo -mtls-dialect=gnu2)
+# tls_of V: tls_flags of variant V's compiler, asked once a make (at the
+# first run-time object V compiles).
+tls_of = $(if $(filter undefined,$(origin $(1)._tls)),$(eval $(1)._tls := \
+    $(call tls_flags,$($(1).cc))))$($(1)._tls)
 
 # An archive of one relocatable object where only the API stays global,
 # so a static user's program cannot collide with the core's names: with
@@ -122,7 +126,7 @@ endef
 define variant_objects
 $$($(1).dir)/%.o: %.c VERSION
 	@mkdir -p $$(@D)
-	$$($(1).cc) $$(BASE_CFLAGS) $$($(1).cflags) $$(if $$(filter runtime/%,$$<),$$(call tls_flags,$$($(1).cc))) -c -o $$@ $$<
+	$$($(1).cc) $$(BASE_CFLAGS) $$($(1).cflags) $$(if $$(filter runtime/%,$$<),$$(call tls_of,$(1))) -c -o $$@ $$<
 
 $$($(1).dir)/libsdtcore.a: $$(call objs,$$($(1).dir),$$(LIB_SRCS))
 	rm -f $$@
