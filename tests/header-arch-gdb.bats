@@ -7,7 +7,6 @@
 # bats file_tags=cross
 
 load helpers
-load tracers-helpers
 
 setup() {
     need_gdb_python gdb-multiarch

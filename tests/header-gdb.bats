@@ -6,7 +6,6 @@
 # bats file_tags=tracer
 
 load helpers
-load tracers-helpers
 
 PROBES="t:params t:globals t:members t:constants t:pointers"
 
