@@ -7,12 +7,11 @@
 
 load dtrace-helpers
 
-# SystemTap's sdt.h alone in a directory, usable by cross compilers too.
+# SystemTap's sdt.h alone in ./stapinc (stap_include: the test's own
+# directory), usable by cross compilers too.
 stap_sdt() {
     need_stap_header
-    mkdir -p stapinc/sys
-    cp "$STAP_INCLUDE_DIR/sys/sdt.h" stapinc/sys/
-    [ ! -f "$STAP_INCLUDE_DIR/sys/sdt-config.h" ] || cp "$STAP_INCLUDE_DIR/sys/sdt-config.h" stapinc/sys/
+    stap_include >/dev/null
 }
 
 # probes_c [OUT FLAGS...]: probes.c; with OUT, built with SystemTap's header.
