@@ -10,8 +10,11 @@ load helpers
 load tracers-helpers
 load runtime-helpers
 
+# BENCH_RT: bench/runtime.c, whose many, reload and churn modes three
+# tests run.
 setup_file() {
-    rt_fixtures
+    export BENCH_RT=$BATS_FILE_TMPDIR/bench-runtime
+    rt_fixtures && rt_build "$BENCH_RT" "$ROOT/bench/runtime.c" -ldl
 }
 
 # rt_case FILE: run the case file's "> " lines through the script driver
@@ -254,10 +257,9 @@ EOF
 }
 
 @test "1,000 providers of 2 probes loaded at once take 32 objects and 32 dlopen calls, not one each" {
-    rt_build many "$ROOT/bench/runtime.c" -ldl
     local api
     for api in native compat; do
-        run ./many many 1000 2 $api
+        run "$BENCH_RT" many 1000 2 $api
         echo "$api: $output"
         [ "$status" -eq 0 ]
         # many N providers P probes F failed cpu S s dlopens D objects O ...
@@ -485,10 +487,9 @@ stressed() {
 }
 
 @test "10,000 unload and load cycles under ulimit -n 1024 make no descriptor, mapping or memory, and all succeed" {
-    rt_build reload "$ROOT/bench/runtime.c" -ldl
     local api n failed fds0 fds1 fds2 maps0 maps1 maps2 rss0 rss1 rss2
     for api in native compat; do
-        run sh -c "ulimit -n 1024 && ./reload reload 10000 $api"
+        run sh -c "ulimit -n 1024 && '$BENCH_RT' reload 10000 $api"
         [ "$status" -eq 0 ]
         echo "$api: $output"
         read -r _ n _ failed _ _ _ _ fds0 fds1 fds2 _ maps0 maps1 maps2 _ rss0 rss1 rss2 <<<"$output"
@@ -516,12 +517,11 @@ stressed() {
 }
 
 @test "20,000 short-lived providers, each with a name of its own, hold no more heap, descriptors or mappings than the first 2,000" {
-    rt_build churn "$ROOT/bench/runtime.c" -ldl
     local api n failed heap0 heap1 fds0 fds1 maps0 maps1
     for api in native compat; do
         # a JIT's provider: create jitK, add 4 probes, load, fire each,
         # unload, destroy
-        run ./churn churn 20000 $api
+        run "$BENCH_RT" churn 20000 $api
         echo "$api: $output"
         [ "$status" -eq 0 ]
         # churn N cycles F failed heap A B rss A B fds A B maps A B bytes/cycle X
