@@ -170,6 +170,17 @@ need_arch() {
         missing "$gcc has no C library: libc.a not found (.ci/run installs $(arch_field "$1" 3))"
 }
 
+# make_srcs NAME: SRCS, the sources the Makefile's variable NAME lists
+# (the run-time library's: RT_CORE_SRCS, RT_NATIVE_SRCS, RT_COMPAT_SRCS),
+# as paths; 1 when it lists none.
+make_srcs() {
+    local v
+    v=$(make -s -C "$ROOT" --no-print-directory --eval 'sdtkit-var-%: ; @echo $($*)' "sdtkit-var-$1")
+    read -ra SRCS <<<"$v"
+    SRCS=("${SRCS[@]/#/$ROOT/}")
+    [ ${#SRCS[@]} -gt 0 ]
+}
+
 # stap_include: a directory holding only SystemTap's sys/sdt.h, for cross
 # compilers too (Debian installs it under the x86-64 multiarch path).
 stap_include() {

@@ -102,13 +102,13 @@ prepare() {
         readelf -dW call >call.d
 
     # the run-time library for the target, and a program using it
+    local srcs
+    mapfile -t srcs <<<"$RT_SRCS"
     local rt=(-std=c11 -O2 -g -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L
         "-DSDTKIT_VERSION=\"$(cat "$ROOT/VERSION")\"" -I "$ROOT/include")
     "$cc" "${rt[@]}" -fPIC -shared -Wl,-soname,libsdtkit.so.1 -Wl,-z,defs \
         -Wl,--version-script="$ROOT/runtime/sdtkit.map" -o libsdtkit.so.1 \
-        "$ROOT"/runtime/provider.c "$ROOT"/runtime/object.c "$ROOT"/runtime/place.c \
-        "$ROOT"/runtime/fire.c "$ROOT"/lib/arch.c \
-        "$ROOT"/lib/elfwrite.c "$ROOT"/lib/sha1.c "$ROOT"/lib/dso.c -ldl -lpthread || return 1
+        "${srcs[@]}" -ldl -lpthread || return 1
     # not PIE: qemu's gdb stub reports section offsets that gdb applies to
     # .text and .data alone, and a PIE's other sections (.dynamic) are then
     # where gdb does not look
@@ -442,6 +442,8 @@ gdb_session() {
 
 setup_file() {
     export W="$BATS_FILE_TMPDIR"
+    make_srcs RT_NATIVE_SRCS || return 1
+    RT_SRCS=$(printf '%s\n' "${SRCS[@]}") && export RT_SRCS # (prepare's)
     cc -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L \
         "-DSDTKIT_VERSION=\"$(cat "$ROOT/VERSION")\"" "$ROOT/tests/runtime/mkdso.c" \
         "$ROOT/build/libsdtcore.a" -o "$W/mkdso"

@@ -607,10 +607,10 @@ stressed() {
 
 @test "the ELF writer never writes past its buffer in a -DNDEBUG build, under AddressSanitizer" {
     need_cmd clang
-    local srcs=("$ROOT"/lib/arch.c "$ROOT"/lib/elfwrite.c "$ROOT"/lib/sha1.c "$ROOT"/lib/dso.c)
+    make_srcs RT_CORE_SRCS
     clang -std=c11 -g -DNDEBUG -fsanitize=address,undefined -fno-sanitize-recover=all \
         -D_POSIX_C_SOURCE=200809L -DSDTKIT_VERSION='"test"' "$ROOT/tests/runtime/bounds.c" \
-        "${srcs[@]}" -o bounds
+        "${SRCS[@]}" -o bounds
     run ./bounds
     [ "$status" -eq 0 ]
     [ "${lines[0]}" = "elfw: refused, 4 bytes written" ]
@@ -645,12 +645,11 @@ stressed() {
 # bats test_tags=normal-pass-only
 @test "the same under ThreadSanitizer, gcc and clang: no data race" {
     need_cmd clang
-    local cc srcs=("$ROOT"/runtime/provider.c "$ROOT"/runtime/object.c "$ROOT"/runtime/place.c
-                   "$ROOT"/runtime/fire.c "$ROOT"/runtime/stapsdt.c
-                   "$ROOT"/lib/arch.c "$ROOT"/lib/elfwrite.c "$ROOT"/lib/sha1.c "$ROOT"/lib/dso.c)
+    local cc
+    make_srcs RT_COMPAT_SRCS
     for cc in gcc clang; do
         "$cc" -std=c11 -O1 -g -fsanitize=thread -D_POSIX_C_SOURCE=200809L \
-            -DSDTKIT_VERSION='"test"' -I "$INCLUDE" "$ROOT/tests/runtime/stress.c" "${srcs[@]}" \
+            -DSDTKIT_VERSION='"test"' -I "$INCLUDE" "$ROOT/tests/runtime/stress.c" "${SRCS[@]}" \
             -o "stress-$cc" -ldl -lpthread
         TSAN_OPTIONS=halt_on_error=1:exitcode=66 stressed "./stress-$cc" || { echo "($cc)"; false; }
     done
