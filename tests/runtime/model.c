@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* model [-s SEED] [-n SEQUENCES] [-c CALLS] [-a both|native|compat] [-l] [-t]
-         [-d DIR] [-U | -L] [-x] [-w SECONDS]
+         [-d DIR] [-U | -L] [-x] [-w SECONDS] [-P]
    model -r [-d DIR] [-U | -L] [-t] < REPLAY
 
    Random sequences of calls of both run-time APIs (<sdtkit.h>,
@@ -39,7 +39,8 @@
      -L   the same, on libstapsdt's own library (LD_LIBRARY_PATH): its
           rules where <libstapsdt.h> lists a difference, and no firing
           thread (libstapsdt did not take fires beside unloads)
-     -x   no shrinking               -w   seconds a sequence may take (600) */
+     -x   no shrinking               -w   seconds a sequence may take (600)
+     -P   print the sequences' calls, as replays, and run none */
 #define _GNU_SOURCE
 #include "model.h"
 
@@ -82,10 +83,10 @@ static struct {
     enum target target;
     uint64_t seed;
     int sequences, calls;
-    bool firing, shrink, replay;
+    bool firing, shrink, replay, print;
     const char *dir;
     unsigned wait;
-} opt = {{true, true, true, false, false}, SDTKIT, 1, 60, 300, true, true, false, NULL, 600};
+} opt = {{true, true, true, false, false}, SDTKIT, 1, 60, 300, true, true, false, false, NULL, 600};
 
 /* ---- what a child tells its parent --------------------------------------- */
 
@@ -1326,10 +1327,11 @@ static bool runnable(const struct op *o)
 static bool step(int i)
 {
     const struct op *o = &run.ops[i];
-    const char *call = op_text(o);
+    char call[640];
     struct answer a;
+    snprintf(call, sizeof call, "%s", op_text(o));
     rec->at = i;
-    snprintf(rec->call, sizeof rec->call, "%s", call);
+    snprintf(rec->call, sizeof rec->call, "%.250s", call);
     if (!runnable(o)) {
         if (run.verbose)
             printf("%d: %s: (skipped: nothing to call it on)\n", i + 1, call);
@@ -1513,28 +1515,30 @@ static bool same_failure(const struct outcome *a, const struct outcome *b)
 }
 
 /* Shrink ops[0 .. *n) to fewer calls that fail as `was' does: drop runs of
-   calls (halving their length when none can go), then shrink batches.  At
-   most `budget' runs. */
+   calls, halving their length down to single calls, again while that
+   dropped some; then shrink batches.  At most `budget' runs. */
 static void shrink(struct op *ops, int *n, const struct outcome *was, int budget)
 {
     struct op *try = malloc((size_t)*n * sizeof *try);
     if (!try)
         return;
-    for (int chunk = *n / 2; chunk >= 1 && budget > 0; chunk /= 2) {
-        for (int at = 0; at + chunk <= *n && budget > 0;) {
-            int m = 0;
-            for (int i = 0; i < *n; i++)
-                if (i < at || i >= at + chunk)
-                    try[m++] = ops[i];
-            budget--;
-            struct outcome o = run_child(try, m, true);
-            if (same_failure(&o, was)) {
-                memcpy(ops, try, (size_t)m * sizeof *ops);
-                *n = m;
-                if (chunk > *n / 2 && *n / 2 >= 1)
-                    chunk = *n / 2;
-            } else {
-                at += chunk;
+    for (bool dropped = true; dropped && budget > 0;) {
+        dropped = false;
+        for (int chunk = *n / 2 > 0 ? *n / 2 : 1; chunk >= 1 && budget > 0; chunk /= 2) {
+            for (int at = 0; at + chunk <= *n && budget > 0;) {
+                int m = 0;
+                for (int i = 0; i < *n; i++)
+                    if (i < at || i >= at + chunk)
+                        try[m++] = ops[i];
+                budget--;
+                struct outcome o = run_child(try, m, true);
+                if (same_failure(&o, was)) {
+                    memcpy(ops, try, (size_t)m * sizeof *ops);
+                    *n = m;
+                    dropped = true;
+                } else {
+                    at += chunk;
+                }
             }
         }
     }
@@ -1582,7 +1586,7 @@ static int by_count(const void *a, const void *b)
 static int usage(void)
 {
     fputs("usage: model [-s SEED] [-n SEQUENCES] [-c CALLS] [-a both|native|compat] [-l] [-t]\n"
-          "             [-d DIR] [-U | -L] [-x] [-w SECONDS]\n"
+          "             [-d DIR] [-U | -L] [-x] [-w SECONDS] [-P]\n"
           "       model -r [-d DIR] [-U | -L] [-t] < REPLAY\n",
           stderr);
     return 2;
@@ -1595,10 +1599,12 @@ static int replay(void)
     int n = 0;
     while (n < MAX_OPS && fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\r\n")] = '\0';
+        char *copy = strdup(line);
         if (op_parse(line, &ops[n]))
             n++;
-        else if (*line && *line != '#' && strncmp(line, "> #", 3) != 0)
-            fprintf(stderr, "model: not a call: %s\n", line);
+        else if (copy && *copy && *copy != '#' && strncmp(copy, "> #", 3) != 0)
+            fprintf(stderr, "model: not a call: %s\n", copy);
+        free(copy);
     }
     run.verbose = true;
     int rc = run_sequence(ops, n);
@@ -1611,7 +1617,7 @@ int main(int argc, char **argv)
 {
     const char *api = "both";
     int c;
-    while ((c = getopt(argc, argv, "a:c:d:lLn:rs:tUw:x")) != -1) {
+    while ((c = getopt(argc, argv, "a:c:d:lLn:Prs:tUw:x")) != -1) {
         switch (c) {
         case 'a':
             api = optarg;
@@ -1633,6 +1639,9 @@ int main(int argc, char **argv)
         case 'n':
             opt.sequences = atoi(optarg);
             break;
+        case 'P':
+            opt.print = true;
+            break;
         case 'r':
             opt.replay = true;
             break;
@@ -1652,6 +1661,7 @@ int main(int argc, char **argv)
             return usage();
         }
     }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* what was said before a crash */
     opt.gen.native = strcmp(api, "compat") != 0;
     opt.gen.compat = strcmp(api, "native") != 0;
     if (optind != argc || opt.calls < 1 || opt.calls > MAX_OPS || opt.sequences < 1 ||
@@ -1687,6 +1697,12 @@ int main(int argc, char **argv)
         uint64_t seed = opt.seed + (uint64_t)i;
         int n = generate(&run.m, seed, opt.calls, &opt.gen, ops);
         run.seed = seed;
+        if (opt.print) {
+            printf("# seed %llu\n", (unsigned long long)seed);
+            for (int k = 0; k < n; k++)
+                printf("> %s\n", op_text(&ops[k]));
+            continue;
+        }
         struct outcome o = run_child(ops, n, false);
         calls += rec->calls;
         answers += rec->answers;
@@ -1711,7 +1727,7 @@ int main(int argc, char **argv)
                        rec->mismatches - SHOWN);
         }
         if (opt.shrink && !shrunk++) {
-            shrink(ops, &n, &o, 4000);
+            shrink(ops, &n, &o, 1000);
             printf("replay of seed %llu, %d calls (model -r%s%s < FILE, these lines):\n",
                    (unsigned long long)seed, n, opt.dir ? " -d DIR" : "",
                    opt.target == LIBSTAPSDT ? " -L"
@@ -1722,6 +1738,8 @@ int main(int argc, char **argv)
         }
         fflush(stdout);
     }
+    if (opt.print)
+        return 0;
     qsort(kinds, (size_t)nkinds, sizeof kinds[0], by_count);
     if (nkinds)
         printf("sequences, by the calls that crashed and the answers that differed:\n");
