@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* model [-s SEED] [-n SEQUENCES] [-c CALLS] [-a both|native|compat] [-l] [-t]
-         [-d DIR] [-U | -L] [-x] [-w SECONDS] [-P]
+         [-d DIR] [-U | -L] [-x] [-w SECONDS] [-m SHOWN] [-P]
    model -r [-d DIR] [-U | -L] [-t] < REPLAY
 
    Random sequences of calls of both run-time APIs (<sdtkit.h>,
@@ -40,6 +40,7 @@
           rules where <libstapsdt.h> lists a difference, and no firing
           thread (libstapsdt did not take fires beside unloads)
      -x   no shrinking               -w   seconds a sequence may take (600)
+     -m   mismatches shown of a sequence (3)
      -P   print the sequences' calls, as replays, and run none */
 #define _GNU_SOURCE
 #include "model.h"
@@ -54,6 +55,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -72,9 +74,8 @@ typedef Elf32_Nhdr Nhdr;
 #endif
 
 enum {
-    MISMATCH_EXIT = 97,
-    SHOWN = 3
-};
+    MISMATCH_EXIT = 97
+}; /* a child's status when a mismatch was found */
 
 /* ---- options ------------------------------------------------------------------ */
 
@@ -84,9 +85,18 @@ static struct {
     uint64_t seed;
     int sequences, calls;
     bool firing, shrink, replay, print;
+    int shown; /* mismatches shown of a sequence */
     const char *dir;
     unsigned wait;
-} opt = {{true, true, true, false, false}, SDTKIT, 1, 60, 300, true, true, false, false, NULL, 600};
+} opt = {.gen = {.native = true, .compat = true, .late_adds = true},
+         .target = SDTKIT,
+         .seed = 1,
+         .sequences = 60,
+         .calls = 300,
+         .firing = true,
+         .shrink = true,
+         .shown = 3,
+         .wait = 600};
 
 /* ---- what a child tells its parent --------------------------------------- */
 
@@ -167,11 +177,11 @@ static int type_parse(const char *w)
 static const char *name_text(const char *n) { return !n ? "NULL" : !*n ? "\"\"" : n; }
 
 static const char *const verbs[KINDS] = {
-    [N_CREATE] = "create", [N_ADD] = "add",         [N_ADDS] = "adds",   [N_LOAD] = "load",
-    [N_UNLOAD] = "unload", [N_DESTROY] = "destroy", [N_NAMED] = "named", [N_ERROR] = "error",
-    [N_PATH] = "path",     [STRERROR] = "strerror", [PROBE] = "probe",   [C_INIT] = "init",
-    [C_MEMFD] = "memfd",   [C_ADD] = "add",         [C_ADDS] = "adds",   [C_LOAD] = "load",
-    [C_UNLOAD] = "unload", [C_DESTROY] = "destroy"};
+    [N_CREATE] = "create", [N_ADD] = "add",         [N_ADDS] = "adds",       [N_LOAD] = "load",
+    [N_UNLOAD] = "unload", [N_DESTROY] = "destroy", [N_NAMED] = "named",     [N_ERROR] = "error",
+    [N_PATH] = "path",     [NOFILE] = "nofile",     [STRERROR] = "strerror", [PROBE] = "probe",
+    [C_INIT] = "init",     [C_MEMFD] = "memfd",     [C_ADD] = "add",         [C_ADDS] = "adds",
+    [C_LOAD] = "load",     [C_UNLOAD] = "unload",   [C_DESTROY] = "destroy"};
 
 /* An op as a line of a replay. */
 static const char *op_text(const struct op *o)
@@ -181,6 +191,8 @@ static const char *op_text(const struct op *o)
 #define ADD(...) snprintf(b + strlen(b), n - strlen(b), __VA_ARGS__)
     if (o->kind == STRERROR)
         return fmt("strerror %d", o->slot);
+    if (o->kind == NOFILE)
+        return fmt("nofile %d", o->option);
     if (o->kind == PROBE)
         return fmt("h%d probe", o->slot);
     ADD("%c%d %s", o->kind < STRERROR ? 'n' : 'c', o->slot, verbs[o->kind]);
@@ -251,9 +263,9 @@ static bool op_parse(char *line, struct op *o)
     char *w = word(&line), *v;
     if (!w || *w == '#')
         return false;
-    if (strcmp(w, "strerror") == 0) {
-        o->kind = STRERROR;
-        o->slot = (v = word(&line)) ? atoi(v) : 0;
+    if (strcmp(w, "strerror") == 0 || strcmp(w, "nofile") == 0) {
+        o->kind = *w == 's' ? STRERROR : NOFILE;
+        o->slot = o->option = (v = word(&line)) ? atoi(v) : 0;
         return true;
     }
     char api = w[0];
@@ -269,7 +281,7 @@ static bool op_parse(char *line, struct op *o)
     int k;
     for (k = 0; k < KINDS; k++)
         if (verbs[k] && strcmp(verbs[k], v) == 0 && (k < STRERROR) == (api == 'n') &&
-            k != STRERROR && k != PROBE)
+            k != STRERROR && k != NOFILE && k != PROBE)
             break;
     if (k == KINDS)
         return false;
@@ -835,7 +847,7 @@ static void check_objects(struct answer *a)
 #endif
             }
         }
-    if (!nfiles)
+    if (!nfiles || run.m.nofile) /* (no descriptor to read them with) */
         return;
     read_maps();
     /* each probe a site of its own (sdtkit: "two sites of one probe") */
@@ -1114,6 +1126,28 @@ static void do_strerror(struct answer *a, const struct op *o)
     field(a, "strerror", ok, str_text(s), known ? fmt("\"%s: ...\"", name) : "a string");
 }
 
+/* No descriptor left to open, or the limit as it was: RLIMIT_NOFILE at
+   the lowest descriptor free (as tests/runtime/script.c's nofile). */
+static void do_nofile(struct answer *a, const struct op *o)
+{
+    static struct rlimit was;
+    static bool saved;
+    struct rlimit rl;
+    if (!saved && getrlimit(RLIMIT_NOFILE, &was) == 0)
+        saved = true;
+    rl = was;
+    if (o->option) {
+        int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        rl.rlim_cur = fd < 0 ? 0 : (rlim_t)fd;
+        if (fd >= 0)
+            close(fd);
+    }
+    bool ok = saved && setrlimit(RLIMIT_NOFILE, &rl) == 0;
+    field(a, "setrlimit", ok, ok ? "0" : strerror(errno), "0");
+    if (ok)
+        model_apply(&run.m, o, 0);
+}
+
 /* ---- <libstapsdt.h> --------------------------------------------------------------- */
 
 static unsigned cerr_of(const SDTProvider_t *p)
@@ -1242,15 +1276,16 @@ static void do_cadd(struct answer *a, const struct op *o, const char *name, int 
 static void do_cload(struct answer *a, const struct op *o)
 {
     SDTProvider_t *c = run.com[o->slot];
+    bool may_fail = o->kind == C_LOAD && cload_may_fail(&run.m, o->slot);
     int rc = o->kind == C_LOAD ? providerLoad(c) : providerUnload(c);
     rec->calls++;
-    result(a, "return", rc == 0, fmt("%d", rc), "0");
-    if (rc != 0) {
+    result(a, "return", rc == 0 || (rc == -1 && may_fail), fmt("%d", rc), may_fail ? "0|-1" : "0");
+    if (rc != 0 && !(rc == -1 && may_fail)) {
         field(a, "errno/error", true,
               fmt("%d \"%.200s\"", (int)providerErrno(c), c->error ? c->error : "(null)"), "-");
         return;
     }
-    model_apply(&run.m, o, 0);
+    model_apply(&run.m, o, rc);
     bool loaded = run.m.com[o->slot].loaded;
     field(a, "_handle", !!c->_handle == loaded, ptr_text(c->_handle), loaded ? "set" : "NULL");
     if (loaded)
@@ -1287,7 +1322,7 @@ static void report(int at, const char *call, const struct answer *a)
     rec->mismatches++;
     if (rec->mismatches == 1)
         snprintf(rec->sig, sizeof rec->sig, "%.80s: %s", call, a->bad);
-    if (run.quiet || rec->mismatches > SHOWN)
+    if (run.quiet || rec->mismatches > opt.shown)
         return;
     printf("%s: call %d of %d, %s: %s differs%s\n  library: %s\n  model:   %s\n",
            opt.replay ? "replay" : fmt("seed %llu", (unsigned long long)run.seed), at + 1, run.nops,
@@ -1391,6 +1426,9 @@ static bool step(int i)
         break;
     case STRERROR:
         do_strerror(&a, o);
+        break;
+    case NOFILE:
+        do_nofile(&a, o);
         break;
     case PROBE:
         do_probe(&a, o);
@@ -1586,7 +1624,7 @@ static int by_count(const void *a, const void *b)
 static int usage(void)
 {
     fputs("usage: model [-s SEED] [-n SEQUENCES] [-c CALLS] [-a both|native|compat] [-l] [-t]\n"
-          "             [-d DIR] [-U | -L] [-x] [-w SECONDS] [-P]\n"
+          "             [-d DIR] [-U | -L] [-x] [-w SECONDS] [-m SHOWN] [-P]\n"
           "       model -r [-d DIR] [-U | -L] [-t] < REPLAY\n",
           stderr);
     return 2;
@@ -1617,7 +1655,7 @@ int main(int argc, char **argv)
 {
     const char *api = "both";
     int c;
-    while ((c = getopt(argc, argv, "a:c:d:lLn:Prs:tUw:x")) != -1) {
+    while ((c = getopt(argc, argv, "a:c:d:lLm:n:Prs:tUw:x")) != -1) {
         switch (c) {
         case 'a':
             api = optarg;
@@ -1635,6 +1673,9 @@ int main(int argc, char **argv)
             opt.target = LIBSTAPSDT; /* fall through */
         case 'U':
             opt.gen.documented = true;
+            break;
+        case 'm':
+            opt.shown = atoi(optarg);
             break;
         case 'n':
             opt.sequences = atoi(optarg);
@@ -1722,9 +1763,9 @@ int main(int argc, char **argv)
                 tally(kinds, &nkinds, fmt("%.*s", (int)strcspn(o.what, ":"), o.what));
         } else {
             mismatched++;
-            if (rec->mismatches > SHOWN)
+            if (rec->mismatches > opt.shown)
                 printf("seed %llu: %d more mismatches\n", (unsigned long long)seed,
-                       rec->mismatches - SHOWN);
+                       rec->mismatches - opt.shown);
         }
         if (opt.shrink && !shrunk++) {
             shrink(ops, &n, &o, 1000);

@@ -76,6 +76,8 @@ enum kind {
     N_ERROR,   /* sdtkit_provider_error */
     N_PATH,    /* sdtkit_provider_path */
     STRERROR,  /* sdtkit_strerror (slot) */
+    NOFILE,    /* option 1: no descriptor left to open (RLIMIT_NOFILE at the
+                  lowest free one); 0: the limit as it was */
     /* on handle `slot' of the sequence, of either API: every call on a
        probe (name, nargs, is-enabled, the semaphore, fire; _fire,
        probeIsEnabled, probeFire ...) */
@@ -147,6 +149,7 @@ struct model {
     int nh;
     long destroyed; /* probes destroyed in the process, of either API */
     long serial;
+    bool nofile; /* no descriptor left (NOFILE) */
 };
 
 static inline void model_init(struct model *m, enum target target)
@@ -276,8 +279,11 @@ static inline unsigned rule_add(const struct model *m, int slot, const char *nam
 /* N3, N4, N5. load needs the provider unloaded, unload loaded,
    use_named_file unloaded ("Before loading"): SDTKIT_E_STATE otherwise,
    SDTKIT_E_INVALID for NULL.  A load of any number of probes, none
-   included, succeeds (SDTKIT_E_LOAD and _NOMEM are for a machine out of
-   files or memory). */
+   included, succeeds; with no descriptor left to open, it may fail,
+   SDTKIT_E_LOAD, "PV is then as it was" (a load that needs no new file
+   succeeds: which do is the library's affair).  SDTKIT_E_NOMEM and
+   SDTKIT_E_UNSUPPORTED are for a machine out of memory or without
+   run-time probes: never here. */
 static inline unsigned rule_native(const struct model *m, const struct op *o)
 {
     const struct mprovider *p = &m->nat[o->slot];
@@ -285,7 +291,9 @@ static inline unsigned rule_native(const struct model *m, const struct op *o)
         return ST(SDTKIT_E_INVALID);
     if (o->kind == N_UNLOAD)
         return p->loaded ? ST(SDTKIT_OK) : ST(SDTKIT_E_STATE);
-    return p->loaded ? ST(SDTKIT_E_STATE) : ST(SDTKIT_OK);
+    if (p->loaded)
+        return ST(SDTKIT_E_STATE);
+    return o->kind == N_LOAD && m->nofile ? ST(SDTKIT_OK) | ST(SDTKIT_E_LOAD) : ST(SDTKIT_OK);
 }
 
 /* N7. sdtkit_provider_error: "" while no call on the provider failed, else
@@ -479,12 +487,25 @@ static inline bool rule_cadd(const char *name, int nargs, const int *types)
 }
 
 /* C4. providerLoad: 0 (loaded already: 0 again, the probes added since
-   loaded too).  Success leaves errno and error as they were (libstapsdt)
+   loaded too); with no descriptor left, also -1 with errno and error set,
+   the provider as it was ("A second providerLoad() that fails ... leaves
+   the provider loaded with the probes it had"), but when it is loaded
+   with every probe already.  Success leaves errno and error as they were (libstapsdt)
    or clears them (noError, NULL): <libstapsdt.h> says only what a failure
    sets, so either.  C5. providerUnload: 0, errno and error likewise when
    it unloads; when not loaded, "error says so, errno is noError"
    (libstapsdt's own: as they were). */
 static inline unsigned after_success(unsigned cerr) { return cerr | CE_OK_NULL; }
+
+/* Whether providerLoad may fail (-1) now. */
+static inline bool cload_may_fail(const struct model *m, int slot)
+{
+    const struct mprovider *p = &m->com[slot];
+    bool current = p->loaded;
+    for (int i = 0; current && i < p->nhandles; i++)
+        current = m->h[p->handles[i]].published;
+    return m->nofile && !current;
+}
 
 /* ---- one step ---------------------------------------------------------------- */
 
@@ -493,7 +514,7 @@ static inline unsigned after_success(unsigned cerr) { return cerr | CE_OK_NULL; 
    answer the rules allow, as model.c checked, or the one predicted. */
 static inline void model_apply(struct model *m, const struct op *o, int status)
 {
-    int slot = o->kind == PROBE || o->kind == STRERROR ? 0 : o->slot;
+    int slot = o->kind == PROBE || o->kind == STRERROR || o->kind == NOFILE ? 0 : o->slot;
     struct mprovider *n = &m->nat[slot], *c = &m->com[slot];
     char name[NAME_CAP];
     int nargs, types[SDTKIT_MAX_ARGS];
@@ -562,7 +583,12 @@ static inline void model_apply(struct model *m, const struct op *o, int status)
             for (int i = 0; i < c->nhandles; i++)
                 m->h[c->handles[i]].published = true;
             c->cerr = after_success(c->cerr);
+        } else {
+            c->cerr = CE_ERR_SET;
         }
+        break;
+    case NOFILE:
+        m->nofile = o->option;
         break;
     case C_UNLOAD:
         if (c->loaded) {
@@ -648,11 +674,50 @@ static const int native_bad_types[] = {0, 3, -3, 20, 99, -16};
 static const int compat_types[] = {uint8, int8, uint16, int16, uint32, int32, uint64, int64};
 static const int compat_bad_types[] = {noarg, 3, 16};
 
-/* A handle the sequence may still use, of either API, or -1. */
+/* What a sequence mostly does: a few small batches of adds (LIGHT);
+   batches that grow providers past 64 and 128 probes, into bigger objects
+   (HEAVY); or that and destroys, so that more than SDTKIT_RETIRED_PROBES
+   probes retire while the first ones' handles are used (CHURN). */
+enum mood {
+    LIGHT,
+    HEAVY,
+    CHURN
+};
+
+/* How often each call is made, by mood: native add, adds, load, unload,
+   destroy, named, error, path; libstapsdt's add, adds, load, unload,
+   destroy, memfd. */
+static const int native_weights[3][8] = {
+    {30, 3, 17, 11, 7, 4, 8, 20}, {25, 10, 17, 11, 7, 4, 8, 18}, {15, 14, 15, 8, 18, 2, 6, 20}};
+static const int compat_weights[3][6] = {
+    {32, 3, 25, 20, 8, 8}, {27, 10, 25, 20, 8, 6}, {15, 14, 22, 12, 18, 4}};
+
+/* An index into weights[0 .. n), at random in their proportions. */
+static inline int weighted(struct rng *r, const int *weights, int n)
+{
+    int sum = 0, i = 0;
+    for (int k = 0; k < n; k++)
+        sum += weights[k];
+    for (int x = pick(r, sum); x >= weights[i]; i++)
+        x -= weights[i];
+    return i;
+}
+
+/* A handle the sequence may still use, of either API, or -1: mostly a
+   recent one; at times the one of a destroyed provider nearest its end. */
 static inline int pick_handle(const struct model *m, struct rng *r, bool documented)
 {
     if (!m->nh)
         return -1;
+    if (!documented && chance(r, 20)) {
+        int oldest = -1;
+        for (int k = 0; k < m->nh; k++)
+            if (!m->h[k].expired && m->h[k].retired >= 0 &&
+                (oldest < 0 || m->h[k].retired < m->h[oldest].retired))
+                oldest = k;
+        if (oldest >= 0)
+            return oldest;
+    }
     for (int tries = 0; tries < 8; tries++) {
         int k = m->nh - 1 - pick(r, m->nh < 64 ? m->nh : 64); /* mostly recent ones */
         if (tries > 3)
@@ -663,14 +728,15 @@ static inline int pick_handle(const struct model *m, struct rng *r, bool documen
     return -1;
 }
 
-static inline void gen_native(const struct model *m, struct rng *r, const struct gen *g, bool heavy,
-                              int *batch, struct op *o)
+static inline void gen_native(const struct model *m, struct rng *r, const struct gen *g,
+                              enum mood mood, int *batch, struct op *o)
 {
+    static const enum kind kinds[] = {N_ADD,     N_ADDS,  N_LOAD,  N_UNLOAD,
+                                      N_DESTROY, N_NAMED, N_ERROR, N_PATH};
     const struct mprovider *p = &m->nat[o->slot];
-    int x = pick(r, 100);
     if (!p->live) {
         /* mostly a create, else calls on NULL */
-        if (x < 80) {
+        if (chance(r, 80)) {
             o->kind = N_CREATE;
             o->name = chance(r, 85) ? native_providers[pick(r, COUNT(native_providers))]
                                     : native_bad_providers[pick(r, COUNT(native_bad_providers))];
@@ -679,23 +745,11 @@ static inline void gen_native(const struct model *m, struct rng *r, const struct
         }
         static const enum kind on_null[] = {N_ADD, N_LOAD, N_UNLOAD, N_DESTROY, N_NAMED};
         o->kind = on_null[pick(r, COUNT(on_null))];
-    } else if (x < 30) {
-        o->kind = N_ADD;
-    } else if (x < (heavy ? 38 : 33)) {
-        o->kind = N_ADDS;
-    } else if (x < 50) {
-        o->kind = N_LOAD;
-    } else if (x < 61) {
-        o->kind = N_UNLOAD;
-    } else if (x < 68) {
-        o->kind = N_DESTROY;
-    } else if (x < 72) {
-        o->kind = g->named ? N_NAMED : N_PATH;
-    } else if (x < 80) {
-        o->kind = N_ERROR;
     } else {
-        o->kind = N_PATH;
+        o->kind = kinds[weighted(r, native_weights[mood], 8)];
     }
+    if (o->kind == N_NAMED && !g->named)
+        o->kind = N_PATH;
     if (p->live && p->loaded && !g->late_adds && (o->kind == N_ADD || o->kind == N_ADDS))
         o->kind = N_UNLOAD;
     if (o->kind == N_ADD) {
@@ -713,7 +767,7 @@ static inline void gen_native(const struct model *m, struct rng *r, const struct
         o->null_types = (o->nargs == 0 && chance(r, 50)) || chance(r, 2);
         o->null_out = chance(r, 2);
     } else if (o->kind == N_ADDS) {
-        o->count = 1 + pick(r, heavy ? BATCH_MAX : 24);
+        o->count = 1 + pick(r, mood == LIGHT ? 24 : BATCH_MAX);
         o->first = *batch;
         *batch += o->count;
     } else if (o->kind == N_NAMED) {
@@ -721,12 +775,12 @@ static inline void gen_native(const struct model *m, struct rng *r, const struct
     }
 }
 
-static inline void gen_compat(const struct model *m, struct rng *r, const struct gen *g, bool heavy,
-                              int *batch, struct op *o)
+static inline void gen_compat(const struct model *m, struct rng *r, const struct gen *g,
+                              enum mood mood, int *batch, struct op *o)
 {
+    static const enum kind kinds[] = {C_ADD, C_ADDS, C_LOAD, C_UNLOAD, C_DESTROY, C_MEMFD};
     const struct mprovider *p = &m->com[o->slot];
     bool lib = g->documented;
-    int x = pick(r, 100);
     if (!p->live) {
         o->kind = C_INIT;
         do
@@ -736,18 +790,7 @@ static inline void gen_compat(const struct model *m, struct rng *r, const struct
             o->name = NULL;
         return;
     }
-    if (x < 32)
-        o->kind = C_ADD;
-    else if (x < (heavy ? 40 : 35))
-        o->kind = C_ADDS;
-    else if (x < 55)
-        o->kind = C_LOAD;
-    else if (x < 70)
-        o->kind = C_UNLOAD;
-    else if (x < 77)
-        o->kind = C_DESTROY;
-    else
-        o->kind = C_MEMFD;
+    o->kind = kinds[weighted(r, compat_weights[mood], 6)];
     if (p->loaded && !g->late_adds && (o->kind == C_ADD || o->kind == C_ADDS))
         o->kind = C_UNLOAD;
     if (o->kind == C_ADD) {
@@ -761,7 +804,7 @@ static inline void gen_compat(const struct model *m, struct rng *r, const struct
         if (!lib && chance(r, 3))
             o->name = NULL;
     } else if (o->kind == C_ADDS) {
-        o->count = 1 + pick(r, heavy ? BATCH_MAX : 24);
+        o->count = 1 + pick(r, mood == LIGHT ? 24 : BATCH_MAX);
         o->first = *batch;
         *batch += o->count;
     } else if (o->kind == C_MEMFD) {
@@ -774,14 +817,14 @@ static inline void gen_compat(const struct model *m, struct rng *r, const struct
 }
 
 /* A random sequence of `calls' calls from seed, for the APIs g names,
-   into ops: how many were written.  One sequence in four is heavy: its
-   batches of adds grow providers past 64 and 128 probes (a bigger
-   object), and its destroys retire more than SDTKIT_RETIRED_PROBES. */
+   into ops: how many were written.  One sequence in four is HEAVY, one
+   in four CHURN, the others LIGHT (see enum mood). */
 static inline int generate(struct model *m, uint64_t seed, int calls, const struct gen *g,
                            struct op *ops)
 {
     struct rng r = {seed};
-    bool heavy = pick(&r, 4) == 0;
+    int x = pick(&r, 4);
+    enum mood mood = x == 0 ? HEAVY : x == 1 ? CHURN : LIGHT;
     int batch = 0;
     model_init(m, SDTKIT); /* what is called does not depend on the library's rules */
     for (int i = 0; i < calls && i < MAX_OPS; i++) {
@@ -795,12 +838,15 @@ static inline int generate(struct model *m, uint64_t seed, int calls, const stru
         } else if (x < 15 && g->native) {
             o->kind = STRERROR;
             o->slot = -pick(&r, 8); /* 0 .. -7: the statuses and one past */
+        } else if (!g->documented && (m->nofile ? chance(&r, 8) : x < 16 && chance(&r, 40))) {
+            o->kind = NOFILE; /* now and then, for a while */
+            o->option = !m->nofile;
         } else {
             o->slot = pick(&r, SLOTS);
             if (api == NATIVE)
-                gen_native(m, &r, g, heavy, &batch, o);
+                gen_native(m, &r, g, mood, &batch, o);
             else
-                gen_compat(m, &r, g, heavy, &batch, o);
+                gen_compat(m, &r, g, mood, &batch, o);
         }
         /* the handles a sequence keeps are bounded */
         if ((o->kind == N_ADDS || o->kind == C_ADDS) && m->nh + o->count >= MAX_HANDLES - 1)
