@@ -82,9 +82,9 @@ shrinks() { [ -z "$RT_CFLAGS" ] || echo -x; }
 
 # bats test_tags=normal-pass-only
 @test "a library that answers wrong is caught: the seed, the call, both answers, and a replay of one call" {
-    # sdtkit_provider_unload answering SDTKIT_E_STATE whatever the
-    # provider's state: the program's own, which its calls reach first
-    printf '#include <sdtkit.h>\nint sdtkit_provider_unload(sdtkit_provider *pv) { (void)pv; return SDTKIT_E_STATE; }\n' >wrong.c
+    # sdtkit_provider_unload answering SDTKIT_E_EXISTS, never its answer:
+    # the program's own, which its calls reach first
+    printf '#include <sdtkit.h>\nint sdtkit_provider_unload(sdtkit_provider *pv) { (void)pv; return SDTKIT_E_EXISTS; }\n' >wrong.c
     rt_build wrong "$ROOT/tests/runtime/model.c" wrong.c
     run ./wrong -a native -l -s 5 -n 1 -c 40 -t
     echo "$output"
@@ -93,15 +93,15 @@ shrinks() { [ -z "$RT_CFLAGS" ] || echo -x; }
     at=$(grep -n '^seed 5: call [0-9]* of 40, n[0-3] unload: status differs (the sequence stops)$' <<<"$output" |
         cut -d: -f1)
     [ -n "$at" ]
-    [[ "${lines[at]}" == '  library: status=SDTKIT_E_STATE'* ]]
-    [[ "${lines[at + 1]}" =~ ^'  model:   status='(0|SDTKIT_E_INVALID)( |$) ]]
+    [[ "${lines[at]}" == '  library: status=SDTKIT_E_EXISTS'* ]]
+    [[ "${lines[at + 1]}" =~ ^'  model:   status='(0|SDTKIT_E_INVALID|SDTKIT_E_STATE)( |$) ]]
     # shrunk to the one call: an unload where there is no provider
     grep -A1 '^replay of seed 5, 1 calls (model -r < FILE, these lines):$' <<<"$output" | tail -1 >replay
     grep -q '^> n[0-3] unload$' replay
     run ./wrong -r <replay
     echo "$output"
     [ "$status" -eq 1 ]
-    [[ "${lines[0]}" =~ ^'1: n'[0-3]' unload: status=SDTKIT_E_STATE'$ ]]
+    [[ "${lines[0]}" =~ ^'1: n'[0-3]' unload: status=SDTKIT_E_EXISTS'$ ]]
     [[ "${lines[1]}" =~ ^'replay: call 1 of 1, n'[0-3]' unload: status differs (the sequence stops)'$ ]]
     [ "${lines[3]}" = "  model:   status=SDTKIT_E_INVALID" ]
     [ "${lines[-1]}" = "model: replay of 1 calls: 1 calls, 1 answers compared; 1 mismatched" ]
