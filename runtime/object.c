@@ -330,9 +330,13 @@ __attribute__((destructor)) static void remove_named_files(void)
 /* ---- files ---- */
 
 /* What makes each object's build-id differ from every other's: the
- * process, the object and its tail's generation (see lib/dso.c). */
+ * process, this copy of the library (a process may hold several: libsdtkit,
+ * libstapsdt, a binding's static one), the object and its tail's
+ * generation (see lib/dso.c).  place.c tells its object from another by
+ * it. */
 struct salt {
     long pid;
+    const void *copy;
     unsigned long serial, generation;
 };
 
@@ -423,7 +427,7 @@ static int write_tail(struct object *o, const struct target *tg, struct failure 
     size_t n;
     unsigned char *buf = NULL, id[DSO_BUILD_ID_SIZE];
     struct dso_probe *probes = tail_probes(o, &n);
-    struct salt salt = {o->owner, o->serial, o->generation + 1};
+    struct salt salt = {o->owner, &lib, o->serial, o->generation + 1};
     int rc;
     if (!probes)
         return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
@@ -595,7 +599,7 @@ static int new_object(const struct lodging *l, const struct target *tg, size_t c
         probes[i] = (struct dso_probe){
             .name = p->name, .nargs = p->nargs, .sizes = p->size, .provider = p->pname, .slot = i};
     }
-    struct salt salt = {o->owner, o->serial, o->generation};
+    struct salt salt = {o->owner, &lib, o->serial, o->generation};
     struct dso d;
     void *bufs[3] = {NULL, NULL, NULL};
     struct piece pieces[3];
@@ -610,7 +614,9 @@ static int new_object(const struct lodging *l, const struct target *tg, size_t c
     o->tail_size = d.lo.tail_size;
     o->nfree = o->capacity;
     lib_unlock();
-    rc = place_object(l->name, l->named, l->dir, pieces, npieces, &o->pl, why);
+    rc = place_object(l->name, l->named, l->dir, pieces, npieces,
+                      (const unsigned char *)bufs[1] + d.lo.build_id_at, d.lo.build_id_at, &o->pl,
+                      why);
     lib_lock();
     if (rc != SDTKIT_OK)
         goto fail;
@@ -662,7 +668,7 @@ static void segments_at(const struct object *o, uint64_t image, struct segment s
 static int renew(struct object *o, const struct target *tg, struct failure *why)
 {
     uint64_t image = next_image(o);
-    struct salt salt = {(long)getpid(), o->serial, o->generation + 1};
+    struct salt salt = {(long)getpid(), &lib, o->serial, o->generation + 1};
     struct dso d;
     void *bufs[3] = {NULL, NULL, NULL};
     struct piece pieces[3];

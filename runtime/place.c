@@ -288,57 +288,127 @@ const char *place_path(const struct placement *pl, char *buf, size_t len)
     return buf;
 }
 
-/* Write the object to fd and load it from pl->path, or /proc/PID/fd/N
- * when that is empty: 0, or SDTKIT_E_LOAD after noting why (the caller
- * closes fd).  RTLD_NODELETE: nothing, not even a binding's dlclose of
- * libstapsdt's _handle, unmaps it (see provider.c). */
-static int load_from(const char *what, int fd, const struct piece *pieces, size_t n,
-                     struct placement *pl, struct failure *why)
+/* What a load expects to find: the build-id of the object written. */
+struct expected {
+    const unsigned char *id;
+    uint64_t at;
+};
+
+/* Load the object in fd (its path in pl->path, for a named file; else
+ * /proc/PID/fd/N): 0; SDTKIT_E_LOAD after noting why; or 1 when the
+ * loader gave another object.
+ *
+ * The loader hands back an object it has already when it knows the path
+ * asked for, or the file's device and inode number: objects are never
+ * unloaded, a path can come back (a descriptor number a program closed,
+ * a named file a renewal unlinked, made again by another copy of this
+ * library in the process), and so can an inode number (a file system
+ * reuses those of files removed, such as the ones renewals replaced,
+ * which the loader still remembers).  The build-id, which names the
+ * object, tells. */
+static int dlopen_checked(const char *what, int fd, const struct expected *want,
+                          struct placement *pl, struct failure *why)
 {
-    if (write_new(fd, pieces, n) != 0)
-        return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, errno, what, strerror(errno));
-    if (!pl->path[0])
-        snprintf(pl->path, sizeof pl->path, "/proc/%ld/fd/%d", (long)getpid(), fd);
-    pl->handle = dlopen(pl->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    char proc[64];
+    const char *path = pl->path;
+    if (!path[0]) {
+        snprintf(proc, sizeof proc, "/proc/%ld/fd/%d", (long)getpid(), fd);
+        path = proc;
+    }
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     struct link_map *lm = NULL;
-    if (!pl->handle || dlinfo(pl->handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
+    if (!h || dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
         const char *err = dlerror();
         /* a handle without a link map cannot happen: it stays */
         return fail_attempt(why, SDTKIT_E_LOAD, STAGE_DLOPEN, 0, what, err ? err : "dlopen failed");
     }
+    if (memcmp((const void *)(lm->l_addr + (uintptr_t)want->at), want->id, DSO_BUILD_ID_SIZE) !=
+        0) {
+        dlclose(h); /* another object's: loaded for good, its count as it was */
+        return 1;
+    }
+    pl->handle = h;
     pl->map = lm;
     pl->base = (uintptr_t)lm->l_addr;
     pl->fd = fd;
+    if (path == proc)
+        snprintf(pl->path, sizeof pl->path, "%s", proc);
     return SDTKIT_OK;
 }
 
-/* One attempt: the memory file when dir is NULL, else a named file in
- * dir.  0, or SDTKIT_E_LOAD after noting why. */
-static int try_place(const char *dir, const struct piece *pieces, size_t n,
-                     struct placement *pl, struct failure *why)
+/* A new file for an object, in dir or in memory (dir NULL): its
+ * descriptor, or SDTKIT_E_LOAD after noting why. */
+static int new_file(const char *dir, struct placement *pl, struct failure *why)
 {
-    const char *what = dir ? dir : "memfd";
-    int fd, rc;
-    if (dir && (rc = exec_dir(dir, why)) != SDTKIT_OK)
-        return rc;
     pl->path[0] = '\0';
-    if ((fd = dir ? named_file(dir, pl, why) : memory_file(-1, why)) < 0)
-        return fd;
-    if (mark_ours(fd, true) != 0) {
-        rc = fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, ENOMEM, what, "out of memory");
-        goto fail;
+    int fd = dir ? named_file(dir, pl, why) : memory_file(-1, why);
+    if (fd >= 0 && mark_ours(fd, true) != 0) {
+        if (dir)
+            unlink(pl->path);
+        close(fd);
+        return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, ENOMEM, dir ? dir : "memfd",
+                            "out of memory");
     }
-    if ((rc = load_from(what, fd, pieces, n, pl, why)) != SDTKIT_OK)
-        goto fail;
-    pl->named = dir != NULL;
-    pl->dir = dir ? strdup(dir) : NULL; /* out of memory: of no directory asked for */
-    return SDTKIT_OK;
-fail:
+    return fd;
+}
+
+/* Close fd, which new_file() made, and remove it. */
+static void drop_file(int fd, const char *dir, const char *path)
+{
     mark_ours(fd, false);
     if (dir)
-        unlink(pl->path);
+        unlink(path);
     close(fd);
-    pl->path[0] = '\0';
+}
+
+/* One attempt: a memory file when dir is NULL, else a named file in dir,
+ * written and loaded; a file the loader takes for another object is kept
+ * open while the next is made, so that the next has another path and
+ * inode number.  0, or SDTKIT_E_LOAD after noting why. */
+static int try_place(const char *dir, const struct piece *pieces, size_t n,
+                     const struct expected *want, struct placement *pl, struct failure *why)
+{
+    enum {
+        TRIES = 8
+    };
+    const char *what = dir ? dir : "memfd";
+    int rc, fd = -1, nrejected = 0, rejected[TRIES];
+    char rejected_path[TRIES][sizeof pl->path];
+    if (dir && (rc = exec_dir(dir, why)) != SDTKIT_OK)
+        return rc;
+    for (;;) {
+        if ((fd = new_file(dir, pl, why)) < 0) {
+            rc = fd;
+            goto done;
+        }
+        if (write_new(fd, pieces, n) != 0) {
+            rc = fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, errno, what, strerror(errno));
+            goto done;
+        }
+        if ((rc = dlopen_checked(what, fd, want, pl, why)) != 1)
+            break;
+        if (nrejected == TRIES) {
+            rc = fail_attempt(why, SDTKIT_E_LOAD, STAGE_DLOPEN, 0, what,
+                              "the loader gave another object for each file made");
+            goto done;
+        }
+        memcpy(rejected_path[nrejected], pl->path, sizeof pl->path);
+        rejected[nrejected++] = fd;
+    }
+    if (rc == SDTKIT_OK) {
+        pl->named = dir != NULL;
+        pl->dir = dir ? strdup(dir) : NULL; /* out of memory: of no directory asked for */
+        fd = -1;
+    }
+done:
+    if (fd >= 0) {
+        drop_file(fd, dir, pl->path);
+        pl->path[0] = '\0';
+    }
+    while (nrejected > 0) {
+        nrejected--;
+        drop_file(rejected[nrejected], dir, rejected_path[nrejected]);
+    }
     return rc;
 }
 
@@ -351,8 +421,10 @@ static bool out_of_descriptors(const struct failure *why)
 }
 
 int place_object(const char *pname, bool named, const char *dir, const struct piece *pieces,
-                 size_t n, struct placement *pl, struct failure *why)
+                 size_t n, const unsigned char *id, uint64_t id_at, struct placement *pl,
+                 struct failure *why)
 {
+    const struct expected want = {id, id_at};
     const char *dirs[] = {dir,
                           getenv("SDTKIT_RUNTIME_DIR"),
                           getenv("XDG_RUNTIME_DIR"),
@@ -361,10 +433,10 @@ int place_object(const char *pname, bool named, const char *dir, const struct pi
                           "/tmp",
                           "/var/tmp"};
     fail_clear(why);
-    if (!named && try_place(NULL, pieces, n, pl, why) == SDTKIT_OK)
+    if (!named && try_place(NULL, pieces, n, &want, pl, why) == SDTKIT_OK)
         return SDTKIT_OK;
     for (size_t k = 0; !out_of_descriptors(why) && k < sizeof dirs / sizeof dirs[0]; k++) {
-        if (dirs[k] && *dirs[k] && try_place(dirs[k], pieces, n, pl, why) == SDTKIT_OK)
+        if (dirs[k] && *dirs[k] && try_place(dirs[k], pieces, n, &want, pl, why) == SDTKIT_OK)
             return SDTKIT_OK;
         if (k == 0 && dir) /* a directory asked for, and nowhere else */
             break;

@@ -240,10 +240,12 @@ struct segment {
 /* Put an object, its pieces, in a new file that can be mapped executable
  * and load it, filling pl.  named: a named file (in dir, or the first
  * candidate); else a memory file when the kernel gives one, else a named
- * file.  0, or SDTKIT_E_LOAD with the reasons of every attempt in why
- * (for the provider called pname). */
+ * file.  id: its build-id's DSO_BUILD_ID_SIZE bytes, at id_at in the
+ * loaded object, which no other object has.  0, or SDTKIT_E_LOAD with the
+ * reasons of every attempt in why (for the provider called pname). */
 int place_object(const char *pname, bool named, const char *dir, const struct piece *pieces,
-                 size_t n, struct placement *pl, struct failure *why);
+                 size_t n, const unsigned char *id, uint64_t id_at, struct placement *pl,
+                 struct failure *why);
 /* Give pl's object a new file of the same kind, its pieces, mapped at the
  * same addresses (segs; old: the same from the current file): 0, or
  * SDTKIT_E_LOAD with pl as it was, or, when even that could not be had

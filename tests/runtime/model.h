@@ -296,9 +296,10 @@ static inline unsigned rule_native(const struct model *m, const struct op *o)
     return o->kind == N_LOAD && m->nofile ? ST(SDTKIT_OK) | ST(SDTKIT_E_LOAD) : ST(SDTKIT_OK);
 }
 
-/* N7. sdtkit_provider_error: "" while no call on the provider failed, else
-   the message of its last failed call (a later call that succeeds does
-   not change it: the header says "last failed call").  What the message
+/* N7. sdtkit_provider_error: "" while no call on the provider failed, or
+   when a load succeeded since, else the message of its last failed call
+   (another call that succeeds does not change it: the header says "last
+   failed call", and "" when a load succeeded since).  What the message
    must say of the failure (its wording is the library's): something
    ("what was tried, and why it failed"), naming the provider or the
    probe; for SDTKIT_E_EXISTS, the probe; for SDTKIT_E_STATE, "not
@@ -536,6 +537,8 @@ static inline void model_apply(struct model *m, const struct op *o, int status)
     case N_LOAD:
         if (status == SDTKIT_OK) {
             n->loaded = true;
+            n->fail = (struct mfail){0}; /* N7: a load that succeeds clears it */
+            n->alt = false;
         } else if (n->live) {
             note_failure(n, status, NULL);
         }
