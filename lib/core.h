@@ -266,7 +266,11 @@ struct dso {
     uint64_t tail;    /* the tail's file offset, at least image + image_size, or 0 */
     const void *salt; /* hashed into the build-id after the file, or NULL */
     size_t salt_len;
-    bool hash_tail; /* the build-id hashes the tail alone */
+    enum dso_hash {
+        DSO_HASH_FILE, /* the build-id hashes the file (its build-id zero), then the salt */
+        DSO_HASH_TAIL, /* the tail, then the salt */
+        DSO_HASH_SALT  /* the salt alone, which then must name the object and its tail */
+    } hash;
     /* Set by dso_layout(): */
     const struct stub_arch *arch;
     uint64_t size; /* of the file */
@@ -282,7 +286,7 @@ int dso_layout(struct dso *d, const char **why);
 int dso_write(const struct dso *d, void *buf);
 /* Its parts, each into a buffer of its size (lo.head_size, image_size,
  * tail_size), the same way: the image with a zero build-id; the tail, and
- * the build-id it gives with hash_tail (id may be NULL). */
+ * the build-id it gives but with DSO_HASH_FILE (id may be NULL). */
 int dso_write_head(const struct dso *d, void *buf);
 int dso_write_image(const struct dso *d, void *buf);
 int dso_write_tail(const struct dso *d, void *buf, unsigned char *id);

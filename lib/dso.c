@@ -36,10 +36,12 @@
  * position-independent, and every address a tracer reads (the notes' pc,
  * base and semaphore, the symbols) is a link-time address like a linker
  * writes.  The build-id is the SHA-1 of the file with the build-id zeroed,
- * or of the tail alone (hash_tail), then of the caller's salt: without
- * one, the same provider gives the same bytes; the run-time library salts
- * each tail it writes, because perf keys its cache by build-id and would
- * take a new object for an old one with the same probes.
+ * or of the tail alone, then of the caller's salt, or of the salt alone
+ * (d->hash): without a salt, the same provider gives the same bytes; the
+ * run-time library gives each tail it writes a salt of its own, because
+ * perf keys its cache by build-id and would take a new object for an old
+ * one with the same probes, and hashing the salt alone spares it the
+ * hashing of every tail it writes.
  *
  * Pure: no allocation, no output.  dso_layout() says where everything
  * goes; dso_write() writes the whole file into a buffer, dso_write_head(),
@@ -458,12 +460,13 @@ int dso_write_image(const struct dso *d, void *buf)
 }
 
 /* The build-id of hash bytes (the tail, or the file with a zero
- * build-id), and the salt. */
+ * build-id; none with DSO_HASH_SALT), and the salt. */
 static void build_id(const struct dso *d, const void *bytes, size_t len, unsigned char *id)
 {
     struct sha1 h;
     sha1_init(&h);
-    sha1_update(&h, bytes, len);
+    if (d->hash != DSO_HASH_SALT)
+        sha1_update(&h, bytes, len);
     if (d->salt)
         sha1_update(&h, d->salt, d->salt_len);
     sha1_final(&h, id);
@@ -483,7 +486,7 @@ int dso_write_tail(const struct dso *d, void *buf, unsigned char *id)
     elfw_pad_to(&w, lo->tail_size);
     if (elfw_done(&w) != 0)
         return -1;
-    if (id)
+    if (id && d->hash != DSO_HASH_FILE)
         build_id(d, buf, (size_t)lo->tail_size, id);
     return 0;
 }
@@ -498,7 +501,7 @@ int dso_write(const struct dso *d, void *buf)
     if (dso_write_head(d, b) != 0 || dso_write_image(d, b + d->image) != 0 ||
         dso_write_tail(d, b + tail_at(d), id) != 0)
         return -1;
-    if (!d->hash_tail)
+    if (d->hash == DSO_HASH_FILE)
         build_id(d, b, (size_t)d->size, id);
     memcpy(b + lo->build_id_at, id, DSO_BUILD_ID_SIZE);
     return 0;

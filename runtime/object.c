@@ -66,6 +66,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 enum {
@@ -329,16 +331,46 @@ __attribute__((destructor)) static void remove_named_files(void)
 
 /* ---- files ---- */
 
-/* What makes each object's build-id differ from every other's: the
- * process, this copy of the library (a process may hold several: libsdtkit,
- * libstapsdt, a binding's static one), the object and its tail's
- * generation (see lib/dso.c).  place.c tells its object from another by
- * it. */
+/* What makes each object's build-id differ from every other's, the
+ * build-id being the SHA-1 of it alone (lib/dso.c): the process, this
+ * copy of the library (a process may hold several: libsdtkit, libstapsdt,
+ * a binding's static one) and a random number of its own (a process of
+ * the same number, later or in another PID namespace, has another), the
+ * object and its tail's generation.  place.c tells its object from
+ * another by it; perf keys its cache by it. */
 struct salt {
     long pid;
     const void *copy;
+    unsigned char random[16];
     unsigned long serial, generation;
 };
+
+/* A salt for o's tail of generation gen (lib locked). */
+static struct salt salt_of(long pid, unsigned long serial, unsigned long generation)
+{
+    static unsigned char random[16];
+    static bool drawn;
+    if (!drawn) {
+        /* getrandom(2); where it fails, the time and the stack's address
+         * (randomised by the kernel) are a number of this copy's own */
+        if (getrandom(random, sizeof random, GRND_NONBLOCK) != (ssize_t)sizeof random) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            uintptr_t here = (uintptr_t)&ts;
+            memcpy(random, &ts, sizeof ts < sizeof random ? sizeof ts : sizeof random);
+            memcpy(random + sizeof random - sizeof here, &here, sizeof here);
+        }
+        drawn = true;
+    }
+    struct salt s;
+    memset(&s, 0, sizeof s); /* its padding too: it is hashed */
+    s.pid = pid;
+    s.copy = &lib;
+    memcpy(s.random, random, sizeof random);
+    s.serial = serial;
+    s.generation = generation;
+    return s;
+}
 
 /* The probes o's tail describes: those of its tenants, each tenant's
  * together, hidden unless the tenant is shown.  (malloc'd; NULL out of
@@ -384,7 +416,7 @@ static int lay_out(struct dso *d, const struct target *tg, size_t capacity,
                       .tail = tail,
                       .salt = salt,
                       .salt_len = sizeof *salt,
-                      .hash_tail = true}; /* the salt names the object: its target, its capacity */
+                      .hash = DSO_HASH_SALT};
     if (dso_layout(d, &bad) == 0)
         return SDTKIT_OK;
     char machine[32];
@@ -424,10 +456,10 @@ static int point_at(struct object *o, uint64_t tail, struct failure *why)
 static int write_tail(struct object *o, const struct target *tg, struct failure *why)
 {
     struct dso d;
-    size_t n;
+    size_t n = 0;
     unsigned char *buf = NULL, id[DSO_BUILD_ID_SIZE];
     struct dso_probe *probes = tail_probes(o, &n);
-    struct salt salt = {o->owner, &lib, o->serial, o->generation + 1};
+    struct salt salt = salt_of(o->owner, o->serial, o->generation + 1);
     int rc;
     if (!probes)
         return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
@@ -599,7 +631,7 @@ static int new_object(const struct lodging *l, const struct target *tg, size_t c
         probes[i] = (struct dso_probe){
             .name = p->name, .nargs = p->nargs, .sizes = p->size, .provider = p->pname, .slot = i};
     }
-    struct salt salt = {o->owner, &lib, o->serial, o->generation};
+    struct salt salt = salt_of(o->owner, o->serial, o->generation);
     struct dso d;
     void *bufs[3] = {NULL, NULL, NULL};
     struct piece pieces[3];
@@ -668,7 +700,7 @@ static void segments_at(const struct object *o, uint64_t image, struct segment s
 static int renew(struct object *o, const struct target *tg, struct failure *why)
 {
     uint64_t image = next_image(o);
-    struct salt salt = {(long)getpid(), &lib, o->serial, o->generation + 1};
+    struct salt salt = salt_of((long)getpid(), o->serial, o->generation + 1);
     struct dso d;
     void *bufs[3] = {NULL, NULL, NULL};
     struct piece pieces[3];
