@@ -290,7 +290,16 @@ int dso_write(const struct dso *d, void *buf);
 int dso_write_head(const struct dso *d, void *buf);
 int dso_write_image(const struct dso *d, void *buf);
 int dso_write_tail(const struct dso *d, void *buf, unsigned char *id);
-/* Slot i's stub and semaphore, addresses in the object (laid out). */
+/* Where an object's slots are: slot i's stub at text + i * stride, its
+ * semaphore at semaphores + 2 * i, addresses in the object.  What the
+ * run-time library keeps of a laid-out object to reach its slots. */
+struct dso_slots {
+    uint64_t text, stride, semaphores;
+};
+struct dso_slots dso_slots(const struct dso *d);
+uint64_t dso_slot_stub_at(const struct dso_slots *s, size_t slot);
+uint64_t dso_slot_semaphore_at(const struct dso_slots *s, size_t slot);
+/* Slot i's stub and semaphore in a laid-out object. */
 uint64_t dso_slot_stub(const struct dso *d, size_t slot);
 uint64_t dso_slot_semaphore(const struct dso *d, size_t slot);
 

@@ -256,14 +256,32 @@ int dso_layout(struct dso *d, const char **why)
     return 0;
 }
 
+struct dso_slots dso_slots(const struct dso *d)
+{
+    return (struct dso_slots){d->lo.sec[d->lo.text].addr, d->arch->align,
+                              d->lo.sec[d->lo.probes].addr};
+}
+
+uint64_t dso_slot_stub_at(const struct dso_slots *s, size_t slot)
+{
+    return s->text + slot * s->stride;
+}
+
+uint64_t dso_slot_semaphore_at(const struct dso_slots *s, size_t slot)
+{
+    return s->semaphores + 2 * slot;
+}
+
 uint64_t dso_slot_stub(const struct dso *d, size_t slot)
 {
-    return d->lo.sec[d->lo.text].addr + slot * d->arch->align;
+    struct dso_slots s = dso_slots(d);
+    return dso_slot_stub_at(&s, slot);
 }
 
 uint64_t dso_slot_semaphore(const struct dso *d, size_t slot)
 {
-    return d->lo.sec[d->lo.probes].addr + 2 * slot;
+    struct dso_slots s = dso_slots(d);
+    return dso_slot_semaphore_at(&s, slot);
 }
 
 /* ---- writing ----

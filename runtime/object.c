@@ -95,8 +95,8 @@ struct object {
     long owner;          /* the process that made its file */
     unsigned long epoch; /* lib.forks when its file was made */
     size_t capacity;
-    uint64_t text, stride, semaphores; /* slot 0's stub and semaphore (addresses), stride */
-    uint64_t image_size, rw;           /* the image's size, its RW segment's start */
+    struct dso_slots slots;  /* where its slots are (addresses in the object) */
+    uint64_t image_size, rw; /* the image's size, its RW segment's start */
     uint64_t image;                    /* the image's offset in the file */
     unsigned long renewals;            /* files it had before this one */
     uint64_t tail, tail_size;          /* the tail the file's header points at */
@@ -156,12 +156,13 @@ static int own_target(struct target *t)
 
 static uintptr_t slot_stub(const struct object *o, size_t i)
 {
-    return o->pl.base + (uintptr_t)(o->text + i * o->stride);
+    return o->pl.base + (uintptr_t)dso_slot_stub_at(&o->slots, i);
 }
 
 static const volatile unsigned short *slot_semaphore(const struct object *o, size_t i)
 {
-    return (const volatile unsigned short *)(o->pl.base + (uintptr_t)(o->semaphores + 2 * i));
+    return (const volatile unsigned short *)(o->pl.base +
+                                             (uintptr_t)dso_slot_semaphore_at(&o->slots, i));
 }
 
 /* Another process may map o's file: a fork since it was made. */
@@ -544,9 +545,7 @@ static void note_image(struct object *o, const struct dso *d)
 {
     const struct dso_layout *lo = &d->lo;
     o->capacity = d->capacity;
-    o->text = lo->sec[lo->text].addr;
-    o->stride = d->arch->align;
-    o->semaphores = lo->sec[lo->probes].addr;
+    o->slots = dso_slots(d);
     o->image_size = lo->image_size;
     o->rw = lo->rw;
 }
@@ -718,7 +717,7 @@ static int renew(struct object *o, const struct target *tg, struct failure *why)
     /* the RW segment but its semaphores as the loader left it (it
      * relocates .dynamic in place, MIPS's .got) */
     memcpy((unsigned char *)bufs[1] + o->rw, (const void *)(o->pl.base + (uintptr_t)o->rw),
-           (size_t)(o->semaphores - o->rw));
+           (size_t)(o->slots.semaphores - o->rw));
     segments_at(o, image, segs);
     segments_at(o, o->image, old);
     rc = place_renew(&o->pl, pieces, npieces, segs, old, 2, &torn, why);
