@@ -154,8 +154,8 @@ static uint64_t ehdr_field(const unsigned char *e, size_t off, int width)
 
 int elf_header_target(const unsigned char *e, size_t len, struct target *t)
 {
-    if (len < 52 || memcmp(e, "\177ELF", 4) != 0 ||
-        (e[4] != ELFCLASS32 && e[4] != ELFCLASS64) || (e[5] != ELFDATA2LSB && e[5] != ELFDATA2MSB))
+    if (len < 52 || memcmp(e, "\177ELF", 4) != 0 || (e[4] != ELFCLASS32 && e[4] != ELFCLASS64) ||
+        (e[5] != ELFDATA2LSB && e[5] != ELFDATA2MSB))
         return -1;
     bool is64 = e[4] == ELFCLASS64;
     if (len < ELF_EHDR_SIZE(is64))

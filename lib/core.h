@@ -237,8 +237,8 @@ struct dso_layout {
     uint64_t head_size;  /* the ELF and program headers: at offset 0, and the image's first bytes */
     uint64_t image_size; /* the loaded image, from d->image on */
     uint64_t rw;         /* where the RW segment starts, in the image */
-    uint64_t tail, tail_size; /* section headers, .shstrtab, notes, symbols */
-    uint64_t build_id_at; /* the build-id's bytes, in the file */
+    uint64_t tail, tail_size;         /* section headers, .shstrtab, notes, symbols */
+    uint64_t build_id_at;             /* the build-id's bytes, in the file */
     char operand[MAX_PROBE_ARGS][32]; /* each argument slot's, as the notes write it */
     unsigned char operand_len[MAX_PROBE_ARGS];
 };

@@ -95,11 +95,11 @@ struct object {
     long owner;          /* the process that made its file */
     unsigned long epoch; /* lib.forks when its file was made */
     size_t capacity;
-    struct dso_slots slots;  /* where its slots are (addresses in the object) */
-    uint64_t image_size, rw; /* the image's size, its RW segment's start */
-    uint64_t image;                    /* the image's offset in the file */
-    unsigned long renewals;            /* files it had before this one */
-    uint64_t tail, tail_size;          /* the tail the file's header points at */
+    struct dso_slots slots;   /* where its slots are (addresses in the object) */
+    uint64_t image_size, rw;  /* the image's size, its RW segment's start */
+    uint64_t image;           /* the image's offset in the file */
+    unsigned long renewals;   /* files it had before this one */
+    uint64_t tail, tail_size; /* the tail the file's header points at */
     uint64_t build_id_at;
     unsigned long serial, generation; /* for the build-id's salt */
     /* slots */
@@ -466,8 +466,7 @@ static int write_tail(struct object *o, const struct target *tg, struct failure 
         return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
     if ((rc = lay_out(&d, tg, o->capacity, probes, n, o->image, 0, &salt, why)) != SDTKIT_OK ||
         (rc = lay_out(&d, tg, o->capacity, probes, n, o->image,
-                      tail_place(o->image + d.lo.image_size, d.lo.tail_size, o->tail,
-                                 o->tail_size),
+                      tail_place(o->image + d.lo.image_size, d.lo.tail_size, o->tail, o->tail_size),
                       &salt, why)) != SDTKIT_OK)
         goto done;
     if (!(buf = malloc((size_t)d.lo.tail_size))) {
@@ -580,8 +579,8 @@ static int file_pieces(const struct dso *d, void *bufs[3], struct piece out[3], 
 /* d laid out for a file of o's (or a new object's) with probes, its image
  * at `image' and its tail where tail_place() puts it in a new file. */
 static int lay_out_file(struct dso *d, const struct target *tg, size_t capacity,
-                        struct dso_probe *probes, size_t n, uint64_t image,
-                        const struct salt *salt, struct failure *why)
+                        struct dso_probe *probes, size_t n, uint64_t image, const struct salt *salt,
+                        struct failure *why)
 {
     int rc = lay_out(d, tg, capacity, probes, n, image, 0, salt, why);
     if (rc != SDTKIT_OK)
@@ -891,7 +890,8 @@ static int lodge_elsewhere(struct tenant *t, const struct lodging *l, const stru
         rc = fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
         goto fail;
     }
-    memcpy(held, l->probes, n * sizeof *held);
+    if (n) /* memcpy's source may not be NULL, even for 0 bytes */
+        memcpy(held, l->probes, n * sizeof *held);
     for (size_t i = 0; i < t->nheld; i++)
         old[i] = t->held[i]->slot;
     bool made = !(to = room_for(l, tg));

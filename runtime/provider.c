@@ -191,7 +191,10 @@ static void futex_wait(int *word, int value)
     syscall(SYS_futex, word, WAIT_PRIVATE, value, NULL, NULL, 0);
 }
 
-static void futex_wake(int *word) { syscall(SYS_futex, word, WAKE_PRIVATE, INT_MAX, NULL, NULL, 0); }
+static void futex_wake(int *word)
+{
+    syscall(SYS_futex, word, WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
 
 static void gate_enter(void)
 {

@@ -215,13 +215,13 @@ struct link_map; /* <link.h>'s */
 struct placement {
     void *handle;
     int fd;
-    bool named;            /* a file of ours on disk (perf's mode, or no memory file) */
-    char *dir;             /* named: its directory */
-    uintptr_t base;        /* where it is loaded */
-    struct link_map *map;  /* the loader's entry for it */
-    char *name;            /* our copy of its path in the loader's entry, or NULL */
-    char *loader_name;     /* the loader's own, once ours replaced it */
-    char path[4096];       /* the named file (empty for a memory file) */
+    bool named;           /* a file of ours on disk (perf's mode, or no memory file) */
+    char *dir;            /* named: its directory */
+    uintptr_t base;       /* where it is loaded */
+    struct link_map *map; /* the loader's entry for it */
+    char *name;           /* our copy of its path in the loader's entry, or NULL */
+    char *loader_name;    /* the loader's own, once ours replaced it */
+    char path[4096];      /* the named file (empty for a memory file) */
 };
 
 /* buf[0..size) at offset off of a file. */

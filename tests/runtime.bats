@@ -442,8 +442,9 @@ EOF
             # libc's locks: only where a thread's first fire registers it
             [ "$f" = rider_new ] || ! grep -E '<pthread_mutex_lock@plt>' <<<"$code" ||
                 { echo "${lib%%:*}: $f takes libc's lock"; false; }
-            # (conditional jumps too: gcc moves cold paths to FUNCTION.cold)
-            queue+=$(sed -nE 's/.*\s(call|j[a-z]+)\s+[0-9a-f]+ <([A-Za-z_][A-Za-z0-9_.]*)>$/\2/p' <<<"$code" |
+            # (conditional jumps too: gcc moves cold paths to FUNCTION.cold;
+            # not rider_new's: registration, and what it calls, may lock)
+            [ "$f" = rider_new ] || queue+=$(sed -nE 's/.*\s(call|j[a-z]+)\s+[0-9a-f]+ <([A-Za-z_][A-Za-z0-9_.]*)>$/\2/p' <<<"$code" |
                 tr '\n' ' ')
         done
         [[ "$seen" == *" rider_new "* ]] || { echo "${lib%%:*}: no registration met: $seen"; false; }

@@ -1128,21 +1128,22 @@ static void do_strerror(struct answer *a, const struct op *o)
 
 /* No descriptor left to open, or the limit as it was: RLIMIT_NOFILE at
    the lowest descriptor free (as tests/runtime/script.c's nofile). */
+static struct rlimit nofile_was;
+static bool nofile_saved;
+
 static void do_nofile(struct answer *a, const struct op *o)
 {
-    static struct rlimit was;
-    static bool saved;
     struct rlimit rl;
-    if (!saved && getrlimit(RLIMIT_NOFILE, &was) == 0)
-        saved = true;
-    rl = was;
+    if (!nofile_saved && getrlimit(RLIMIT_NOFILE, &nofile_was) == 0)
+        nofile_saved = true;
+    rl = nofile_was;
     if (o->option) {
         int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
         rl.rlim_cur = fd < 0 ? 0 : (rlim_t)fd;
         if (fd >= 0)
             close(fd);
     }
-    bool ok = saved && setrlimit(RLIMIT_NOFILE, &rl) == 0;
+    bool ok = nofile_saved && setrlimit(RLIMIT_NOFILE, &rl) == 0;
     field(a, "setrlimit", ok, ok ? "0" : strerror(errno), "0");
     if (ok)
         model_apply(&run.m, o, 0);
@@ -1476,6 +1477,9 @@ static int run_sequence(const struct op *ops, int n)
         if (run.com[s])
             providerDestroy(run.com[s]);
     }
+    /* the limit as it was: LeakSanitizer's exit opens /proc/PID/task */
+    if (nofile_saved)
+        setrlimit(RLIMIT_NOFILE, &nofile_was);
     fflush(stdout);
     return rec->mismatches ? MISMATCH_EXIT : 0;
 }
