@@ -65,6 +65,8 @@
      error.
    - ARM register operands are written rN (gdb reads neither fp, ip, sl,
      sp nor lr there); s390 memory operands never use an index register.
+   - Under -masm=intel, x86 operands are still written as AT&T syntax
+     writes them (%rax, $42, 8(%ebp)), the only form tracers read.
    - No warning under -Wall -Wextra -Wpedantic, in any C or C++ standard.
    - .stapsdt.base survives --gc-sections with lld, gold and mold.  */
 
