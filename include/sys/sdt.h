@@ -317,7 +317,7 @@
 #  define _SDT_PROBE_ASM_1(provider, name, text) \
   _SDT_ASM_NOTE (provider, name, "\t.asciz \"" #text "\"\n")
 #  define _SDT_PROBE_ASM_2(provider, name, argtext, marker) \
-  _SDT_ASM_NOTE (provider, name, _SDT_ARGDIRS (argtext))
+  _SDT_ATT_TEXT _SDT_ASM_NOTE (provider, name, _SDT_ARGDIRS (argtext))
 #  define STAP_PROBE_ASM_TEMPLATE(n) _SDT_ARGTEXT_##n, _SDT_TEMPLATE
 #  define STAP_PROBE_ASM_OPERANDS(n, ...) _SDT_INPLACE_##n (__VA_ARGS__)
 # else
