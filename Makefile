@@ -283,10 +283,18 @@ HEADERS = include/sys/sdt.h include/sys/sdt-config.h include/sys/sdt-operands.h
 # move them.  Written at install time: the paths are those of this install.
 pc_path = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 
+# dtrace is also TRIPLET-dtrace for each of the targets (lib/triplets.h), as
+# binutils' tools are named for cross builds: configure scripts look for
+# ${host}-dtrace (Ruby's for that name alone), and the name gives -G its
+# target.  Links to dtrace and to its man page.
+TRIPLETS = $(shell sed -n 's/^ *T."\([^"]*\)".*/\1/p' lib/triplets.h)
+
 install: tools headers install-runtime install-cmake
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/sys $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
+	for t in $(TRIPLETS); do ln -sf dtrace $(DESTDIR)$(BINDIR)/$$t-dtrace && \
+	    ln -sf dtrace.1 $(DESTDIR)$(MANDIR)/man1/$$t-dtrace.1 || exit 1; done
 	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/sys/
 	install -m 644 build/usdt.h $(DESTDIR)$(INCLUDEDIR)/usdt.h
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1/
@@ -299,7 +307,8 @@ install: tools headers install-runtime install-cmake
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/sdtkit.pc
 
 uninstall: uninstall-runtime uninstall-cmake
-	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS) $(TRIPLETS:%=%-dtrace))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(TRIPLETS:%=%-dtrace.1))
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/sys/,$(notdir $(HEADERS)))
 	rm -f $(DESTDIR)$(INCLUDEDIR)/usdt.h
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))

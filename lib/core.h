@@ -492,6 +492,8 @@ void diag_finish(void);
  * into out, without a shell.  Returns 0 when it ran and exited 0; -1
  * otherwise, after reporting what happened as "WHAT: ...". */
 int run_capture(char *const argv[], const char *what, struct buf *out);
+/* Whether run_capture() would find name: a path, or a file in $PATH. */
+bool program_on_path(const char *name);
 
 /* ======================================================================
  * output.c: writing a result atomically (programs)
@@ -520,6 +522,13 @@ void output_discard(struct output *o);
 int target_from_macros(const char *text, size_t len, struct target *t, const char **why);
 /* What this program itself was compiled for. */
 int target_host(struct target *t, const char **why);
+/* The target of a GNU triplet's compiler: one of the 18 as Debian names
+ * them (lib/triplets.h: aarch64-linux-gnu), or with a vendor
+ * (aarch64-unknown-linux-gnu), i386 to i786 for i686.  0, or -1 when it
+ * is none of them. */
+int target_from_triplet(const char *triplet, struct target *t);
+/* The 18 triplets, for messages: "x86_64-linux-gnu, i686-linux-gnu, ...". */
+const char *target_triplets(void);
 /* The 32- or 64-bit member of t's machine family (-32 / -64). */
 int target_variant(struct target *t, int bits, const char **why);
 /* Ask CC (split into words) with the given flags for its predefined macros.

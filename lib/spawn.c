@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -79,4 +81,35 @@ int run_capture(char *const argv[], const char *what, struct buf *out)
         return -1;
     }
     return 0;
+}
+
+/* What execvp() would run: a regular file we may execute. */
+static bool runnable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+bool program_on_path(const char *name)
+{
+    if (strchr(name, '/'))
+        return runnable(name);
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/bin:/usr/bin"; /* what glibc's and musl's execvp() both search then */
+    bool found = false;
+    while (!found) {
+        size_t n = strcspn(path, ":");
+        struct buf b = {0};
+        /* an empty entry is the current directory */
+        buf_add(&b, n ? path : ".", n ? n : 1);
+        buf_addc(&b, '/');
+        buf_adds(&b, name);
+        found = runnable(b.data);
+        buf_free(&b);
+        if (!path[n])
+            break;
+        path += n + 1;
+    }
+    return found;
 }

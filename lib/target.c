@@ -9,6 +9,7 @@
  */
 #include "core.h"
 #include "elf.h"
+#include "triplets.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -416,6 +417,66 @@ static const char host_macros[] =
 int target_host(struct target *t, const char **why)
 {
     return target_from_macros(host_macros, sizeof host_macros - 1, t, why);
+}
+
+/* ---- a GNU triplet: its compiler's macros (triplets.h) ---- */
+
+static const struct triplet {
+    const char *name;
+    const char *macros;
+} triplets[] = {
+#define ROW(name, macros) {name, macros},
+    SDT_TRIPLETS(ROW)
+#undef ROW
+};
+
+#define NAME(name, macros) ", " name
+static const char triplet_names[] = SDT_TRIPLETS(NAME);
+#undef NAME
+
+const char *target_triplets(void) { return triplet_names + 2; }
+
+static const struct triplet *triplet_find(const char *s, size_t len)
+{
+    for (size_t i = 0; i < sizeof triplets / sizeof triplets[0]; i++)
+        if (strlen(triplets[i].name) == len && memcmp(triplets[i].name, s, len) == 0)
+            return &triplets[i];
+    return NULL;
+}
+
+/* Debian's triplets have no vendor (aarch64-linux-gnu); GNU's canonical
+ * ones do (aarch64-unknown-linux-gnu, x86_64-pc-linux-gnu), and i386 to
+ * i786 are one target (Debian's is i686). */
+static const struct triplet *triplet_lookup(const char *s)
+{
+    const struct triplet *row = triplet_find(s, strlen(s));
+    if (row)
+        return row;
+    struct buf b = {0};
+    const char *cpu_end = strchr(s, '-');
+    const char *vendor_end = cpu_end ? strchr(cpu_end + 1, '-') : NULL;
+    if (!cpu_end)
+        return NULL;
+    bool x86 =
+        cpu_end - s == 4 && s[0] == 'i' && s[1] >= '3' && s[1] <= '7' && s[2] == '8' && s[3] == '6';
+    buf_add(&b, x86 ? "i686" : s, x86 ? 4 : (size_t)(cpu_end - s));
+    /* cpu-vendor-linux-*: a vendor before the kernel */
+    bool vendor = vendor_end && strncmp(vendor_end, "-linux-", 7) == 0;
+    buf_adds(&b, vendor ? vendor_end : cpu_end);
+    row = triplet_find(b.data, b.len);
+    buf_free(&b);
+    return row;
+}
+
+int target_from_triplet(const char *triplet, struct target *t)
+{
+    const struct triplet *row = triplet_lookup(triplet);
+    if (!row)
+        return -1;
+    const char *why = NULL;
+    int rc = target_from_macros(row->macros, strlen(row->macros), t, &why);
+    assert(rc == 0); /* every row is one of the families */
+    return rc;
 }
 
 /* ---- -32 / -64 ---- */

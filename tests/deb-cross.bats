@@ -156,6 +156,39 @@ on() {
     elf_headers x/usr/bin/minipg | grep -q '	ELF64 little AArch64$'
 }
 
+@test "with sdtkit's packages installed for an arm64 cross build, a configure that looks only for aarch64-linux-gnu-dtrace, as Ruby's does, builds a probed arm64 program" {
+    [ -f "$W/sdtkit/minipg_1.0_arm64.deb" ] || { tail -n 40 "$W/sdtkit.log"; false; }
+    need_cmd autoconf
+    mkdir found given
+    cp "$ROOT"/tests/autoconf/* found/
+    cp "$ROOT"/tests/autoconf/* given/
+    # in minipg's testbed (sdtkit-tools and sdtkit:arm64 installed), as
+    # dpkg-buildpackage -a arm64 runs a build: DEB_HOST_GNU_TYPE exported,
+    # no CC; found: configure finds aarch64-linux-gnu-dtrace; given:
+    # DTRACE=dtrace, as a user would work around its absence
+    # shellcheck disable=SC2016
+    testbed "$W/sdtkit/tb" sh -c 'for d in found given; do
+        cd "$0/$d" && autoconf || exit
+        v=; [ $d = found ] || v=DTRACE=dtrace
+        dpkg-architecture -a arm64 -c ./configure --build=x86_64-linux-gnu --host=aarch64-linux-gnu $v \
+            >configure.out 2>&1 || { cat configure.out config.log; exit 1; }
+        dpkg-architecture -a arm64 -c make >make.out 2>&1 || { cat make.out; exit 1; }
+        dpkg-query -S "$(command -v aarch64-linux-gnu-dtrace)" >package
+    done' "$PWD"
+    grep -qx 'checking for aarch64-linux-gnu-dtrace... aarch64-linux-gnu-dtrace' found/configure.out
+    grep -qx 'checking for aarch64-linux-gnu-dtrace... dtrace' given/configure.out
+    grep -qx 'sdtkit-tools: /usr/bin/aarch64-linux-gnu-dtrace' found/package
+    local d
+    for d in found given; do
+        grep -qx 'checking whether dtrace USDT is available... yes' "$d/configure.out"
+        elf_headers "$d/probes.o" | grep -q '	ELF64 little AArch64$'
+        elf_headers "$d/probed" | grep -q '	ELF64 little AArch64$'
+        "$SDT_LIST" --check "$d/probed" >/dev/null
+        [ "$("$SDT_LIST" "$d/probed" | cut -f3 | sort | xargs)" = "start stop" ]
+        [ "$(note_field "$d/probed" probed:start Semaphore)" != 0x0000000000000000 ]
+    done
+}
+
 # PROBES: minipg's probes and their arguments' sizes (probes.d).
 PROBES='postgresql:buffer__read__done 4 4 -4 1
 postgresql:buffer__read__start 4 4 -4

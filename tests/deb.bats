@@ -139,7 +139,7 @@ db_dpkg() {
     described "$TOOLSFILE" "dtrace -h/-G"
 }
 
-@test "sdtkit ships the headers (also multiarch), pkg-config and CMake files; sdtkit-tools dtrace, sdt-list and the man pages; both a copyright file" {
+@test "sdtkit ships the headers (also multiarch), pkg-config and CMake files; sdtkit-tools dtrace (also as TRIPLET-dtrace), sdt-list and the man pages; both a copyright file" {
     local f
     deb_files sdtkit > files
     for f in /usr/include/sys/sdt.h /usr/include/sys/sdt-config.h /usr/include/sys/sdt-operands.h \
@@ -156,6 +156,18 @@ db_dpkg() {
         grep -qx "$f" tools || { echo "not in sdtkit-tools: $f"; return 1; }
     done
     ! grep -E '/include/|pkgconfig|cmake|/man3/' tools || false
+    # dtrace as TRIPLET-dtrace for each target, as binutils' tools: links,
+    # their man pages too, which dh_compress kept pointing at the page
+    local arch t
+    dpkg-deb -c "$TOOLSFILE" > listing
+    for arch in $ALL_ARCHES; do
+        t=$(arch_triple "$arch")
+        grep -q "\./usr/bin/$t-dtrace -> dtrace\$" listing ||
+            { echo "no link $t-dtrace in sdtkit-tools"; return 1; }
+        grep -q "\./usr/share/man/man1/$t-dtrace\.1\.gz -> dtrace\.1\.gz\$" listing ||
+            { echo "no man page $t-dtrace.1.gz in sdtkit-tools"; return 1; }
+    done
+    [ "$(grep -c -- '-dtrace$' tools)" -eq 18 ]
     # the multiarch headers are links to the one copy in /usr/include/sys
     dpkg-deb -c "$DEBFILE" | grep -q "\./usr/include/$MULTIARCH/sys/sdt.h -> \.\./\.\./sys/sdt.h\$"
     # the copyright file is machine-readable

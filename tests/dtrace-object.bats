@@ -176,6 +176,218 @@ EOF
     [ ! -e deps.d ] && [ ! -e junk ] && [ ! -e null.d ]
 }
 
+# ---- cross builds that name no compiler: dtrace's name, DEB_HOST_GNU_TYPE --
+
+# as NAME: $DTRACE as ./NAME, a link, as make install makes TRIPLET-dtrace.
+as() { ln -sf "$DTRACE" "$1"; }
+
+# The stderr line -v writes about the object: what it is and where from.
+object_line() { grep '^dtrace: object: ' <<<"$1"; }
+
+@test "installed as TRIPLET-dtrace, -G without objects or CC writes each of the 18 targets' objects" {
+    local arch t
+    for arch in $ALL_ARCHES; do
+        t=$(arch_triple "$arch")
+        as "$t-dtrace"
+        "./$t-dtrace" -G -s prov.d -o "$arch.o"
+        elf_is "$arch.o" "$arch"
+    done
+}
+
+@test "in a cross build's environment, -G without objects or CC writes DEB_HOST_GNU_TYPE's object, for each of the 18" {
+    local arch
+    for arch in $ALL_ARCHES; do
+        DEB_HOST_GNU_TYPE=$(arch_triple "$arch") "$DTRACE" -G -s prov.d -o "$arch.o"
+        elf_is "$arch.o" "$arch"
+    done
+}
+
+@test "the target comes from the objects, then dtrace's name, then CC, then DEB_HOST_GNU_TYPE, then the host; -v says which" {
+    [ "$(uname -m)" = x86_64 ] || refused "expects an x86-64 host"
+    as aarch64-linux-gnu-dtrace
+    gcc -c x.c -o host.o
+    run --separate-stderr env CC=gcc DEB_HOST_GNU_TYPE=s390x-linux-gnu ./aarch64-linux-gnu-dtrace -v -G -s prov.d -o 1.o host.o
+    [ "$(object_line "$stderr")" = "dtrace: object: ELF64 little-endian x86-64, e_flags 0x0 (from host.o); hidden semaphores" ]
+    elf_is 1.o x86_64
+    run --separate-stderr env CC=gcc DEB_HOST_GNU_TYPE=s390x-linux-gnu ./aarch64-linux-gnu-dtrace -v -G -s prov.d -o 2.o
+    [ "$(object_line "$stderr")" = "dtrace: object: ELF64 little-endian AArch64, e_flags 0x0 (from dtrace's name aarch64-linux-gnu-dtrace); hidden semaphores" ]
+    elf_is 2.o aarch64
+    run --separate-stderr env CC=gcc DEB_HOST_GNU_TYPE=s390x-linux-gnu "$DTRACE" -v -G -s prov.d -o 3.o
+    [ "$(object_line "$stderr")" = "dtrace: object: ELF64 little-endian x86-64, e_flags 0x0 (from \$CC); hidden semaphores" ]
+    elf_is 3.o x86_64
+    run --separate-stderr env DEB_HOST_GNU_TYPE=s390x-linux-gnu "$DTRACE" -v -G -s prov.d -o 4.o
+    [ "$(object_line "$stderr")" = "dtrace: object: ELF64 big-endian S/390, e_flags 0x0 (from \$DEB_HOST_GNU_TYPE s390x-linux-gnu); hidden semaphores" ]
+    elf_is 4.o s390x
+    # set but empty is not set
+    run --separate-stderr env CC= DEB_HOST_GNU_TYPE= "$DTRACE" -v -G -s prov.d -o 5.o
+    [ "$(object_line "$stderr")" = "dtrace: object: ELF64 little-endian x86-64, e_flags 0x0 (from the host); hidden semaphores" ]
+    elf_is 5.o x86_64
+}
+
+@test "-32/-64, or else CFLAGS' -m32/-m64, choose within the family of dtrace's name or DEB_HOST_GNU_TYPE" {
+    as x86_64-linux-gnu-dtrace
+    ./x86_64-linux-gnu-dtrace -G -32 -s prov.d -o a.o
+    elf_is a.o i686
+    run --separate-stderr env CFLAGS="-O2 -m32" ./x86_64-linux-gnu-dtrace -v -G -s prov.d -o b.o
+    [ "$(object_line "$stderr")" = "dtrace: object: ELF32 little-endian i386, e_flags 0x0 (from dtrace's name x86_64-linux-gnu-dtrace, then -m32/-m64 in \$CFLAGS); hidden semaphores" ]
+    elf_is b.o i686
+    run --separate-stderr env DEB_HOST_GNU_TYPE=aarch64-linux-gnu CFLAGS=-m64 "$DTRACE" -v -G -32 -s prov.d -o c.o
+    [ "$(object_line "$stderr")" = "dtrace: object: ELF32 little-endian ARM, e_flags 0x5000000 (from \$DEB_HOST_GNU_TYPE aarch64-linux-gnu, then -32); hidden semaphores" ]
+    elf_is c.o armhf
+}
+
+@test "GNU's triplets with a vendor, and i386 to i786, name the same targets as Debian's triplets" {
+    local name debian
+    while read -r name debian; do
+        as "$name-dtrace"
+        "./$name-dtrace" -G -s prov.d -o "$name.o"
+        DEB_HOST_GNU_TYPE=$debian "$DTRACE" -G -s prov.d -o "$debian.o"
+        cmp "$name.o" "$debian.o"
+        DEB_HOST_GNU_TYPE=$name "$DTRACE" -G -s prov.d -o "env-$name.o"
+        cmp "env-$name.o" "$debian.o"
+    done <<'EOF'
+aarch64-unknown-linux-gnu aarch64-linux-gnu
+x86_64-pc-linux-gnu x86_64-linux-gnu
+riscv64-unknown-linux-gnu riscv64-linux-gnu
+mips64el-unknown-linux-gnuabi64 mips64el-linux-gnuabi64
+x86_64-pc-linux-gnux32 x86_64-linux-gnux32
+i386-linux-gnu i686-linux-gnu
+i586-pc-linux-gnu i686-linux-gnu
+EOF
+    # not one target under every name
+    ! cmp -s aarch64-linux-gnu.o x86_64-linux-gnu.o || false
+}
+
+@test "a name or DEB_HOST_GNU_TYPE naming no known target is an error when -G needs a target, and nothing is written" {
+    local known="x86_64-linux-gnu, i686-linux-gnu, aarch64-linux-gnu, arm-linux-gnueabihf, arm-linux-gnueabi, powerpc64le-linux-gnu, powerpc64-linux-gnu, powerpc-linux-gnu, s390x-linux-gnu, mips64el-linux-gnuabi64, mipsel-linux-gnu, riscv64-linux-gnu, sparc64-linux-gnu, x86_64-linux-gnux32, m68k-linux-gnu, hppa-linux-gnu, alpha-linux-gnu, sh4-linux-gnu"
+    as loongarch64-linux-gnu-dtrace
+    echo old >out.o
+    run --separate-stderr ./loongarch64-linux-gnu-dtrace -G -s prov.d -o out.o
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "dtrace: error: dtrace's name: 'loongarch64-linux-gnu' is not a target dtrace knows ($known); call it dtrace, or pass an object file" ]
+    [ -z "$output" ]
+    [ "$(cat out.o)" = old ]
+    run --separate-stderr env DEB_HOST_GNU_TYPE=arm64 "$DTRACE" -G -s prov.d -o new.o
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "dtrace: error: DEB_HOST_GNU_TYPE: 'arm64' is not a target dtrace knows ($known); set CC to its compiler, or pass an object file" ]
+    [ ! -e new.o ]
+    # no temporary file either (bats keeps each stderr in a file here)
+    [ -z "$(ls -A | grep -vxE 'loongarch64-linux-gnu-dtrace|out\.o|prov\.d|x\.c|separate-stderr-.*')" ]
+    # an object gives the target: the name is not asked; -h needs none
+    gcc -c x.c -o host.o
+    ./loongarch64-linux-gnu-dtrace -G -s prov.d -o out.o host.o
+    same_header out.o host.o Class Data Machine
+    DEB_HOST_GNU_TYPE=arm64 "$DTRACE" -G -s prov.d -o new.o host.o
+    ./loongarch64-linux-gnu-dtrace -h -s prov.d -o a.h
+    "$DTRACE" -h -s prov.d -o b.h
+    cmp a.h b.h
+}
+
+@test "a name whose prefix is no triplet (sdtkit-dtrace) is dtrace's own" {
+    as sdtkit-dtrace
+    ./sdtkit-dtrace -G -s prov.d -o s.o
+    "$DTRACE" -G -s prov.d -o d.o
+    cmp s.o d.o
+}
+
+@test "installed as TRIPLET-dtrace without TRIPLET-cpp on PATH, -C runs cpp; CPP comes first; -v says which" {
+    as x86_64-pc-linux-gnu-dtrace
+    run --separate-stderr ./x86_64-pc-linux-gnu-dtrace -v -C -h -s prov.d -o a.h
+    [ "$status" -eq 0 ]
+    [ "$(grep preprocessor <<<"$stderr")" = "dtrace: preprocessor: cpp (from the default)" ]
+    "$DTRACE" -C -h -s prov.d -o b.h
+    cmp a.h b.h
+    # a directory of that name, or a file that may not be run, is not it
+    mkdir -p bin/x86_64-pc-linux-gnu-cpp
+    run --separate-stderr env PATH="$PWD/bin:$PATH" ./x86_64-pc-linux-gnu-dtrace -v -C -h -s prov.d -o c.h
+    [ "$(grep preprocessor <<<"$stderr")" = "dtrace: preprocessor: cpp (from the default)" ]
+    rmdir bin/x86_64-pc-linux-gnu-cpp
+    printf '#!/bin/sh\nexit 1\n' >bin/x86_64-pc-linux-gnu-cpp
+    run --separate-stderr env PATH="$PWD/bin:$PATH" ./x86_64-pc-linux-gnu-dtrace -v -C -h -s prov.d -o d.h
+    [ "$status" -eq 0 ]
+    [ "$(grep preprocessor <<<"$stderr")" = "dtrace: preprocessor: cpp (from the default)" ]
+    run --separate-stderr env CPP="cpp -P" ./x86_64-pc-linux-gnu-dtrace -v -C -h -s prov.d -o e.h
+    [ "$(grep preprocessor <<<"$stderr")" = "dtrace: preprocessor: cpp -P (from \$CPP)" ]
+}
+
+# bats test_tags=cross
+@test "installed as TRIPLET-dtrace, -C runs TRIPLET-cpp: the target's predefined macros" {
+    need_arch aarch64
+    as aarch64-linux-gnu-dtrace
+    printf '#ifdef __aarch64__\nprovider arm64 { probe a(); };\n#else\nprovider other { probe a(); };\n#endif\n' >t.d
+    run --separate-stderr ./aarch64-linux-gnu-dtrace -v -C -h -s t.d -o t.h
+    [ "$status" -eq 0 ]
+    [ "$(grep preprocessor <<<"$stderr")" = "dtrace: preprocessor: aarch64-linux-gnu-cpp (from dtrace's name)" ]
+    grep -q '^#define ARM64_A() ' t.h
+    "$DTRACE" -C -h -s t.d -o host.h
+    grep -q '^#define OTHER_A() ' host.h
+}
+
+# bats test_tags=cross
+@test "each target's TRIPLET-dtrace, and DEB_HOST_GNU_TYPE, write the very bytes CC=TRIPLET-gcc writes" {
+    local arch t
+    for arch in $ALL_ARCHES; do
+        need_arch "$arch"
+        t=$(arch_triple "$arch")
+        as "$t-dtrace"
+        CC=$(arch_gcc "$arch") "$DTRACE" -G -s prov.d -o "cc-$arch.o"
+        "./$t-dtrace" -G -s prov.d -o "name-$arch.o"
+        DEB_HOST_GNU_TYPE=$t "$DTRACE" -G -s prov.d -o "deb-$arch.o"
+        cmp "cc-$arch.o" "name-$arch.o"
+        cmp "cc-$arch.o" "deb-$arch.o"
+    done
+}
+
+# configure_like_ruby ARGS...: tests/autoconf (a configure that looks for
+# dtrace as Ruby's does) configured here for aarch64, with bin/ first on
+# PATH, as a cross build of it runs (no CC in the environment: make's).
+configure_like_ruby() {
+    cp "$ROOT"/tests/autoconf/* .
+    autoconf
+    env -u CC PATH="$PWD/bin:$PATH" ./configure --build=x86_64-linux-gnu --host=aarch64-linux-gnu \
+        CPPFLAGS="-I$INCLUDE" "$@" >configure.out 2>&1 || { cat configure.out config.log; false; }
+}
+
+# a_probed_aarch64_program: what tests/autoconf's make built is an AArch64
+# program with its two probes, their semaphores resolved.
+a_probed_aarch64_program() {
+    elf_is probes.o aarch64
+    [ "$(field Machine probed)" = AArch64 ]
+    "$SDT_LIST" --check probed
+    [ "$("$SDT_LIST" probed | cut -f3 | sort | xargs)" = "start stop" ]
+    # not 0: each semaphore has its address in .probes
+    ! "$SDT_LIST" probed | cut -f6 | grep -qx '0x0*' || false
+}
+
+# bats test_tags=cross
+@test "a configure that looks only for aarch64-linux-gnu-dtrace, as Ruby's does, finds it installed and builds a probed aarch64 program" {
+    need_arch aarch64
+    need_cmd autoconf make
+    mkdir bin
+    ln -s "$DTRACE" bin/dtrace
+    ln -s dtrace bin/aarch64-linux-gnu-dtrace
+    configure_like_ruby
+    grep -qx 'checking for aarch64-linux-gnu-dtrace... aarch64-linux-gnu-dtrace' configure.out
+    grep -qx 'checking whether dtrace USDT is available... yes' configure.out
+    env -u CC -u DEB_HOST_GNU_TYPE PATH="$PWD/bin:$PATH" make >make.out 2>&1 || { cat make.out; false; }
+    grep -qx 'aarch64-linux-gnu-dtrace -G -C -s probes.d -o probes.o' make.out
+    a_probed_aarch64_program
+}
+
+# bats test_tags=cross
+@test "given DTRACE=dtrace, that configure's build under DEB_HOST_GNU_TYPE, with no CC for dtrace, builds the probed aarch64 program" {
+    need_arch aarch64
+    need_cmd autoconf make
+    mkdir bin
+    ln -s "$DTRACE" bin/dtrace
+    configure_like_ruby DTRACE=dtrace
+    grep -qx 'checking whether dtrace USDT is available... yes' configure.out
+    env -u CC DEB_HOST_GNU_TYPE=aarch64-linux-gnu PATH="$PWD/bin:$PATH" make >make.out 2>&1 ||
+        { cat make.out; false; }
+    grep -qx 'dtrace -G -C -s probes.d -o probes.o' make.out
+    a_probed_aarch64_program
+}
+
 # bats test_tags=cross
 @test "CC=aarch64-linux-gnu-gcc gives an AArch64 object, and -32 its 32-bit ARM sibling" {
     need_arch aarch64

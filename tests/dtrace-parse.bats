@@ -285,6 +285,38 @@ EOF
 @test "more than 12 arguments is an error at the 13th" { dtrace_case; }
 @test "a probe name without its argument list is an error at what follows the name" { dtrace_case; }
 @test "translated arguments without their parenthesis are an error after the colon" { dtrace_case; }
+# What no C parameter list can hold: no probe has such a prototype
+@test "a variadic probe is an error at its '...', native or translated, with -h and -G" { dtrace_case; }
+@test "an argument of type void is an error at its name" { dtrace_case; }
+@test "void must be the only argument, and unqualified" { dtrace_case; }
+@test "a storage class or a function specifier in an argument is an error" { dtrace_case; }
+@test "type words that do not combine are an error at the second" { dtrace_case; }
+@test "every impossible argument of a file is reported, and nothing is written" { dtrace_case; }
+
+@test "what a C parameter list may hold stays accepted: (void), variadic function pointers, every type-word combination" {
+    hd ok.d <<'EOF'
+struct s;
+typedef void my_void_t;
+provider p {
+    probe none(void);
+    probe empty();
+    probe fp(int (*cb)(int, ...), void (*done)(void), void *data);
+    probe words(long long int a, unsigned long long b, long double c, signed char d,
+                unsigned short int e, _Complex double f, long unsigned g, short h);
+    probe more(const volatile void *p, register int r, struct s *sp, my_void_t *v, _Bool b,
+               unsigned __int128 u, double _Complex z, char const *const s);
+    probe arrays(int a[4], char *argv[], void *vp[2]);
+};
+EOF
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    grep -q '^#define P_NONE() \\$' out.h
+    grep -q '^#define P_FP(arg1, arg2, arg3) \\$' out.h
+    grep -q '^#define P_WORDS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) \\$' out.h
+    grep -q '^#define P_MORE(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) \\$' out.h
+    grep -q '^#define P_ARRAYS(arg1, arg2, arg3) \\$' out.h
+}
+
 @test "a duplicate probe is an error at the second one, with a note at the first" { dtrace_case; }
 @test "a duplicate probe across two -s files is an error" { dtrace_case; }
 @test "probes whose macros would collide are an error" { dtrace_case; }

@@ -66,6 +66,13 @@ all_decoded() {
     all_decoded
 }
 
+@test "gdb decodes every argument of programs built with -masm=intel: gcc and clang, -O0 and -O2" {
+    for cc in gcc clang; do
+        for opt in -O0 -O2; do build $cc $opt -masm=intel; done
+    done
+    all_decoded
+}
+
 @test "gdb decodes every integer argument with -flto, gcc and clang" {
     build gcc -O2 -flto
     all_decoded

@@ -48,6 +48,22 @@ opt_install() {
     man -l "$STAGE/opt/sdt/share/man/man1/dtrace.1" > /dev/null 2>&1 || true
 }
 
+@test "make install installs dtrace as TRIPLET-dtrace for each of the 18 targets, with its man page, and each writes its target's objects" {
+    opt_install
+    local bin=$STAGE/opt/sdt/bin man=$STAGE/opt/sdt/share/man/man1 arch t
+    # exactly the table's triplets, links to dtrace and to dtrace.1
+    [ "$(cd "$bin" && ls -- *-dtrace | LC_ALL=C sort)" = "$(for arch in $ALL_ARCHES; do echo "$(arch_triple "$arch")-dtrace"; done | LC_ALL=C sort)" ]
+    [ "$(cd "$man" && ls -- *-dtrace.1 | wc -l)" -eq 18 ]
+    printf 'provider app { probe start(int); };\n' > app.d
+    for arch in $ALL_ARCHES; do
+        t=$(arch_triple "$arch")
+        [ "$(readlink "$bin/$t-dtrace")" = dtrace ]
+        [ "$(readlink "$man/$t-dtrace.1")" = dtrace.1 ]
+        "$bin/$t-dtrace" -G -s app.d -o "$arch.o"
+        [ "$(readelf -h "$arch.o" | sed -n 's/^ *Machine: *//p')" = "$(arch_field "$arch" machine)" ]
+    done
+}
+
 @test "make uninstall removes exactly what make install put there" {
     make -s -C "$ROOT" install PREFIX=/usr/local DESTDIR="$STAGE" > /dev/null
     [ -e "$STAGE/usr/local/lib/libsdtkit.so" ]

@@ -116,7 +116,7 @@ q() {
     grep -qx 'libstapsdt.so.0()(64bit)' provides
 }
 
-@test "rpm -qpl: the tools and <sys/sdt.h> in sdtkit, the SONAMEs in -libs, the .so links, headers and .pc in -devel, the archives in -static" {
+@test "rpm -qpl: the tools (dtrace also as TRIPLET-dtrace) and <sys/sdt.h> in sdtkit, the SONAMEs in -libs, the .so links, headers and .pc in -devel, the archives in -static" {
     # PACKAGE  files it must have (regular expressions of rpm -qpl's lines:
     # man pages are compressed or not, as the build machine's rpm does)
     local p f want
@@ -132,6 +132,16 @@ sdtkit-libs    /usr/lib64/libsdtkit.so.1 /usr/lib64/libsdtkit.so.1.0.0 /usr/lib6
 sdtkit-devel   /usr/include/sdtkit.h /usr/include/libstapsdt.h /usr/lib64/libsdtkit.so /usr/lib64/libstapsdt.so /usr/lib64/pkgconfig/sdtkit-runtime.pc /usr/lib64/pkgconfig/libstapsdt.pc /usr/lib64/cmake/sdtkit-runtime/sdtkit-runtime-config.cmake /usr/share/man/man3/sdtkit.3.* /usr/share/man/man3/libstapsdt.3.*
 sdtkit-static  /usr/lib64/libsdtkit.a /usr/lib64/libstapsdt.a
 EOF
+    # dtrace as TRIPLET-dtrace for each target: links to it, and to its man page
+    local arch t
+    q sdtkit --qf '[%{FILENAMES} -> %{FILELINKTOS}\n]' > links
+    for arch in $ALL_ARCHES; do
+        t=$(arch_triple "$arch")
+        grep -qx "/usr/bin/$t-dtrace -> dtrace" links || { echo "sdtkit lacks the link $t-dtrace"; false; }
+        grep -qx "/usr/share/man/man1/$t-dtrace\.1\(\.gz\)\? -> dtrace\.1\(\.gz\)\?" links ||
+            { echo "sdtkit lacks the man page $t-dtrace.1"; grep man1 links; false; }
+    done
+    [ "$(grep -c -- '-dtrace -> dtrace$' links)" -eq 18 ]
     # no package owns a directory another package owns (/usr/include/sys is glibc's)
     ! q sdtkit -l --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' | grep -q '^d.* /usr/include/sys$' || false
     # the shared libraries are executable, as on RPM distributions

@@ -35,13 +35,21 @@ struct toklist {
     size_t cap;
 };
 
+/* What the checks across a probe's arguments need of each declaration
+ * (check_arglist): whether it is a void that declares no argument. */
+struct argdecl {
+    bool is_void;         /* void, maybe qualified: no name, no declarator */
+    bool qualified;       /* a qualifier or register beside that void */
+    struct loc first, at; /* the declaration's first token; the void */
+};
+
 /* The arguments of a probe: only the first MAX_PROBE_ARGS + 1 are kept
  * (enough to report the one too many), all are counted. */
 struct arglist {
     struct arg v[MAX_PROBE_ARGS + 1];
+    struct argdecl d[MAX_PROBE_ARGS + 1];
     int n; /* kept in v */
     long total;
-    bool first_is_void; /* the first declaration is the single word void */
 };
 
 struct parser {
@@ -498,7 +506,234 @@ static void hint_types(const struct toklist *tl, long name)
     }
 }
 
-static void arglist_add(struct parser *ps, struct arglist *al, const struct toklist *tl)
+/* ---- what no prototype can declare ----
+ *
+ * A probe's argument list is a C parameter list: what a C compiler rejects
+ * there (a variadic list, an argument of type void, void beside other
+ * arguments, a storage class, type words that do not combine) is an
+ * error, at the token a compiler points at.
+ * Only the declaration's own level is read: a function pointer's
+ * parameters, "int (*)(int, ...)", are its type's business.
+ */
+
+/* The type specifiers C combines (C11 6.7.2). */
+enum spec {
+    SP_NONE,
+    SP_VOID,
+    SP_CHAR,
+    SP_INT,
+    SP_FLOAT,
+    SP_DOUBLE,
+    SP_BOOL,
+    SP_INT128,
+    SP_TAG, /* struct, union, enum */
+    SP_SHORT,
+    SP_LONG,
+    SP_SIGNED,
+    SP_UNSIGNED,
+    SP_COMPLEX
+};
+
+static enum spec spec_of(const struct token *t)
+{
+    static const struct {
+        const char *word;
+        enum spec spec;
+    } words[] = {
+        {"void", SP_VOID},         {"char", SP_CHAR},
+        {"int", SP_INT},           {"float", SP_FLOAT},
+        {"double", SP_DOUBLE},     {"_Bool", SP_BOOL},
+        {"__int128", SP_INT128},   {"struct", SP_TAG},
+        {"union", SP_TAG},         {"enum", SP_TAG},
+        {"short", SP_SHORT},       {"long", SP_LONG},
+        {"signed", SP_SIGNED},     {"__signed__", SP_SIGNED},
+        {"unsigned", SP_UNSIGNED}, {"__unsigned__", SP_UNSIGNED},
+        {"_Complex", SP_COMPLEX},  {"_Imaginary", SP_COMPLEX},
+    };
+    if (t->kw != KW_TYPE)
+        return SP_NONE;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (t->len == strlen(words[i].word) && memcmp(t->text, words[i].word, t->len) == 0)
+            return words[i].spec;
+    return SP_NONE;
+}
+
+/* Storage classes and function specifiers: no parameter has one
+ * (register is the storage class a parameter may have). */
+static const char *not_for_arguments(const struct token *t)
+{
+    static const char *const storage[] = {"static",        "extern",       "typedef",   "auto",
+                                          "_Thread_local", "thread_local", "constexpr", NULL};
+    static const char *const function[] = {"inline", "__inline", "__inline__", "_Noreturn", NULL};
+    for (int i = 0; storage[i]; i++)
+        if (t->kind == TK_IDENT && t->len == strlen(storage[i]) &&
+            memcmp(t->text, storage[i], t->len) == 0)
+            return "storage class";
+    for (int i = 0; function[i]; i++)
+        if (t->kind == TK_IDENT && t->len == strlen(function[i]) &&
+            memcmp(t->text, function[i], t->len) == 0)
+            return "function specifier";
+    return NULL;
+}
+
+/* The specifiers seen so far in one declaration: the token of each. */
+struct specs {
+    const struct token *base; /* void, char, int, float, double, _Bool, __int128, a tag */
+    const struct token *shrt, *lng, *lng2, *sign, *usign, *cplx;
+};
+
+/* Report that a and b do not combine, at the later of the two. */
+static void specs_conflict(const struct token *a, const struct token *b, const char *probe)
+{
+    if (b->loc.line > a->loc.line || (b->loc.line == a->loc.line && b->loc.col > a->loc.col)) {
+        const struct token *t = a;
+        a = b;
+        b = t;
+    }
+    if (a->len == b->len && memcmp(a->text, b->text, a->len) == 0)
+        error_at(&a->loc, "duplicate '%.*s' in an argument of probe '%s'", (int)a->len, a->text,
+                 probe);
+    else
+        error_at(&a->loc, "'%.*s' cannot be combined with '%.*s' in an argument of probe '%s'",
+                 (int)a->len, a->text, (int)b->len, b->text, probe);
+}
+
+/* Add t (of specifier kind k) to sp.  0, or -1 after reporting. */
+static int specs_add(struct specs *sp, const struct token *t, enum spec k, const char *probe)
+{
+    const struct token **slot = NULL, *clash = NULL;
+    switch (k) {
+    case SP_SHORT:
+        slot = &sp->shrt, clash = sp->lng;
+        break;
+    case SP_LONG:
+        if (sp->lng2) {
+            error_at(&t->loc, "'long long long' is too long in an argument of probe '%s'", probe);
+            return -1;
+        }
+        slot = sp->lng ? &sp->lng2 : &sp->lng, clash = sp->shrt;
+        break;
+    case SP_SIGNED:
+        slot = &sp->sign, clash = sp->usign;
+        break;
+    case SP_UNSIGNED:
+        slot = &sp->usign, clash = sp->sign;
+        break;
+    case SP_COMPLEX:
+        slot = &sp->cplx;
+        break;
+    default:
+        slot = &sp->base;
+        break;
+    }
+    if (!clash && *slot)
+        clash = *slot;
+    if (clash) {
+        specs_conflict(clash, t, probe);
+        return -1;
+    }
+    *slot = t;
+    return 0;
+}
+
+/* The modifiers a base type takes: void, _Bool and tags none; char a
+ * sign; float _Complex; double one long and _Complex; __int128 a sign; int
+ * (or none: int is implied) all. */
+static int specs_check(const struct specs *sp, const char *probe)
+{
+    if (!sp->base)
+        return 0;
+    enum spec b = spec_of(sp->base);
+    const struct token *bad = NULL;
+    if (b == SP_VOID || b == SP_BOOL || b == SP_TAG)
+        bad = sp->shrt    ? sp->shrt
+              : sp->lng   ? sp->lng
+              : sp->sign  ? sp->sign
+              : sp->usign ? sp->usign
+                          : sp->cplx;
+    else if (b == SP_CHAR || b == SP_INT128)
+        bad = sp->shrt ? sp->shrt : sp->lng ? sp->lng : b == SP_CHAR ? sp->cplx : NULL;
+    else if (b == SP_FLOAT)
+        bad = sp->shrt ? sp->shrt : sp->lng ? sp->lng : sp->sign ? sp->sign : sp->usign;
+    else if (b == SP_DOUBLE)
+        bad = sp->shrt ? sp->shrt : sp->lng2 ? sp->lng2 : sp->sign ? sp->sign : sp->usign;
+    if (!bad)
+        return 0;
+    specs_conflict(sp->base, bad, probe);
+    return -1;
+}
+
+/* Three adjacent dots at v[i]. */
+static bool is_ellipsis(const struct token *v, size_t n, size_t i)
+{
+    return i + 2 < n && is_punct(&v[i], '.') && is_punct(&v[i + 1], '.') &&
+           is_punct(&v[i + 2], '.') && !v[i + 1].space_before && !v[i + 2].space_before;
+}
+
+/* The checks of one declaration, v[0..n), named v[name] (or -1), into d
+ * for check_arglist.  0, or -1 after reporting. */
+static int check_decl(const struct token *v, size_t n, long name, const char *probe,
+                      struct argdecl *d)
+{
+    struct specs sp = {0};
+    int depth = 0;
+    bool pointer = false; /* a '*' or '(': a pointer or function, not void */
+    const struct token *vt = NULL, *array = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const struct token *t = &v[i];
+        pointer = pointer || is_punct(t, '*') || is_punct(t, '(');
+        if (depth == 0 && is_punct(t, '[') && !array)
+            array = t;
+        if (is_punct(t, '(') || is_punct(t, '['))
+            depth++;
+        else if (is_punct(t, ')') || is_punct(t, ']'))
+            depth--;
+        if (depth > 0 || is_punct(t, ')') || is_punct(t, ']'))
+            continue;
+        if (is_punct(t, '.')) {
+            error_at(&t->loc,
+                     is_ellipsis(v, n, i)
+                         ? "probe '%s' cannot take a variable number of arguments ('...')"
+                         : "unexpected '.' in an argument of probe '%s'",
+                     probe);
+            return -1;
+        }
+        const char *what = not_for_arguments(t);
+        if (what) {
+            error_at(&t->loc, "%s '%.*s' in an argument of probe '%s'", what, (int)t->len, t->text,
+                     probe);
+            return -1;
+        }
+        enum spec k = spec_of(t);
+        if (k == SP_VOID)
+            vt = t;
+        if (k != SP_NONE && specs_add(&sp, t, k, probe) != 0)
+            return -1;
+    }
+    if (specs_check(&sp, probe) != 0)
+        return -1;
+    if (!vt || pointer)
+        return 0;
+    if (array) {
+        error_at(name >= 0 ? &v[name].loc : &array->loc,
+                 "an argument of probe '%s' is an array of 'void'", probe);
+        return -1;
+    }
+    if (name >= 0) {
+        error_at(&v[name].loc, "argument '%.*s' of probe '%s' has type 'void'", (int)v[name].len,
+                 v[name].text, probe);
+        return -1;
+    }
+    /* void, maybe qualified: no argument, if it is the only one */
+    d->is_void = true;
+    d->qualified = n > 1;
+    d->first = v[0].loc;
+    d->at = vt->loc;
+    return 0;
+}
+
+static void arglist_add(struct parser *ps, struct arglist *al, const struct toklist *tl,
+                        const char *probe)
 {
     long name = find_arg_name(tl->v, tl->n);
     hint_types(tl, name);
@@ -506,14 +741,42 @@ static void arglist_add(struct parser *ps, struct arglist *al, const struct tokl
         al->total++;
     if (al->n == MAX_PROBE_ARGS + 1)
         return;
-    if (al->n == 0)
-        al->first_is_void = tl->n == 1 && tok_eq(&tl->v[0], "void");
+    struct argdecl *d = &al->d[al->n];
+    memset(d, 0, sizeof *d);
+    if (check_decl(tl->v, tl->n, name, probe, d) != 0)
+        ps->failed = true;
     struct arg *a = &al->v[al->n++];
     if (ps->with_text) {
         a->text = join_tokens(ps, tl->v, tl->n);
         a->ctype = join_ctype(ps, tl->v, tl->n, name);
     }
     a->loc = tl->v[0].loc;
+}
+
+/* The check across the arguments: a void declaring no argument stands
+ * alone, unqualified; then "(void)" declares none.  (Two arguments of one
+ * name would not compile, but the names are never used, and SystemTap's
+ * own tests declare some: accepted.)  0, or -1 after reporting. */
+static int check_arglist(struct arglist *al, const char *probe)
+{
+    int rc = 0;
+    for (int i = 0; i < al->n; i++) {
+        const struct argdecl *d = &al->d[i];
+        if (d->is_void && al->total > 1) {
+            error_at(&d->at, "'void' must be the only argument of probe '%s'", probe);
+            rc = -1;
+        } else if (d->is_void && d->qualified) {
+            error_at(&d->first, "'void' as the only argument of probe '%s' may not be qualified",
+                     probe);
+            rc = -1;
+        }
+    }
+    /* "(void)" declares no arguments, as in C. */
+    if (rc == 0 && al->n == 1 && al->d[0].is_void) {
+        al->n = 0;
+        al->total = 0;
+    }
+    return rc;
 }
 
 static bool allowed_in_arg(const struct token *t)
@@ -590,7 +853,6 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
     cur->n = nest->n = 0;
     out->n = 0;
     out->total = 0;
-    out->first_is_void = false;
 
     for (;;) {
         struct token t;
@@ -609,7 +871,7 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
                 return -1;
             }
             if (cur->n > 0)
-                arglist_add(ps, out, cur);
+                arglist_add(ps, out, cur, probe);
             cur->n = 0;
             if (is_punct(&t, ')'))
                 break;
@@ -631,11 +893,8 @@ static int parse_args(struct parser *ps, const struct token *open, const char *p
         t.kw = keyword_kind(&t);
         toklist_push(cur, &t);
     }
-    /* "(void)" declares no arguments, as in C. */
-    if (out->n == 1 && out->first_is_void) {
-        out->n = 0;
-        out->total = 0;
-    }
+    if (check_arglist(out, probe) != 0)
+        ps->failed = true;
     return 0;
 }
 

@@ -3,7 +3,7 @@
  * dtrace-source.c: the text of an input file.
  *
  * Without -C the file is read as it is.  With -C it goes through $CPP
- * (default "cpp"), split into words like a shell would split them but never
+ * (default TRIPLET-cpp for TRIPLET-dtrace where there is one, else cpp), split into words like a shell would split them but never
  * run through one, followed by the -I/-D/-U options in command-line order
  * and "-x c FILE".  "-x c" makes drivers such as "gcc -E" preprocess a
  * ".d" file as C instead of taking it for a linker input; the file is named
@@ -15,6 +15,7 @@
 #include "dtrace.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -68,6 +69,25 @@ static int check_cpp_input(const char *path)
     else
         error("cannot open '%s': %s", path, strerror(errno));
     return -1;
+}
+
+void cpp_choose(struct cpp_options *cpp, const char *triplet)
+{
+    const char *env = getenv("CPP");
+    cpp->cpp = "cpp";
+    cpp->from = "the default";
+    if (env && *env) {
+        cpp->cpp = env;
+        cpp->from = "$CPP";
+        return;
+    }
+    if (!triplet)
+        return;
+    buf_printf(&cpp->own, "%s-cpp", triplet);
+    if (program_on_path(cpp->own.data)) {
+        cpp->cpp = cpp->own.data;
+        cpp->from = "dtrace's name";
+    }
 }
 
 int source_load(const char *path, const struct cpp_options *cpp, struct buf *text)

@@ -8,16 +8,37 @@
  * STAP_SDT_V2 macros that choose the semaphores' names.  We ask $CC for
  * its predefined macros only (lib/target.c), and read the rest from the
  * same words.  $CFLAGS is split once, here.
+ *
+ * Cross builds that name no compiler name the target otherwise: as
+ * binutils' tools are, dtrace is installed as TRIPLET-dtrace for each
+ * target (configure scripts look for ${host}-dtrace, Ruby's for that name
+ * alone), and Debian's cross builds export DEB_HOST_GNU_TYPE.
  */
 #include "dtrace.h"
 
 #include <stdlib.h>
 
-int build_env_load(struct build_env *env)
+char *name_triplet(const char *argv0)
+{
+    static const char suffix[] = "-dtrace";
+    const size_t n = sizeof suffix - 1;
+    const char *base = path_basename(argv0);
+    size_t len = strlen(base);
+    if (len <= n || strcmp(base + len - n, suffix) != 0)
+        return NULL;
+    if (!memchr(base, '-', len - n))
+        return NULL; /* sdtkit-dtrace, not a triplet */
+    return xstrndup(base, len - n);
+}
+
+int build_env_load(struct build_env *env, const char *triplet)
 {
     memset(env, 0, sizeof *env);
     const char *cc = getenv("CC");
     env->cc = cc && *cc ? cc : NULL;
+    const char *host = getenv("DEB_HOST_GNU_TYPE");
+    env->deb_host = host && *host ? host : NULL;
+    env->triplet = triplet;
     const char *cflags = getenv("CFLAGS");
     const char *why = NULL;
     if (cflags && split_words(cflags, &env->cflags, &why) != 0) {
@@ -42,28 +63,60 @@ static int cflags_bits(const struct strvec *cflags)
     return bits;
 }
 
-int choose_target(const struct build_env *env, int bits, struct target *t, const char **how)
+static int from_triplet(const char *triplet, const char *whose, const char *advice,
+                        struct target *t)
+{
+    if (target_from_triplet(triplet, t) == 0)
+        return 0;
+    error("%s: '%s' is not a target dtrace knows (%s); %s", whose, triplet, target_triplets(),
+          advice);
+    return -1;
+}
+
+/* The family, from the first source that gives one; *from says which. */
+static int choose_family(const struct build_env *env, struct target *t, struct buf *from)
 {
     const char *why = NULL;
-    if (env->cc) {
+    if (env->triplet) {
+        if (from_triplet(env->triplet, "dtrace's name", "call it dtrace, or pass an object file",
+                         t) != 0)
+            return -1;
+        buf_printf(from, "dtrace's name %s-dtrace", env->triplet);
+    } else if (env->cc) {
         if (target_from_cc(env->cc, &env->cflags, t) != 0)
             return -1;
-        *how = "$CC";
+        buf_adds(from, "$CC");
+    } else if (env->deb_host) {
+        if (from_triplet(env->deb_host, "DEB_HOST_GNU_TYPE",
+                         "set CC to its compiler, or pass an object file", t) != 0)
+            return -1;
+        buf_printf(from, "$DEB_HOST_GNU_TYPE %s", env->deb_host);
     } else {
         if (target_host(t, &why) != 0) {
             error("%s", why);
             return -1;
         }
-        *how = "the host";
+        buf_adds(from, "the host");
     }
-    int want = bits ? bits : env->cc ? 0 : cflags_bits(&env->cflags);
+    return 0;
+}
+
+int choose_target(const struct build_env *env, int bits, struct target *t, struct buf *from)
+{
+    const char *why = NULL;
+    if (choose_family(env, t, from) != 0)
+        return -1;
+    /* $CC was asked with $CFLAGS: its -m32/-m64 are in its answer */
+    bool asked_cc = !env->triplet && env->cc;
+    int want = bits ? bits : asked_cc ? 0 : cflags_bits(&env->cflags);
     if (!want)
         return 0;
     if (target_variant(t, want, &why) != 0) {
         error("%s", why);
         return -1;
     }
-    *how = bits ? (bits == 32 ? "-32" : "-64") : "-m32/-m64 in $CFLAGS";
+    buf_adds(from,
+             bits ? (bits == 32 ? ", then -32" : ", then -64") : ", then -m32/-m64 in $CFLAGS");
     return 0;
 }
 

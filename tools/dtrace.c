@@ -25,6 +25,7 @@ struct options {
     struct strvec inputs;   /* -s, in order */
     struct strvec objects;  /* the other words */
     struct cpp_options cpp;
+    char *triplet; /* of dtrace's name, TRIPLET-dtrace (name_triplet) */
 };
 
 static void usage(FILE *f)
@@ -63,8 +64,9 @@ static void help(void)
           "  --help      this text\n"
           "  --version   the version\n"
           "\n"
-          "Environment: CPP (for -C), CC and CFLAGS (the -G target when no OBJECT gives it).\n"
-          "See dtrace(1).\n",
+          "Environment: CPP (for -C), CC, CFLAGS and DEB_HOST_GNU_TYPE (the -G target when\n"
+          "no OBJECT gives it).  Installed as TRIPLET-dtrace (aarch64-linux-gnu-dtrace ...),\n"
+          "the -G target is TRIPLET's, and -C runs TRIPLET-cpp.  See dtrace(1).\n",
           stdout);
 }
 
@@ -192,25 +194,25 @@ static int build_object(const struct options *o, const struct program *prog, str
     struct objects_result res;
     struct build_env env;
     struct target t;
-    const char *how = NULL;
+    struct buf from = {0};
     int rc = -1;
     bool env_loaded = false;
     if (objects_scan(prog, &o->objects, o->verbose, &res) != 0)
         goto done;
-    if (build_env_load(&env) != 0)
+    if (build_env_load(&env, o->triplet) != 0)
         goto done;
     env_loaded = true;
     if (res.have_target) {
         t = res.target;
-        how = res.target_from;
-    } else if (choose_target(&env, o->bits, &t, &how) != 0) {
+        buf_adds(&from, res.target_from);
+    } else if (choose_target(&env, o->bits, &t, &from) != 0) {
         goto done;
     }
     enum semaphore_style style = semaphore_style(&env, &o->cpp.args);
     if (o->verbose) {
         char desc[128];
         target_describe(&t, desc, sizeof desc);
-        info("object: %s (from %s); %s semaphores", desc, how,
+        info("object: %s (from %s); %s semaphores", desc, from.data,
              style == SEM_V1   ? "STAP_SDT_V1 (probe_semaphore)"
              : style == SEM_V2 ? "STAP_SDT_V2 (default visibility)"
                                : "hidden");
@@ -221,6 +223,7 @@ done:
     if (env_loaded)
         build_env_free(&env);
     free(res.target_from);
+    buf_free(&from);
     return rc;
 }
 
@@ -278,6 +281,8 @@ done:
 /* Read and parse every -s file into prog.  0 or -1 (reported). */
 static int load_inputs(const struct options *o, struct program *prog)
 {
+    if (o->verbose && o->cpp.enabled)
+        info("preprocessor: %s (from %s)", o->cpp.cpp, o->cpp.from);
     for (size_t i = 0; i < o->inputs.n; i++) {
         struct buf text = {0};
         const char *path = o->inputs.v[i];
@@ -321,8 +326,8 @@ int main(int argc, char **argv)
 {
     struct options o;
     memset(&o, 0, sizeof o);
-    const char *cpp = getenv("CPP");
-    o.cpp.cpp = cpp && *cpp ? cpp : "cpp";
+    o.triplet = argc > 0 ? name_triplet(argv[0]) : NULL;
+    cpp_choose(&o.cpp, o.triplet);
 
     int rc = parse_options(argc, argv, &o);
     if (rc == 0)
@@ -332,6 +337,8 @@ int main(int argc, char **argv)
     strvec_free(&o.inputs);
     strvec_free(&o.objects);
     strvec_free(&o.cpp.args);
+    buf_free(&o.cpp.own);
+    free(o.triplet);
     diag_finish();
     return rc;
 }

@@ -10,9 +10,9 @@
  *   dtrace-header.c   providers -> the -h header
  *   dtrace-scan.c     -G: the object files given, their target and a check
  *                     of their probes against the providers
- *   dtrace-target.c   -G: the target when no object gives it ($CC, the
- *                     host, -32/-64) and the semaphores' names ($CFLAGS,
- *                     -D/-U)
+ *   dtrace-target.c   -G: the target when no object gives it (dtrace's
+ *                     name, $CC, $DEB_HOST_GNU_TYPE, the host, -32/-64)
+ *                     and the semaphores' names ($CFLAGS, -D/-U)
  *   dtrace-object.c   providers -> the -G ELF relocatable object
  */
 #ifndef SDTKIT_TOOLS_DTRACE_H
@@ -35,9 +35,16 @@
 
 struct cpp_options {
     bool enabled;       /* -C */
-    const char *cpp;    /* $CPP or "cpp" */
+    const char *cpp;    /* the preprocessor: see cpp_choose */
+    const char *from;   /* where cpp came from, for -v */
     struct strvec args; /* -I/-D/-U words in command-line order */
+    struct buf own;     /* cpp, when made here */
 };
+
+/* -C's preprocessor: $CPP when set; else, for dtrace named TRIPLET-dtrace
+ * (triplet, or NULL), TRIPLET-cpp when it is on $PATH (the target's
+ * predefined macros, as TRIPLET-gcc's); else cpp. */
+void cpp_choose(struct cpp_options *cpp, const char *triplet);
 
 /* The text of one -s file: read as is, or its $CPP output with -C. */
 int source_load(const char *path, const struct cpp_options *cpp, struct buf *text);
@@ -174,21 +181,31 @@ enum semaphore_style {
     SEM_V1,     /* probe_semaphore, default visibility (STAP_SDT_V1) */
 };
 
+/* TRIPLET when dtrace's name (argv0's last component) is TRIPLET-dtrace
+ * and TRIPLET has a '-' (a GNU triplet has at least cpu-system: not
+ * sdtkit-dtrace); else NULL.  Owned by the caller. */
+char *name_triplet(const char *argv0);
+
 /* What -G takes from its environment, read once: $CC and $CFLAGS (split
- * into words as a shell would). */
+ * into words as a shell would), $DEB_HOST_GNU_TYPE, and dtrace's name. */
 struct build_env {
     const char *cc;       /* $CC, NULL when unset or empty */
     struct strvec cflags; /* $CFLAGS */
+    const char *deb_host; /* $DEB_HOST_GNU_TYPE, NULL when unset or empty */
+    const char *triplet;  /* name_triplet(argv[0]), or NULL */
 };
 
-/* 0, or -1 after reporting (CFLAGS cannot be split). */
-int build_env_load(struct build_env *env);
+/* triplet: name_triplet()'s, or NULL.  0, or -1 after reporting (CFLAGS
+ * cannot be split). */
+int build_env_load(struct build_env *env, const char *triplet);
 void build_env_free(struct build_env *env);
-/* The -G target when no object gave one: the family from $CC (when set)
- * or from the host, then the class from -32/-64 (bits, or 0), or from
- * -m32/-m64 in $CFLAGS when $CC is not set.  *how says which.  0 or -1
- * (reported). */
-int choose_target(const struct build_env *env, int bits, struct target *t, const char **how);
+/* The -G target when no object gave one: the family from the first of
+ * dtrace's name (TRIPLET-dtrace), $CC, $DEB_HOST_GNU_TYPE and the host;
+ * then the class from -32/-64 (bits, or 0), or else from -m32/-m64 in
+ * $CFLAGS unless $CC was asked (with them).  Appends to *from where the
+ * target came from, for -v.  0 or -1 (reported: a triplet that is none of
+ * the 18 is an error). */
+int choose_target(const struct build_env *env, int bits, struct target *t, struct buf *from);
 /* The semaphores' names and visibility: STAP_SDT_V1 or STAP_SDT_V2 from
  * our -D/-U options, then $CFLAGS (the order SystemTap's compiler saw). */
 enum semaphore_style semaphore_style(const struct build_env *env, const struct strvec *cpp_args);

@@ -167,9 +167,9 @@
    sem are strings; semop is the semaphore's operand, or nothing. */
 # define _SDT_PROBE_BODY(nop, sem, provider, name, n, arglist, semop)       \
   _SDT_ARGUMENTS_##n arglist                                                \
-  _SDT_ASM_STMT (__asm__ __volatile__ (                                     \
-    _SDT_ASM_NOTE_TEXT (nop, sem, provider, name,                           \
-                        _SDT_ARGDIRS (_SDT_PROBETEXT_##n))                  \
+  _SDT_ASM_STMT (__asm__ __volatile__ _SDT_ASM_INLINE (                     \
+    _SDT_ATT_TEXT _SDT_ASM_NOTE_TEXT (nop, sem, provider, name,             \
+                                      _SDT_ARGDIRS (_SDT_PROBETEXT_##n))    \
     : : _SDT_OPERANDS_##n arglist semop));
 
 /* C only promises string literals of 509 (C90) or 4095 (C99) characters,
@@ -906,12 +906,17 @@ extern struct { _SDT_ARG_TABLE (_SDT_LOSSY_ITEM) } __sdt_lossy_args;
   _SDT_OPERAND_INPLACE (9, i), _SDT_OPERAND_INPLACE (10, j), \
   _SDT_OPERAND_INPLACE (11, k), _SDT_OPERAND_INPLACE (12, l)
 
-/* The argument string.  Normally one .asciz for all arguments.  Two
-   things need assembler directives per argument instead:
-   - SDT_FLOAT_MARKER: .ifc on the size immediate spells "4f"/"8f";
+/* The argument string.  Normally one .asciz for all arguments.  Three
+   things need more:
+   - SDT_FLOAT_MARKER: .ifc on the size immediate spells "4f"/"8f", one
+     argument after the other;
    - ARM: GCC names r10, r11 and r12 sl, fp and ip, and both compilers
      write sp and lr, but gdb reads only rN there: .ifc renames a register
-     operand.  (Inside [..] memory operands the names are read fine.) */
+     operand.  (Inside [..] memory operands the names are read fine.)
+   - x86 under -masm=intel: see _SDT_INTEL below.
+   The texts of the arguments, _SDT_PROBETEXT_n and _SDT_ARGTEXT_n, take
+   the form of one argument and what separates two (A, SP), so that x86
+   writes them in two forms. */
 # ifdef SDT_FLOAT_MARKER
 #  define _SDT_SIZE_DIRS(s)                                                 \
   "\t.ifc %n" s ",1004\n\t.ascii \"4f\"\n"                                  \
@@ -920,65 +925,179 @@ extern struct { _SDT_ARG_TABLE (_SDT_LOSSY_ITEM) } __sdt_lossy_args;
 # else
 #  define _SDT_SIZE_DIRS(s) "\t.ascii \"%n" s "\"\n"
 # endif
-# ifdef __arm__
-#  define _SDT_ARM_ALIAS(a, alias, reg)                                     \
-  "\t.ifc \"%" a "\",\"" alias "\"\n\t.ascii \"" reg "\"\n\t.else\n"
+
+/* x86 under -masm=intel (no predefined macro says so): GCC and clang print
+   an operand as Intel syntax writes it, rax or 42, where every tracer
+   reads AT&T's %rax or $42 (a bare 42 is memory at address 42).  Both
+   honour the template's {AT&T|Intel} dialect alternatives: the Intel one
+   hands the operands to the assembler macro _sdt_args (_sdt_att for one
+   operand), which writes a register's name after a '%', an immediate after
+   a '$', and memory through _sdt_mem (x86-64's operands are registers or
+   immediates; i386's may be memory).  _SDT_ATT_TEXT defines them, once per
+   assembly file, in the Intel alternative at the head of every probe's
+   asm statement (and of the user's, with STAP_PROBE_ASM_TEMPLATE): the
+   first probe of a file, wherever the compiler puts it, comes with them.
+   GCC weighs an asm statement by its lines when it decides what to
+   inline, and these lines are most of a probe's: the probe is `asm
+   inline' (_SDT_ASM_INLINE), which GCC weighs as one instruction, as the
+   one nop it is (GCC 9 and clang have it; GCC 8 and older get no Intel
+   form, and their probes weigh their lines as before).  In the macros,
+   '%' and '$' are written \045 and \044 ('$' is clang's operand escape). */
+# if (defined __x86_64__ || defined __i386__) \
+     && (defined __clang__ || __GNUC__ >= 9)
+#  define _SDT_INTEL 1
+#  define _SDT_ATT_MACROS                                                   \
+  ".ifndef .Lsdt_att\n.set .Lsdt_att,1\n" _SDT_MEM_MACRO                    \
+  _SDT_ATT_ARGS_MACROS ".endif\n"
+#  define _SDT_ATT_TEXT "{|" _SDT_ATT_MACROS "}"
+#  define _SDT_ASM_INLINE __inline__
+/* _sdt_att OPERAND: a register (rax, eax) after a '%', an immediate after
+   a '$', memory (GCC writes its size first: DWORD PTR 8[ebp]) through
+   _sdt_mem.  _sdt_args SIZE,"OPERAND",...: the argument string, NUL
+   included. */
+#  define _SDT_ATT_ARGS_MACROS                                              \
+  ".macro _sdt_att op,ptr,mem:vararg\n.ifnb \\ptr\n_sdt_mem 0,\\mem\n"      \
+  ".else\n.set .Lsdt_k,0\n"                                                 \
+  ".irp r,rax,rbx,rcx,rdx,rsi,rdi,rbp,rsp,r8,r9,r10,r11,r12,r13,r14,r15,"   \
+  "eax,ebx,ecx,edx,esi,edi,ebp,esp\n"                                       \
+  ".ifc \\r,\\op\n.set .Lsdt_k,1\n.endif\n.endr\n.if .Lsdt_k\n"             \
+  ".ascii \"\\045\\op\"\n.else\n_sdt_mem 1,\\op\n.endif\n.endif\n"          \
+  ".endm\n.macro _sdt_args s,o,rest:vararg\n.ifnb \\s\n"                    \
+  ".ascii \"\\s@\"\n_sdt_att \\o\n.ifnb \\rest\n.ascii \" \"\n"             \
+  "_sdt_args \\rest\n.else\n.byte 0\n.endif\n.else\n.byte 0\n.endif\n"      \
+  ".endm\n"
+/* _sdt_mem IMM, ADDRESS: in GNU as, base plus displacement in AT&T's form,
+   as GCC writes it in AT&T syntax (8[ebp], [ebp+8] and [ebp-8] as 8(%ebp)
+   and -8(%ebp), [esp] as (%esp), g@GOTOFF[ebx] as g@GOTOFF(%ebx)); with an
+   index or a symbolic displacement inside the brackets, as written;
+   without brackets, an immediate after a '$' when IMM is 1 (a lone word),
+   else an absolute address as written.  Three passes over its characters:
+   is it base plus displacement, the displacement, the base register.
+   Clang writes memory as one word ([ebp-8]) that LLVM's assembler cannot
+   take apart (its .irpc takes no brackets): as an immediate, so that
+   tracers reject the note rather than misread it (docs/compatibility.md).
+   On x86-64 only STAP_SDT_ARG_CONSTRAINT can bring memory: as written (the
+   passes cost each probe site's compile the text of their definition). */
+#  if defined __clang__ || !defined __i386__
+#   define _SDT_MEM_MACRO                                                   \
+  ".macro _sdt_mem imm,m:vararg\n.if \\imm\n.ascii \"\\044\\m\"\n"          \
+  ".else\n.ascii \"\\m\"\n.endif\n.endm\n"
+#  else
+#   define _SDT_MEM_MACRO                                                   \
+  ".macro _sdt_mem imm,m:vararg\n.set .Lsdt_s,0\n.set .Lsdt_ok,0\n"         \
+  ".irpc c,\"\\m\"\n.ifc \\c,[\n.set .Lsdt_s,1\n.set .Lsdt_ok,1\n"          \
+  ".else\n.ifc \\c,]\n.set .Lsdt_s,3\n.else\n.if .Lsdt_s==1\n"              \
+  ".ifc \\c,+\n.set .Lsdt_s,2\n.endif\n.ifc \\c,-\n.set .Lsdt_s,2\n"        \
+  ".endif\n.elseif .Lsdt_s==2\n.set .Lsdt_d,0\n.irpc d,0123456789\n"        \
+  ".ifc \\c,\\d\n.set .Lsdt_d,1\n.endif\n.endr\n.if .Lsdt_d==0\n"           \
+  ".set .Lsdt_ok,2\n.endif\n.endif\n.endif\n.endif\n.endr\n"                \
+  ".if .Lsdt_ok==0&&\\imm\n.ascii \"\\044\\m\"\n.elseif .Lsdt_ok!=1\n"      \
+  ".ascii \"\\m\"\n.else\n.set .Lsdt_s,0\n.set .Lsdt_p,0\n"                 \
+  ".irpc c,\"\\m\"\n.ifc \\c,[\n.set .Lsdt_s,1\n.else\n.ifc \\c,]\n"        \
+  ".set .Lsdt_s,3\n.else\n.if .Lsdt_s==0\n.ascii \"\\c\"\n"                 \
+  ".set .Lsdt_p,1\n.elseif .Lsdt_s==1\n.ifc \\c,-\n.ascii \"-\"\n"          \
+  ".set .Lsdt_s,2\n.endif\n.ifc \\c,+\n.if .Lsdt_p\n.ascii \"+\"\n"         \
+  ".endif\n.set .Lsdt_s,2\n.endif\n.elseif .Lsdt_s==2\n"                    \
+  ".ascii \"\\c\"\n.endif\n.endif\n.endif\n.endr\n.ascii \"(\\045\"\n"      \
+  ".set .Lsdt_s,0\n.irpc c,\"\\m\"\n.ifc \\c,[\n.set .Lsdt_s,1\n"           \
+  ".else\n.ifc \\c,+\n.set .Lsdt_s,2\n.endif\n.ifc \\c,-\n"                 \
+  ".set .Lsdt_s,2\n.endif\n.ifc \\c,]\n.set .Lsdt_s,2\n.endif\n"            \
+  ".if .Lsdt_s==1\n.ascii \"\\c\"\n.endif\n.endif\n.endr\n"                 \
+  ".ascii \")\"\n.endif\n.endm\n"
+#  endif
+
 #  define _SDT_OPND_DIRS(a)                                                 \
+  "{\t.ascii \"" _SDT_OPND (a) "\"|\t_sdt_att " _SDT_OPND (a) "}\n"
+# else
+#  define _SDT_ATT_TEXT ""
+#  define _SDT_ASM_INLINE
+#  if defined __arm__
+#   define _SDT_ARM_ALIAS(a, alias, reg)                                    \
+  "\t.ifc \"%" a "\",\"" alias "\"\n\t.ascii \"" reg "\"\n\t.else\n"
+#   define _SDT_OPND_DIRS(a)                                                \
   _SDT_ARM_ALIAS (a, "sl", "r10") _SDT_ARM_ALIAS (a, "fp", "r11")           \
   _SDT_ARM_ALIAS (a, "ip", "r12") _SDT_ARM_ALIAS (a, "sp", "r13")           \
   _SDT_ARM_ALIAS (a, "lr", "r14")                                           \
   "\t.ascii \"" _SDT_OPND (a) "\"\n"                                        \
   "\t.endif\n\t.endif\n\t.endif\n\t.endif\n\t.endif\n"
-# else
-#  define _SDT_OPND_DIRS(a) "\t.ascii \"" _SDT_OPND (a) "\"\n"
+#  else
+#   define _SDT_OPND_DIRS(a) "\t.ascii \"" _SDT_OPND (a) "\"\n"
+#  endif
 # endif
 
-/* _SDT_ARG (S, A): one argument, from the references S and A to its two
-   operands: by name in STAP_PROBE_ASM_TEMPLATE, where the user's asm may
-   have operands of its own ("[_SDT_S1]"), by number in a probe, whose
-   operands are all ours ("0": the parser and the compiler resolve no
-   name, and the template is fewer literals). */
-# if !defined SDT_FLOAT_MARKER && !defined __arm__
-#  define _SDT_ARG(s, a) "%n" s "@" _SDT_OPND (a)
-#  define _SDT_SP " "
-#  define _SDT_ARGDIRS(text) "\t.asciz \"" text "\"\n"
-# else
-#  define _SDT_ARG(s, a) \
+/* One argument, from the references S and A to its two operands: by name
+   in STAP_PROBE_ASM_TEMPLATE, where the user's asm may have operands of
+   its own ("[_SDT_S1]"), by number in a probe, whose operands are all ours
+   ("0": the parser and the compiler resolve no name, and the template is
+   fewer literals).  In the .asciz (_SDT_ARG_TEXT, " "), as directives
+   (_SDT_ARG_DIRS, _SDT_SP_DIRS), or for _sdt_args (_SDT_ARG_INTEL, ","). */
+# define _SDT_ARG_TEXT(s, a) "%n" s "@" _SDT_OPND (a)
+# define _SDT_ARG_DIRS(s, a) \
   _SDT_SIZE_DIRS (s) "\t.ascii \"@\"\n" _SDT_OPND_DIRS (a)
-#  define _SDT_SP "\t.ascii \" \"\n"
-#  define _SDT_ARGDIRS(text) text "\t.byte 0\n"
+# define _SDT_SP_DIRS "\t.ascii \" \"\n"
+# define _SDT_ARG_INTEL(s, a) "%n" s ",\"" _SDT_OPND (a) "\""
+# if defined SDT_FLOAT_MARKER || defined __arm__
+#  define _SDT_ARGDIRS(text) text (_SDT_ARG_DIRS, _SDT_SP_DIRS) "\t.byte 0\n"
+# elif defined _SDT_INTEL
+#  define _SDT_ARGDIRS(text)                                                \
+  "{\t.asciz \"" text (_SDT_ARG_TEXT, " ") "\"|\t_sdt_args "                \
+  text (_SDT_ARG_INTEL, ",") "}\n"
+# else
+#  define _SDT_ARGDIRS(text) "\t.asciz \"" text (_SDT_ARG_TEXT, " ") "\"\n"
 # endif
 
 /* In STAP_PROBE_ASM_TEMPLATE: argument N is operands [_SDT_SN] and
    [_SDT_AN]. */
-# define _SDT_NAMED(n) _SDT_ARG ("[_SDT_S" #n "]", "[_SDT_A" #n "]")
-# define _SDT_ARGTEXT_0 ""
-# define _SDT_ARGTEXT_1 _SDT_NAMED (1)
-# define _SDT_ARGTEXT_2 _SDT_ARGTEXT_1 _SDT_SP _SDT_NAMED (2)
-# define _SDT_ARGTEXT_3 _SDT_ARGTEXT_2 _SDT_SP _SDT_NAMED (3)
-# define _SDT_ARGTEXT_4 _SDT_ARGTEXT_3 _SDT_SP _SDT_NAMED (4)
-# define _SDT_ARGTEXT_5 _SDT_ARGTEXT_4 _SDT_SP _SDT_NAMED (5)
-# define _SDT_ARGTEXT_6 _SDT_ARGTEXT_5 _SDT_SP _SDT_NAMED (6)
-# define _SDT_ARGTEXT_7 _SDT_ARGTEXT_6 _SDT_SP _SDT_NAMED (7)
-# define _SDT_ARGTEXT_8 _SDT_ARGTEXT_7 _SDT_SP _SDT_NAMED (8)
-# define _SDT_ARGTEXT_9 _SDT_ARGTEXT_8 _SDT_SP _SDT_NAMED (9)
-# define _SDT_ARGTEXT_10 _SDT_ARGTEXT_9 _SDT_SP _SDT_NAMED (10)
-# define _SDT_ARGTEXT_11 _SDT_ARGTEXT_10 _SDT_SP _SDT_NAMED (11)
-# define _SDT_ARGTEXT_12 _SDT_ARGTEXT_11 _SDT_SP _SDT_NAMED (12)
-/* In a probe: argument N is operands 2N-2 and 2N-1. */
-# define _SDT_PROBETEXT_0 ""
-# define _SDT_PROBETEXT_1 _SDT_ARG ("0", "1")
-# define _SDT_PROBETEXT_2 _SDT_PROBETEXT_1 _SDT_SP _SDT_ARG ("2", "3")
-# define _SDT_PROBETEXT_3 _SDT_PROBETEXT_2 _SDT_SP _SDT_ARG ("4", "5")
-# define _SDT_PROBETEXT_4 _SDT_PROBETEXT_3 _SDT_SP _SDT_ARG ("6", "7")
-# define _SDT_PROBETEXT_5 _SDT_PROBETEXT_4 _SDT_SP _SDT_ARG ("8", "9")
-# define _SDT_PROBETEXT_6 _SDT_PROBETEXT_5 _SDT_SP _SDT_ARG ("10", "11")
-# define _SDT_PROBETEXT_7 _SDT_PROBETEXT_6 _SDT_SP _SDT_ARG ("12", "13")
-# define _SDT_PROBETEXT_8 _SDT_PROBETEXT_7 _SDT_SP _SDT_ARG ("14", "15")
-# define _SDT_PROBETEXT_9 _SDT_PROBETEXT_8 _SDT_SP _SDT_ARG ("16", "17")
-# define _SDT_PROBETEXT_10 _SDT_PROBETEXT_9 _SDT_SP _SDT_ARG ("18", "19")
-# define _SDT_PROBETEXT_11 _SDT_PROBETEXT_10 _SDT_SP _SDT_ARG ("20", "21")
-# define _SDT_PROBETEXT_12 _SDT_PROBETEXT_11 _SDT_SP _SDT_ARG ("22", "23")
+# define _SDT_NAMED(A, n) A ("[_SDT_S" #n "]", "[_SDT_A" #n "]")
+# define _SDT_ARGTEXT_0(A, SP) ""
+# define _SDT_ARGTEXT_1(A, SP) _SDT_NAMED (A, 1)
+# define _SDT_ARGTEXT_2(A, SP) _SDT_ARGTEXT_1 (A, SP) SP _SDT_NAMED (A, 2)
+# define _SDT_ARGTEXT_3(A, SP) _SDT_ARGTEXT_2 (A, SP) SP _SDT_NAMED (A, 3)
+# define _SDT_ARGTEXT_4(A, SP) _SDT_ARGTEXT_3 (A, SP) SP _SDT_NAMED (A, 4)
+# define _SDT_ARGTEXT_5(A, SP) _SDT_ARGTEXT_4 (A, SP) SP _SDT_NAMED (A, 5)
+# define _SDT_ARGTEXT_6(A, SP) _SDT_ARGTEXT_5 (A, SP) SP _SDT_NAMED (A, 6)
+# define _SDT_ARGTEXT_7(A, SP) _SDT_ARGTEXT_6 (A, SP) SP _SDT_NAMED (A, 7)
+# define _SDT_ARGTEXT_8(A, SP) _SDT_ARGTEXT_7 (A, SP) SP _SDT_NAMED (A, 8)
+# define _SDT_ARGTEXT_9(A, SP) _SDT_ARGTEXT_8 (A, SP) SP _SDT_NAMED (A, 9)
+# define _SDT_ARGTEXT_10(A, SP) _SDT_ARGTEXT_9 (A, SP) SP _SDT_NAMED (A, 10)
+# define _SDT_ARGTEXT_11(A, SP) _SDT_ARGTEXT_10 (A, SP) SP _SDT_NAMED (A, 11)
+# define _SDT_ARGTEXT_12(A, SP) _SDT_ARGTEXT_11 (A, SP) SP _SDT_NAMED (A, 12)
+/* In a probe: argument N is operands 2N-2 and 2N-1.  Flat: each level of
+   macro call copies its arguments again, at every probe site. */
+# define _SDT_PROBETEXT_0(A, SP) ""
+# define _SDT_PROBETEXT_1(A, SP) A ("0", "1")
+# define _SDT_PROBETEXT_2(A, SP) A ("0", "1") SP A ("2", "3")
+# define _SDT_PROBETEXT_3(A, SP) A ("0", "1") SP A ("2", "3") SP A ("4", "5")
+# define _SDT_PROBETEXT_4(A, SP) \
+  A ("0", "1") SP A ("2", "3") SP A ("4", "5") SP A ("6", "7")
+# define _SDT_PROBETEXT_5(A, SP) \
+  A ("0", "1") SP A ("2", "3") SP A ("4", "5") SP A ("6", "7") \
+  SP A ("8", "9")
+# define _SDT_PROBETEXT_6(A, SP) \
+  A ("0", "1") SP A ("2", "3") SP A ("4", "5") SP A ("6", "7") \
+  SP A ("8", "9") SP A ("10", "11")
+# define _SDT_PROBETEXT_7(A, SP) \
+  A ("0", "1") SP A ("2", "3") SP A ("4", "5") SP A ("6", "7") \
+  SP A ("8", "9") SP A ("10", "11") SP A ("12", "13")
+# define _SDT_PROBETEXT_8(A, SP) \
+  A ("0", "1") SP A ("2", "3") SP A ("4", "5") SP A ("6", "7") \
+  SP A ("8", "9") SP A ("10", "11") SP A ("12", "13") SP A ("14", "15")
+# define _SDT_PROBETEXT_9(A, SP) \
+  A ("0", "1") SP A ("2", "3") SP A ("4", "5") SP A ("6", "7") \
+  SP A ("8", "9") SP A ("10", "11") SP A ("12", "13") SP A ("14", "15") \
+  SP A ("16", "17")
+# define _SDT_PROBETEXT_10(A, SP) \
+  A ("0", "1") SP A ("2", "3") SP A ("4", "5") SP A ("6", "7") \
+  SP A ("8", "9") SP A ("10", "11") SP A ("12", "13") SP A ("14", "15") \
+  SP A ("16", "17") SP A ("18", "19")
+# define _SDT_PROBETEXT_11(A, SP) \
+  A ("0", "1") SP A ("2", "3") SP A ("4", "5") SP A ("6", "7") \
+  SP A ("8", "9") SP A ("10", "11") SP A ("12", "13") SP A ("14", "15") \
+  SP A ("16", "17") SP A ("18", "19") SP A ("20", "21")
+# define _SDT_PROBETEXT_12(A, SP) \
+  A ("0", "1") SP A ("2", "3") SP A ("4", "5") SP A ("6", "7") \
+  SP A ("8", "9") SP A ("10", "11") SP A ("12", "13") SP A ("14", "15") \
+  SP A ("16", "17") SP A ("18", "19") SP A ("20", "21") SP A ("22", "23")
 
 #endif /* !__ASSEMBLER__ */
 

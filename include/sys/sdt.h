@@ -65,6 +65,8 @@
      error.
    - ARM register operands are written rN (gdb reads neither fp, ip, sl,
      sp nor lr there); s390 memory operands never use an index register.
+   - Under -masm=intel, x86 operands are still written as AT&T syntax
+     writes them (%rax, $42, 8(%ebp)), the only form tracers read.
    - No warning under -Wall -Wextra -Wpedantic, in any C or C++ standard.
    - .stapsdt.base survives --gc-sections with lld, gold and mold.  */
 
@@ -315,7 +317,7 @@
 #  define _SDT_PROBE_ASM_1(provider, name, text) \
   _SDT_ASM_NOTE (provider, name, "\t.asciz \"" #text "\"\n")
 #  define _SDT_PROBE_ASM_2(provider, name, argtext, marker) \
-  _SDT_ASM_NOTE (provider, name, _SDT_ARGDIRS (argtext))
+  _SDT_ATT_TEXT _SDT_ASM_NOTE (provider, name, _SDT_ARGDIRS (argtext))
 #  define STAP_PROBE_ASM_TEMPLATE(n) _SDT_ARGTEXT_##n, _SDT_TEMPLATE
 #  define STAP_PROBE_ASM_OPERANDS(n, ...) _SDT_INPLACE_##n (__VA_ARGS__)
 # else

@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+provider probed {
+    probe start(int, const char *);
+    probe stop();
+};

@@ -1,0 +1,4 @@
+typedef int my_t;
+provider p {
+    probe a(void my_t);
+};
