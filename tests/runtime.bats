@@ -49,6 +49,14 @@ rt_case() {
     rt_case "$ROOT/tests/runtime/cases/libstapsdt-names.case"
 }
 
+@test "growing: a provider unloaded, grown past 8, 32 and 64 probes, then destroyed or loaded again, keeps every probe" {
+    rt_case "$ROOT/tests/runtime/cases/grow.case"
+}
+
+@test "libstapsdt's API: 32 probes added to a loaded provider of 8 load at the next load, unload and destroy" {
+    rt_case "$ROOT/tests/runtime/cases/libstapsdt-grow.case"
+}
+
 # (the asan pass checks the same under ASan)
 # bats test_tags=normal-pass-only
 @test "every call is valgrind-clean, in every case: no error, no leak definite or possible" {

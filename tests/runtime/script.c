@@ -38,7 +38,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#define MAX 128
+#define MAX 512
 
 static sdtkit_provider *pv;
 static SDTProvider_t *cpv;
