@@ -418,3 +418,74 @@ script_say() {
     [[ "$output" == *"nx:req"* ]]
     kill -KILL "$pid" # the namespace's init: SIGTERM from here is ignored
 }
+
+# ---- what other providers do: no probe hidden, none handed over (issue 40) ----
+
+# keep_missed PID PATH: the readers that miss provider keep's probe tick
+# (tests/runtime/neighbours.c) in process PID, whose object is at PATH:
+# readelf and sdt-list on PATH, bpftrace -l -p, gdb -p's info probes, and
+# bpftrace -p, which must read its argument (42); empty when all see it.
+keep_missed() {
+    local pid=$1 path=$2 miss=
+    note_probes "$path" 2>/dev/null | grep -q $'^keep:tick\t-8@' || miss+=" readelf"
+    "$SDT_LIST" "$path" 2>/dev/null | grep -q $'\tkeep\ttick\t' || miss+=" sdt-list"
+    timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$pid" 2>/dev/null |
+        grep -qx "usdt:$path:keep:tick" || miss+=" bpftrace-l"
+    timeout "$HANG_SECONDS" gdb -batch -nx "${GDB_LEAN[@]}" -p "$pid" -ex 'info probes stap keep' 2>/dev/null |
+        grep -q '^stap \+keep \+tick ' || miss+=" gdb"
+    timeout "$HANG_SECONDS" bpftrace -p "$pid" -e 'usdt::keep:tick { printf("tick %d\n", arg0); exit(); }' \
+        2>/dev/null | grep -qx 'tick 42' || miss+=" bpftrace-p"
+    echo "$miss"
+}
+
+@test "every tracer sees a loaded provider after a neighbour of 1, 5 or 9 letters and 0, 1 or 12 arguments is unloaded or destroyed" {
+    need_bpftrace
+    need_gdb_python gdb
+    rt_build neighbours "$ROOT/tests/runtime/neighbours.c"
+    # the names and arguments hide keep in some of the 18 steps with notes
+    # zeroed in place (12-byte empty notes: 1 letter, 0 arguments hides it,
+    # 9 letters, 0 arguments does not); a test of every one of each is
+    # runtime.bats' (readelf, sdt-list)
+    coproc NB { exec ./neighbours 1,5,9 0,1,12 2>&1; }
+    local pid=$NB_PID line len nargs mode path steps=0 bad=0 miss
+    IFS= read -r -t "$HANG_SECONDS" line <&"${NB[0]}"
+    IFS= read -r -t "$HANG_SECONDS" line <&"${NB[0]}"
+    [ "$line" = ready ]
+    while IFS= read -r -t "$HANG_SECONDS" line <&"${NB[0]}" && [ "$line" != done ]; do
+        read -r len nargs mode path <<<"$line"
+        steps=$((steps + 1))
+        miss=$(keep_missed "$pid" "$path")
+        [ -z "$miss" ] || { echo "a neighbour of $len letters, $nargs arguments $mode: missed by$miss"; bad=$((bad + 1)); }
+        echo >&"${NB[1]}"
+    done
+    [ "$line" = done ]
+    [ "$steps" -eq 18 ]
+    [ "$bad" -eq 0 ] || { echo "keep:tick missed after $bad of 18 steps"; false; }
+    wait "$pid"
+}
+
+@test "every tracer sees a long-lived provider in every listing while others are made and destroyed" {
+    need_bpftrace
+    need_gdb_python gdb
+    rt_build neighbours "$ROOT/tests/runtime/neighbours.c"
+    bg out ./neighbours churn
+    local pid=$BG_PID path i bad=0 miss n
+    wait_for out '^ready$'
+    path=$(head -1 out)
+    # 50 readings of the file, 10 of them by every tracer too, each after
+    # a hundred more neighbours came and went
+    for i in $(seq 50); do
+        wait_for out '^cycle ' "$i"
+        if [ $((i % 5)) -eq 0 ]; then
+            miss=$(keep_missed "$pid" "$path")
+        else
+            miss=
+            note_probes "$path" 2>/dev/null | grep -q $'^keep:tick\t-8@' || miss+=" readelf"
+            "$SDT_LIST" "$path" 2>/dev/null | grep -q $'\tkeep\ttick\t' || miss+=" sdt-list"
+        fi
+        [ -z "$miss" ] || { echo "listing $i: missed by$miss"; bad=$((bad + 1)); }
+    done
+    n=$(grep -c '^cycle ' out)
+    echo "# $((n * 100)) neighbours made meanwhile" >&3
+    [ "$bad" -eq 0 ] || { echo "keep:tick missed in $bad of 50 listings"; false; }
+}
