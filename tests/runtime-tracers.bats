@@ -489,3 +489,70 @@ keep_missed() {
     echo "# $((n * 100)) neighbours made meanwhile" >&3
     [ "$bad" -eq 0 ] || { echo "keep:tick missed in $bad of 50 listings"; false; }
 }
+
+# stale_site API: for the test below, with API's commands of the script
+# driver (native or compat), in the coprocess RT: provider c0 with probe
+# a(int64) loaded; its notes read as a tracer reads them (PATH, its file
+# held open on descriptor FD, the site's file offsets OFF and SEMOFF); a
+# uprobe there counts c0's fires (the control); then c0 destroyed and c1
+# of the same shape loaded: STALE_EVENTS is what uprobes put at c0's site
+# then, by the path and by the file held, count of ten fires of c1's a,
+# and C1_EVENTS what one at c1's own site counts of three more.
+stale_site() {
+    local api=$1 create=create add="add a i64" load=load path="path raw" destroy=destroy fire="fire a"
+    local grp=sdtkit_st_$$_$1 p loc sem off semoff fd p1 off1 semoff1 i
+    [ "$api" = native ] || create=init add="cadd a 1 -8" load=cload path="cfilename raw" \
+        destroy=cdestroy fire="cfire a"
+    coproc RT { exec "$SCRIPT" 2>&1; }
+    script_say "$create c0" && script_say "$add" && script_say "$load" && script_say "$path"
+    p=$REPLY
+    [[ "$p" == /* ]] || { echo "$api: c0 did not load: $p"; return 1; }
+    exec {fd}<"$p"
+    loc=$(note_field "$p" c0:a Location) sem=$(note_field "$p" c0:a Semaphore)
+    off=$(file_offset "$p" "$loc") semoff=$(file_offset "$p" "$sem")
+    trace_instance
+    uprobe_add "p:$grp/ctl $p:$off($semoff)"
+    echo 1 > "$INST/events/$grp/ctl/enable"
+    for i in 1 2 3; do script_say "$fire"; done
+    [ "$(grep -c ' ctl: ' "$INST/trace")" -eq 3 ] ||
+        { echo "$api: the control saw $(grep -c ' ctl: ' "$INST/trace") of c0's 3 fires"; return 1; }
+    echo 0 > "$INST/events/$grp/ctl/enable"
+    echo "-:$grp/ctl" >> "$TRACEFS/uprobe_events"
+    script_say "$destroy" && script_say "$create c1" && script_say "$add" && script_say "$load"
+    # attached now at c0's site: by the path read (a descriptor of the
+    # process, which may name another file by now: then the attach fails
+    # or names that file), and by the file held open
+    if uprobe_add "p:$grp/bypath $p:$off($semoff)" 2>/dev/null; then
+        echo 1 > "$INST/events/$grp/bypath/enable"
+    else
+        echo "# $api: $p is no object any more" >&3
+    fi
+    uprobe_add "p:$grp/byfile /proc/$BASHPID/fd/$fd:$off($semoff)"
+    echo 1 > "$INST/events/$grp/byfile/enable"
+    for i in $(seq 10); do script_say "$fire"; done
+    STALE_EVENTS=$(grep -cE ' (bypath|byfile): ' "$INST/trace")
+    # c1's own site sees its fires
+    script_say "$path"
+    p1=$REPLY
+    off1=$(file_offset "$p1" "$(note_field "$p1" c1:a Location)")
+    semoff1=$(file_offset "$p1" "$(note_field "$p1" c1:a Semaphore)")
+    uprobe_add "p:$grp/own $p1:$off1($semoff1)"
+    echo 1 > "$INST/events/$grp/own/enable"
+    for i in 1 2 3; do script_say "$fire"; done
+    C1_EVENTS=$(grep -c ' own: ' "$INST/trace")
+    exec {fd}<&-
+    local pid=$RT_PID
+    eval "exec ${RT[1]}>&-"
+    wait "$pid"
+}
+
+@test "a tracer that read a destroyed provider's notes, attached once another provider took its place, gets none of the new one's fires" {
+    local api bad=0
+    for api in native compat; do
+        stale_site "$api"
+        [ "$C1_EVENTS" -eq 3 ] || { echo "$api: c1's own site saw $C1_EVENTS of 3 fires"; false; }
+        [ "$STALE_EVENTS" -eq 0 ] ||
+            { echo "$api: uprobes at c0's site, attached after c1 loaded, counted $STALE_EVENTS events of c1's 10 fires"; bad=1; }
+    done
+    [ "$bad" -eq 0 ]
+}
