@@ -556,3 +556,84 @@ stale_site() {
     done
     [ "$bad" -eq 0 ]
 }
+
+# held_round FLAGS DIR: one round of the test below, in DIR (made), on
+# tests/runtime/successors.c -s FLAGS: bpftrace -p attached by name to
+# c0:a, held by gdb as it calls perf_event_open for the uprobe on the
+# process (it has read the notes and the site), c0 destroyed and c1 made
+# meanwhile, then let go; it counts the values it sees for a hundred
+# rounds of fires after it attached.  HELD: whether bpftrace got that far
+# (c0 could be gone before it looked), EVENTS and WRONG: the events it
+# saw, and of them with another value than c0's (1000000).
+held_round() {
+    local pid gdb bt w end
+    mkdir "$2" && cd "$2" || return
+    coproc SU { exec ../successors -s $1 >out 2>&1; }
+    pid=$SU_PID HELD=0 EVENTS=0 WRONG=0
+    wait_for out '^made 0 '
+    mkfifo go
+    # x86-64's syscall arguments: perf_event_open (attr, pid, cpu, ...)
+    cat > hold.gdb <<EOF
+set pagination off
+handle SIGINT nostop noprint pass
+catch syscall perf_event_open
+condition 1 \$rsi == $pid
+commands 1
+  silent
+  shell echo held > held; read go < go
+  disable 1
+  continue
+end
+run
+EOF
+    bg bt gdb -batch -nx "${GDB_LEAN[@]}" -x hold.gdb --args \
+        bpftrace -p "$pid" -e 'BEGIN { printf("BT ready\n"); } usdt::c0:a { @[arg0] = count(); }'
+    gdb=$BG_PID
+    end=$((SECONDS + HANG_SECONDS))
+    # (bpftrace 0.17's "couldn't set RLIMIT_MEMLOCK" is no failure)
+    until [ -e held ] || grep -v RLIMIT_MEMLOCK bt 2>/dev/null | grep -qE '^(BT ready|ERROR)'; do
+        [ "$SECONDS" -lt "$end" ] || { echo "bpftrace neither attached nor failed"; cat bt; return 1; }
+        sleep 0.05
+    done
+    if [ -e held ]; then
+        HELD=1
+        echo >&"${SU[1]}"
+        wait_for out '^made 1 '
+        echo go > go
+    fi
+    wait_for bt '^(BT ready|ERROR: [^U])'
+    if grep -q '^BT ready' bt; then
+        w=$(grep -c '^fired ' out)
+        wait_for out '^fired ' $((w + 2))
+    fi
+    bt=$(pgrep -P "$gdb" -x bpftrace) || true
+    [ -z "$bt" ] || stop "$bt" INT
+    wait_for bt '^\[Inferior 1 .* exited'
+    stop "$gdb"
+    # @[VALUE]: COUNT
+    read -r EVENTS WRONG < <(awk -F '[][]|: ' '/^@\[/ { e += $4; if ($2 != 1000000) w += $4 }
+        END { print e + 0, w + 0 }' bt)
+    [ "$WRONG" -eq 0 ] || echo "bpftrace -p on c0:a saw: $(grep '^@' bt | tr '\n' ' ')"
+    eval "exec ${SU[1]}>&-"
+    wait "$pid" || true
+    cd ..
+}
+
+@test "bpftrace -p held between reading a provider's notes and attaching, while it is destroyed and another made, gets none of the other's fires" {
+    [ "$(uname -m)" = x86_64 ] || skip "x86-64 only (the syscall's arguments gdb reads)"
+    need_bpftrace
+    need_cmd gdb
+    rt_build successors "$ROOT/tests/runtime/successors.c"
+    local api round held=0 bad=0
+    for api in native compat; do
+        for round in 1 2 3; do
+            held_round "$([ "$api" = native ] || echo -c)" "$api-$round"
+            held=$((held + HELD))
+            echo "# $api, round $round: held $HELD, $EVENTS events, $WRONG of c1" >&3
+            [ "$WRONG" -eq 0 ] || { echo "$api, round $round: $WRONG of $EVENTS events were c1's"; bad=1; }
+        done
+    done
+    [ "$bad" -eq 0 ]
+    # (a bpftrace that attached before it was held tested nothing)
+    [ "$held" -gt 0 ] || { echo "bpftrace was never held between its readings"; false; }
+}
