@@ -637,3 +637,55 @@ EOF
     # (a bpftrace that attached before it was held tested nothing)
     [ "$held" -gt 0 ] || { echo "bpftrace was never held between its readings"; false; }
 }
+
+# forked_after API: tests/runtime/successors.c -f (with libstapsdt's API
+# for compat; the program in the directory above): a child firing gone:p
+# (1) while its parent destroyed gone and loaded newb:p (2); what the
+# tracers see of each, one line per fault.
+forked_after() {
+    local pid child newb out
+    coproc FK { exec ../successors -f $([ "$1" = native ] || echo -c) >out 2>&1; }
+    pid=$FK_PID
+    wait_for out '^gone '
+    child=$(sed -n 's/^child \([0-9]*\)$/\1/p' out)
+    echo >&"${FK[1]}"
+    wait_for out '^newb '
+    newb=$(sed -n 's/^newb //p' out)
+    # the child's probes, as bpftrace -l -p, gdb -p and bpftrace -p see them
+    out=$(timeout "$HANG_SECONDS" bpftrace -l 'usdt:*' -p "$child" 2>&1) || true
+    grep -q ':gone:p$' <<<"$out" || echo "bpftrace -l -p CHILD does not list gone:p"
+    ! grep -q ':newb:p$' <<<"$out" || echo "bpftrace -l -p CHILD lists newb:p, the parent's"
+    out=$(timeout "$HANG_SECONDS" gdb -batch -nx "${GDB_LEAN[@]}" -p "$child" -ex 'info probes stap' 2>&1) || true
+    grep -q '^stap \+gone \+p ' <<<"$out" || echo "gdb -p CHILD does not list gone:p"
+    ! grep -q '^stap \+newb \+p ' <<<"$out" || echo "gdb -p CHILD lists newb:p"
+    out=$(timeout "$HANG_SECONDS" bpftrace -p "$child" -e 'usdt::gone:p { printf("gone %d\n", arg0); exit(); }' 2>&1) || true
+    grep -qx 'gone 1' <<<"$out" || echo "bpftrace -p CHILD usdt::gone:p: $(grep -v RLIMIT <<<"$out" | head -2)"
+    # newb's site, traced in every process (its file's path, no -p),
+    # while the parent fires it and the child fires gone 200 times
+    bpftrace_bg bt "usdt:$newb:newb:p { printf(\"newb %d %d\\n\", pid, arg0); }"
+    local fired
+    fired=$(grep -c '^child fired ' out)
+    wait_for out '^child fired ' $((fired + 2))
+    wait_for bt "^newb $pid 2\$"
+    stop "$BG_PID" INT
+    ! grep -q "^newb $child " bt ||
+        echo "a uprobe on newb:p saw $(grep -c "^newb $child " bt) of the child's fires of gone:p"
+    kill -KILL "$child" "$pid"
+    eval "exec ${FK[1]}>&-"
+    { wait "$pid"; } 2>/dev/null || true
+}
+
+@test "after fork, a child firing a provider its parent destroyed keeps it for tracers, and its fires never reach the parent's new provider" {
+    need_bpftrace
+    need_gdb_python gdb
+    rt_build successors "$ROOT/tests/runtime/successors.c"
+    local api bad=0
+    for api in native compat; do
+        mkdir "$api"
+        cd "$api"
+        forked_after "$api" > faults
+        cd ..
+        [ ! -s "$api/faults" ] || { echo "$api:"; cat "$api/faults"; bad=1; }
+    done
+    [ "$bad" -eq 0 ]
+}
