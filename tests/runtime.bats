@@ -581,6 +581,23 @@ stressed() {
     done
 }
 
+@test "fork() in a signal handler that interrupted a call on a provider, at each lock, dlopen and pwrite of the call, returns, and the call goes on" {
+    rt_build sigfork "$ROOT/tests/runtime/sigfork.c" -ldl
+    # a fork that waits for the call it interrupted never returns: the
+    # timeout's status 124
+    run timeout "$HANG_SECONDS" ./sigfork
+    [ "$status" -eq 0 ] || { echo "status $status (124: a fork deadlocked): $(tail -3 <<<"$output")"; false; }
+    local op bad
+    # each call was interrupted at one point at least: its first lock
+    for op in load unload destroy providerLoad providerDestroy; do
+        grep -q "^$op pthread_mutex_lock 1: " <<<"$output" || { echo "$op: no signal in it"; false; }
+    done
+    # the child fired and exited 0; the call returned 0
+    bad=$(grep -E '^[A-Za-z]+ [a-z_]+ [0-9]+: ' <<<"$output" |
+        grep -vE ': child exited 0, ([A-Za-z]+) returned 0$' || true)
+    [ -z "$bad" ] || { echo "$bad" | head -5; false; }
+}
+
 @test "threads stopped inside fire, also after a fire inside it, or between is-enabled's two loads resume on mapped memory, whatever the others did" {
     [ "$(uname -m)" = x86_64 ] || skip "x86-64 only (the breakpoint the test puts on a stub)"
     [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)" -le 1 ] ||
