@@ -39,6 +39,13 @@
                          CPU seconds of the N loads, the dlopen calls and
                          objects (memory files and named files mapped) they
                          made, and the RSS they hold.
+     runtime growth N P [native|compat [FDS]]
+                         the same loads, each timed: prints the loads that
+                         failed and the CPU microseconds a load took on
+                         average in each tenth of the N, first to last
+                         (flat when a load's work does not grow with the
+                         providers loaded before it); with FDS, as many
+                         descriptors (of /dev/null) opened first.
 
    BENCH_THREADS=T runs a loop mode in T threads at once (each N iterations)
    and prints the wall time per iteration of one thread.
@@ -548,6 +555,75 @@ static int many(long n, int nprobes, bool use_compat)
     return 0;
 }
 
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* n providers of nprobes probes loaded at once, each load timed, fds
+ * more descriptors open: the mean CPU of a load in each tenth of the n. */
+static int growth(long n, int nprobes, bool use_compat, long fds)
+{
+    enum { TENTHS = 10 };
+    void **pv = calloc((size_t)n, sizeof *pv);
+    if (!pv || n < TENTHS || nprobes < 1 || nprobes > 64)
+        return 1;
+    for (long i = 0; i < fds; i++) {
+        if (open("/dev/null", O_RDONLY) < 0) {
+            perror("runtime: growth: /dev/null");
+            return 1;
+        }
+    }
+    static const int types[] = {SDTKIT_INT64, SDTKIT_UINT64};
+    double spent[TENTHS] = {0};
+    long failed = 0;
+    for (long i = 0; i < n; i++) {
+        char name[32], probe_name[32];
+        snprintf(name, sizeof name, "unit%ld", i);
+        int rc;
+        double t0;
+        if (use_compat) {
+            SDTProvider_t *c = providerInit(name);
+            for (int k = 0; c && k < nprobes; k++) {
+                snprintf(probe_name, sizeof probe_name, "probe%d", k);
+                if (!providerAddProbe(c, probe_name, 2, int64, uint64))
+                    c = NULL;
+            }
+            t0 = thread_cpu();
+            rc = c ? providerLoad(c) : -1;
+            pv[i] = c;
+        } else {
+            sdtkit_provider *p = NULL;
+            sdtkit_probe *q;
+            rc = sdtkit_provider_create(name, &p);
+            for (int k = 0; rc == 0 && k < nprobes; k++) {
+                snprintf(probe_name, sizeof probe_name, "probe%d", k);
+                rc = sdtkit_provider_add_probe(p, probe_name, types, 2, &q);
+            }
+            t0 = thread_cpu();
+            rc = rc ? rc : sdtkit_provider_load(p);
+            pv[i] = p;
+        }
+        spent[i * TENTHS / n] += thread_cpu() - t0;
+        failed += rc != 0;
+    }
+    printf("growth %ld providers %d probes %ld failed us/load", n, nprobes, failed);
+    for (int t = 0; t < TENTHS; t++) {
+        long first = (t * n + TENTHS - 1) / TENTHS, end = ((t + 1) * n + TENTHS - 1) / TENTHS;
+        printf(" %.1f", spent[t] * 1e6 / (double)(end - first));
+    }
+    printf("\n");
+    for (long i = 0; i < n; i++) {
+        if (use_compat && pv[i])
+            providerDestroy(pv[i]);
+        else if (!use_compat)
+            sdtkit_provider_destroy(pv[i]);
+    }
+    free(pv);
+    return 0;
+}
 
 /* The uprobe a traced mode needs: 0, or -1 when the machine refuses. */
 static int trace(const char *mode, int argc, char **argv)
@@ -590,6 +666,9 @@ int main(int argc, char **argv)
         return churn(n, argc > 3 && strcmp(argv[3], "compat") == 0);
     if (strcmp(argv[1], "many") == 0)
         return many(n, argc > 3 ? atoi(argv[3]) : 2, argc > 4 && strcmp(argv[4], "compat") == 0);
+    if (strcmp(argv[1], "growth") == 0)
+        return growth(n, argc > 3 ? atoi(argv[3]) : 2, argc > 4 && strcmp(argv[4], "compat") == 0,
+                      argc > 5 ? atol(argv[5]) : 0);
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         if (strcmp(argv[1], modes[i].name) != 0)
             continue;

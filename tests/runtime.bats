@@ -311,6 +311,53 @@ EOF
     done
 }
 
+# tenths_ratio OUTPUT: of bench/runtime.c growth's line, the CPU per load
+# of the last tenth over the first's; TENTHS_MEAN, the mean of all ten.
+tenths_ratio() {
+    local line
+    line=$(grep '^growth ' <<<"$1") || { echo "no growth line: $1"; return 1; }
+    # growth N providers P probes F failed us/load T1 .. T10
+    [ "$(awk '{ print $6 }' <<<"$line")" -eq 0 ] || { echo "loads failed: $line"; return 1; }
+    TENTHS_RATIO=$(awk '{ printf "%.2f", $18 / $9 }' <<<"$line")
+    TENTHS_MEAN=$(awk '{ for (i = 9; i <= 18; i++) s += $i; printf "%.1f", s / 10 }' <<<"$line")
+}
+
+# need_nofile N: the limit on descriptors can be raised to N.
+need_nofile() {
+    [ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge "$1" ] ||
+        refused "ulimit -n $1: the hard limit is $(ulimit -Hn)"
+}
+
+@test "a load's CPU does not grow with the descriptors the process has open: 2,000 loads beside 15,000 more cost as much" {
+    need_nofile 20000
+    local base many
+    run sh -c "ulimit -n 20000 && '$BENCH_RT' growth 2000 2 native"
+    [ "$status" -eq 0 ]
+    tenths_ratio "$output"
+    base=$TENTHS_MEAN
+    run sh -c "ulimit -n 20000 && '$BENCH_RT' growth 2000 2 native 15000"
+    [ "$status" -eq 0 ]
+    tenths_ratio "$output"
+    many=$TENTHS_MEAN
+    echo "# a load: $base us of CPU, $many us beside 15,000 descriptors" >&3
+    # (CPU time: the machine's load does not change it)
+    awk -v a="$base" -v b="$many" 'BEGIN { exit !(b <= 1.5 * a) }' ||
+        { echo "a load took $many us beside 15,000 descriptors, $base us without"; false; }
+}
+
+# (100,000 providers: the normal pass's)
+# bats test_tags=normal-pass-only
+@test "a load's CPU does not grow with the providers loaded before it: the last 10,000 of 100,000 cost as much as the first" {
+    need_nofile 20000
+    run sh -c "ulimit -n 20000 && '$BENCH_RT' growth 100000 2 native"
+    [ "$status" -eq 0 ]
+    echo "$output"
+    tenths_ratio "$output"
+    echo "# CPU per load, each tenth of 100,000: $(grep -o 'us/load.*' <<<"$output")" >&3
+    awk -v r="$TENTHS_RATIO" 'BEGIN { exit !(r <= 1.5) }' ||
+        { echo "the last tenth's loads took $TENTHS_RATIO times the first's"; false; }
+}
+
 @test "two loads make objects with different build-ids (perf keys its cache by them)" {
     rt_start a -i 100
     local one=$RT_PATH
