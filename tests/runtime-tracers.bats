@@ -530,7 +530,7 @@ stale_site() {
     uprobe_add "p:$grp/byfile /proc/$BASHPID/fd/$fd:$off($semoff)"
     echo 1 > "$INST/events/$grp/byfile/enable"
     for i in $(seq 10); do script_say "$fire"; done
-    STALE_EVENTS=$(grep -cE ' (bypath|byfile): ' "$INST/trace")
+    STALE_EVENTS=$(grep -cE ' (bypath|byfile): ' "$INST/trace") || true
     # c1's own site sees its fires
     script_say "$path"
     p1=$REPLY
@@ -539,7 +539,7 @@ stale_site() {
     uprobe_add "p:$grp/own $p1:$off1($semoff1)"
     echo 1 > "$INST/events/$grp/own/enable"
     for i in 1 2 3; do script_say "$fire"; done
-    C1_EVENTS=$(grep -c ' own: ' "$INST/trace")
+    C1_EVENTS=$(grep -c ' own: ' "$INST/trace") || true
     exec {fd}<&-
     local pid=$RT_PID
     eval "exec ${RT[1]}>&-"
@@ -603,7 +603,7 @@ EOF
     fi
     wait_for bt '^(BT ready|ERROR: [^U])'
     if grep -q '^BT ready' bt; then
-        w=$(grep -c '^fired ' out)
+        w=$(grep -c '^fired ' out) || true
         wait_for out '^fired ' $((w + 2))
     fi
     bt=$(pgrep -P "$gdb" -x bpftrace) || true
@@ -664,7 +664,7 @@ forked_after() {
     # while the parent fires it and the child fires gone 200 times
     bpftrace_bg bt "usdt:$newb:newb:p { printf(\"newb %d %d\\n\", pid, arg0); }"
     local fired
-    fired=$(grep -c '^child fired ' out)
+    fired=$(grep -c '^child fired ' out) || true
     wait_for out '^child fired ' $((fired + 2))
     wait_for bt "^newb $pid 2\$"
     stop "$BG_PID" INT
