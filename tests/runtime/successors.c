@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* successors [-c] [-f | -s | -l LIVES]: short-lived providers, one after the other, as a
-   JIT makes them (issue 40).
+/* successors [-c] | successors [-c] -f: a provider destroyed and another
+   made in its place, as a JIT does, one step at a time (issue 40).
 
    Provider cN (N = 0, 1, ...) has one probe a(int64), fired every
-   millisecond with 1000000 + N; a new provider is made every 20 ms, and
-   each is destroyed once LIVES (default 3) newer ones are made (60 ms
-   after it was made).  Prints "made N PATH" for each (PATH: its object's
-   path), and "fired K" after every 100 rounds of fires, until killed.
-   The times pace the program only: a test's verdict never waits on them.
-
-   -s: stepped: each provider is destroyed and the next made when a line
-   comes on stdin (EOF ends it), not by the clock.
+   millisecond with 1000000 + N by a thread of its own.  Prints "made N
+   PATH" for each (PATH: its object's path) and "fired K" after every 100
+   rounds of fires; makes c0 first, then for each line on stdin destroys
+   the last made and makes the next (EOF ends it).
 
    -c: with libstapsdt's API.
    -f: fork first: the parent loads provider "gone" (probe p, one int64),
@@ -122,11 +118,11 @@ static int forked(void)
     }
 }
 
-/* The live providers, cN for N in [first, next), which the firing thread
- * fires every millisecond (rounds counted: "fired K" every 100). */
-enum { LIVE = 256 };
-static struct prov live[LIVE];
-static long first, next;
+/* The providers made, cN for N < next, of which the last, live[(next - 1)
+ * % 2], is live (the one before it destroyed); the firing thread fires
+ * the live one every millisecond (rounds counted: "fired K" every 100). */
+static struct prov live[2];
+static long next;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *firing(void *arg)
@@ -134,8 +130,7 @@ static void *firing(void *arg)
     (void)arg;
     for (long round = 1;; round++) {
         pthread_mutex_lock(&lock);
-        for (long k = first; k < next; k++)
-            fire(&live[k % LIVE]);
+        fire(&live[(next - 1) % 2]);
         pthread_mutex_unlock(&lock);
         if (round % 100 == 0) {
             printf("fired %ld\n", round);
@@ -146,19 +141,20 @@ static void *firing(void *arg)
     return NULL;
 }
 
-/* Destroy the oldest while lives are live; make c(next). */
-static void step(long lives)
+/* Destroy the live provider, if any, then make c(next): its successor
+ * (in its slot, where slots go to the next provider). */
+static void step(void)
 {
     char name[32];
     struct prov p;
     pthread_mutex_lock(&lock);
-    while (next - first >= lives)
-        destroy(&live[first++ % LIVE]);
+    if (next > 0)
+        destroy(&live[(next - 1) % 2]);
     pthread_mutex_unlock(&lock);
     snprintf(name, sizeof name, "c%ld", next);
     const char *path = make(&p, name, "a", 1000000 + next);
     pthread_mutex_lock(&lock);
-    live[next % LIVE] = p;
+    live[next % 2] = p;
     printf("made %ld %s\n", next, path);
     fflush(stdout);
     next++;
@@ -167,36 +163,24 @@ static void step(long lives)
 
 int main(int argc, char **argv)
 {
-    bool fork_first = false, stepped = false;
-    long lives = 3; /* a provider lives while this many are made */
+    bool fork_first = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-c") == 0) {
             compat = true;
         } else if (strcmp(argv[i], "-f") == 0) {
             fork_first = true;
-        } else if (strcmp(argv[i], "-s") == 0) {
-            stepped = true;
-            lives = 1;
-        } else if (strcmp(argv[i], "-l") == 0 && i + 1 < argc) {
-            lives = atol(argv[++i]);
         } else {
-            fprintf(stderr, "usage: successors [-c] [-f | -s | -l LIVES]\n");
+            fprintf(stderr, "usage: successors [-c] [-f]\n");
             return 2;
         }
     }
     if (fork_first)
         return forked();
-    if (lives < 1 || lives >= LIVE)
-        die("-l", "not 1 to 255");
     pthread_t t;
-    step(lives);
+    step();
     if (pthread_create(&t, NULL, firing, NULL) != 0)
         die("a thread", NULL);
-    for (char line[64];;) {
-        if (stepped && !fgets(line, sizeof line, stdin))
-            return 0;
-        if (!stepped)
-            sleep_ms(20);
-        step(lives);
-    }
+    for (char line[64]; fgets(line, sizeof line, stdin);)
+        step();
+    return 0;
 }
