@@ -38,7 +38,21 @@
                          loaded at once; prints the loads that failed, the
                          CPU seconds of the N loads, the dlopen calls and
                          objects (memory files and named files mapped) they
-                         made, and the RSS they hold.
+                         made, and the RSS, heap and descriptors they hold.
+     runtime forks N [native|compat]
+                         a threaded server: one thread unloads and loads a
+                         provider over and over while the main thread forks
+                         N workers, one after the other, each of which
+                         loads the provider again, fires and exits; prints
+                         the workers stuck (still running 10 s after they
+                         were forked: killed) and those that failed.
+     runtime growth N P [native|compat [FDS]]
+                         the same loads, each timed: prints the loads that
+                         failed and the CPU microseconds a load took on
+                         average in each tenth of the N, first to last
+                         (flat when a load's work does not grow with the
+                         providers loaded before it); with FDS, as many
+                         descriptors (of /dev/null) opened first.
 
      runtime forks N [native|compat]
                          a threaded server: a thread unloads and loads a
@@ -63,6 +77,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -503,7 +518,7 @@ static int many(long n, int nprobes, bool use_compat)
         return 1;
     static const int types[] = {SDTKIT_INT64, SDTKIT_UINT64};
     long rss0 = rss_kib(), heap0 = heap_bytes(), dl0 = dlopens, obj0 = count_objects();
-    long failed = 0;
+    long fds0 = count_fds(), failed = 0;
     double spent = 0;
     for (long i = 0; i < n; i++) {
         char name[32];
@@ -536,6 +551,7 @@ static int many(long n, int nprobes, bool use_compat)
         }
     }
     long rss1 = rss_kib(), heap1 = heap_bytes(), dl1 = dlopens, obj1 = count_objects();
+    long fds1 = count_fds();
     for (long i = 0; i < n * nprobes; i++) {
         if (use_compat && cp[i]) {
             probeFire(cp[i], (int64_t)i, (uint64_t)i);
@@ -551,14 +567,170 @@ static int many(long n, int nprobes, bool use_compat)
             sdtkit_provider_destroy(pv[i]);
     }
     printf("many %ld providers %d probes %ld failed cpu %.4f s dlopens %ld objects %ld "
-           "rss %ld KiB heap %ld bytes\n",
-           n, nprobes, failed, spent, dl1 - dl0, obj1 - obj0, rss1 - rss0, heap1 - heap0);
+           "rss %ld KiB heap %ld bytes fds %ld\n",
+           n, nprobes, failed, spent, dl1 - dl0, obj1 - obj0, rss1 - rss0, heap1 - heap0,
+           fds1 - fds0);
     free(pv);
     free(np);
     free(cp);
     return 0;
 }
 
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* n providers of nprobes probes loaded at once, each load timed, fds
+ * more descriptors open: the mean CPU of a load in each tenth of the n. */
+static int growth(long n, int nprobes, bool use_compat, long fds)
+{
+    enum { TENTHS = 10 };
+    void **pv = calloc((size_t)n, sizeof *pv);
+    if (!pv || n < TENTHS || nprobes < 1 || nprobes > 64)
+        return 1;
+    for (long i = 0; i < fds; i++) {
+        if (open("/dev/null", O_RDONLY) < 0) {
+            perror("runtime: growth: /dev/null");
+            return 1;
+        }
+    }
+    static const int types[] = {SDTKIT_INT64, SDTKIT_UINT64};
+    double spent[TENTHS] = {0};
+    long failed = 0;
+    for (long i = 0; i < n; i++) {
+        char name[32], probe_name[32];
+        snprintf(name, sizeof name, "unit%ld", i);
+        int rc;
+        double t0;
+        if (use_compat) {
+            SDTProvider_t *c = providerInit(name);
+            for (int k = 0; c && k < nprobes; k++) {
+                snprintf(probe_name, sizeof probe_name, "probe%d", k);
+                if (!providerAddProbe(c, probe_name, 2, int64, uint64))
+                    c = NULL;
+            }
+            t0 = thread_cpu();
+            rc = c ? providerLoad(c) : -1;
+            pv[i] = c;
+        } else {
+            sdtkit_provider *p = NULL;
+            sdtkit_probe *q;
+            rc = sdtkit_provider_create(name, &p);
+            for (int k = 0; rc == 0 && k < nprobes; k++) {
+                snprintf(probe_name, sizeof probe_name, "probe%d", k);
+                rc = sdtkit_provider_add_probe(p, probe_name, types, 2, &q);
+            }
+            t0 = thread_cpu();
+            rc = rc ? rc : sdtkit_provider_load(p);
+            pv[i] = p;
+        }
+        spent[i * TENTHS / n] += thread_cpu() - t0;
+        failed += rc != 0;
+    }
+    printf("growth %ld providers %d probes %ld failed us/load", n, nprobes, failed);
+    for (int t = 0; t < TENTHS; t++) {
+        long first = (t * n + TENTHS - 1) / TENTHS, end = ((t + 1) * n + TENTHS - 1) / TENTHS;
+        printf(" %.1f", spent[t] * 1e6 / (double)(end - first));
+    }
+    printf("\n");
+    for (long i = 0; i < n; i++) {
+        if (use_compat && pv[i])
+            providerDestroy(pv[i]);
+        else if (!use_compat)
+            sdtkit_provider_destroy(pv[i]);
+    }
+    free(pv);
+    return 0;
+}
+
+/* forks: the provider the toggling thread unloads and loads. */
+static struct {
+    sdtkit_provider *pv;
+    sdtkit_probe *probe;
+    SDTProvider_t *cpv;
+    SDTProbe_t *cprobe;
+    bool compat;
+    volatile int done;
+} server;
+
+static void *toggling(void *arg)
+{
+    (void)arg;
+    while (!__atomic_load_n(&server.done, __ATOMIC_ACQUIRE)) {
+        if (server.compat) {
+            providerUnload(server.cpv);
+            providerLoad(server.cpv);
+        } else {
+            sdtkit_provider_unload(server.pv);
+            sdtkit_provider_load(server.pv);
+        }
+    }
+    return NULL;
+}
+
+/* A worker: the provider loaded again (unloaded first if need be), fired;
+ * 0 when all went well. */
+static int worker(void)
+{
+    if (server.compat) {
+        providerUnload(server.cpv);
+        if (providerLoad(server.cpv) != 0)
+            return 1;
+        probeFire(server.cprobe, (int64_t)1);
+        return 0;
+    }
+    sdtkit_provider_unload(server.pv);
+    if (sdtkit_provider_load(server.pv) != 0)
+        return 1;
+    sdtkit_value v = {.i = 1};
+    sdtkit_probe_fire(server.probe, &v);
+    return 0;
+}
+
+static int forks(long n, bool use_compat)
+{
+    static const int types[] = {SDTKIT_INT64};
+    server.compat = use_compat;
+    if (use_compat ? !(server.cpv = providerInit("forks")) ||
+                         !(server.cprobe = providerAddProbe(server.cpv, "tick", 1, int64)) ||
+                         providerLoad(server.cpv) != 0
+                   : sdtkit_provider_create("forks", &server.pv) != 0 ||
+                         sdtkit_provider_add_probe(server.pv, "tick", types, 1, &server.probe) != 0 ||
+                         sdtkit_provider_load(server.pv) != 0)
+        return 1;
+    pthread_t t;
+    if (pthread_create(&t, NULL, toggling, NULL) != 0)
+        return 1;
+    long stuck = 0, failed = 0;
+    for (long i = 0; i < n; i++) {
+        pid_t pid = fork();
+        if (pid < 0)
+            return 1;
+        if (pid == 0)
+            _exit(worker());
+        int status = 0;
+        double start = now();
+        pid_t got;
+        while ((got = waitpid(pid, &status, WNOHANG)) == 0 && now() - start < 10) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+        if (got == 0) {
+            stuck++;
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+        } else {
+            failed += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+        }
+    }
+    __atomic_store_n(&server.done, 1, __ATOMIC_RELEASE);
+    pthread_join(t, NULL);
+    printf("forks %ld workers %ld stuck %ld failed\n", n, stuck, failed);
+    return 0;
+}
 
 /* forks: the provider the toggling thread and the workers share. */
 static struct {
@@ -700,6 +872,11 @@ int main(int argc, char **argv)
         return forks(n, argc > 3 && strcmp(argv[3], "compat") == 0);
     if (strcmp(argv[1], "many") == 0)
         return many(n, argc > 3 ? atoi(argv[3]) : 2, argc > 4 && strcmp(argv[4], "compat") == 0);
+    if (strcmp(argv[1], "forks") == 0)
+        return forks(n, argc > 3 && strcmp(argv[3], "compat") == 0);
+    if (strcmp(argv[1], "growth") == 0)
+        return growth(n, argc > 3 ? atoi(argv[3]) : 2, argc > 4 && strcmp(argv[4], "compat") == 0,
+                      argc > 5 ? atol(argv[5]) : 0);
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         if (strcmp(argv[1], modes[i].name) != 0)
             continue;

@@ -146,7 +146,15 @@ t 80.00 1.00" ]
     [[ "$output" =~ ^"churn 100 cycles 0 failed heap "[0-9]+" "[0-9]+" rss "[0-9]+" "[0-9]+" fds "[0-9]+" "[0-9]+" maps "[0-9]+" "[0-9]+" bytes/cycle "-?[0-9.]+$ ]]
     run ./rt many 100 2
     [ "$status" -eq 0 ]
-    [[ "$output" =~ ^"many 100 providers 2 probes 0 failed cpu "[0-9.]+" s dlopens "[0-9]+" objects "[0-9]+" rss "-?[0-9]+" KiB heap "-?[0-9]+" bytes"$ ]]
+    [[ "$output" =~ ^"many 100 providers 2 probes 0 failed cpu "[0-9.]+" s dlopens "[0-9]+" objects "[0-9]+" rss "-?[0-9]+" KiB heap "-?[0-9]+" bytes fds "[0-9]+$ ]]
+    # a load's CPU by tenths, with descriptors open beside or not
+    run ./rt growth 100 2 native 100
+    [ "$status" -eq 0 ]
+    [[ "$output" =~ ^"growth 100 providers 2 probes 0 failed us/load"( [0-9.]+){10}$ ]]
+    # workers forked from a threaded server: none stuck here
+    run ./rt forks 5 compat
+    [ "$status" -eq 0 ]
+    [ "$output" = "forks 5 workers 0 stuck 0 failed" ]
     run ./rt nosuchmode 1
     [ "$status" -eq 2 ]
 }

@@ -71,6 +71,21 @@ HARNESSES="lex parse objread runtime"
         grep -qx 4
 }
 
+@test "the run-time seeds and past crash are what fuzz/make-runtime-seeds writes" {
+    mkdir -p gen/fuzz
+    (cd gen && "$ROOT/fuzz/make-runtime-seeds" >/dev/null)
+    local f n=0
+    for f in gen/fuzz/corpus/runtime/* gen/fuzz/regressions/runtime/*; do
+        cmp "$f" "$ROOT/${f#gen/}" || { echo "${f#gen/} differs from what the script writes"; false; }
+        n=$((n + 1))
+    done
+    [ "$n" -ge 7 ]
+    # the past crash is a seed too (the 2,000 inputs start from the seeds)
+    for f in "$ROOT"/fuzz/regressions/runtime/*; do
+        cmp "$f" "$ROOT/fuzz/corpus/runtime/${f##*/}"
+    done
+}
+
 @test "make fuzz runs every harness for FUZZ_SECONDS and reports executions and findings" {
     need_harnesses
     run make -s -C "$ROOT" fuzz FUZZ_SECONDS=1 FUZZ_DIR="$FUZZ_BUILD"

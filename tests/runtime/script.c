@@ -5,7 +5,9 @@
      create NAME          sdtkit_provider_create       (NAME: a word, "" or NULL)
      add NAME TYPE...     sdtkit_provider_add_probe    (TYPE: u8 i8 u16 i16 u32 i32
                                                         u64 i64 ptr str flt dbl, or a number)
-     load | unload | destroy | path | error
+     load | unload | destroy | path [raw] | error
+                          (path: /proc/PID/fd/N for a memory file's,
+                          unless raw)
      fire NAME | enabled NAME
      sem NAME             which semaphore the probe reads: #K, the K-th
                           address seen (a slot's, or the library's zero)
@@ -14,7 +16,7 @@
                           does (the probe loaded)
      init NAME            providerInit                 (libstapsdt's API)
      cadd NAME COUNT TYPE...  providerAddProbe         (TYPE: a number, as ArgType_t)
-     cload | cunload | cdestroy | cmemfd 0|1 | cfilename
+     cload | cunload | cdestroy | cmemfd 0|1 | cfilename [raw]
      cmany PREFIX N       providerAddProbe of PREFIX0 .. PREFIXN-1, an int32 each
      nofile [max]         no descriptor left to open (the limit set to the
                           lowest free one), or the limit back at its maximum
@@ -32,13 +34,14 @@
 #include <libstapsdt.h>
 #include <sdtkit.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-#define MAX 128
+#define MAX 512
 
 static sdtkit_provider *pv;
 static SDTProvider_t *cpv;
@@ -143,7 +146,8 @@ static void run(char *line)
         puts("0");
     } else if (strcmp(cmd, "path") == 0) {
         const char *path = sdtkit_provider_path(pv);
-        puts(!path ? "(null)" : strncmp(path, "/proc/", 6) == 0 ? "/proc/PID/fd/N" : path);
+        bool raw = name && strcmp(name, "raw") == 0;
+        puts(!path ? "(null)" : !raw && strncmp(path, "/proc/", 6) == 0 ? "/proc/PID/fd/N" : path);
     } else if (strcmp(cmd, "error") == 0) {
         printf("[%s]\n", sdtkit_provider_error(pv));
     } else if (strcmp(cmd, "fire") == 0 || strcmp(cmd, "enabled") == 0) {
@@ -236,7 +240,8 @@ static void run(char *line)
         printf("%d\n", providerUseMemfd(cpv, (MemFDOption_t)(name ? atoi(name) : 0)));
     } else if (strcmp(cmd, "cfilename") == 0) {
         const char *f = cpv ? cpv->_filename : NULL;
-        puts(!f ? "(null)" : strncmp(f, "/proc/", 6) == 0 ? "/proc/PID/fd/N" : f);
+        bool raw = name && strcmp(name, "raw") == 0;
+        puts(!f ? "(null)" : !raw && strncmp(f, "/proc/", 6) == 0 ? "/proc/PID/fd/N" : f);
     } else if (strcmp(cmd, "cfire") == 0 || strcmp(cmd, "cenabled") == 0) {
         if (i < 0) {
             puts("no such probe");
