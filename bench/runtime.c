@@ -39,13 +39,6 @@
                          CPU seconds of the N loads, the dlopen calls and
                          objects (memory files and named files mapped) they
                          made, and the RSS, heap and descriptors they hold.
-     runtime forks N [native|compat]
-                         a threaded server: one thread unloads and loads a
-                         provider over and over while the main thread forks
-                         N workers, one after the other, each of which
-                         loads the provider again, fires and exits; prints
-                         the workers stuck (still running 10 s after they
-                         were forked: killed) and those that failed.
      runtime growth N P [native|compat [FDS]]
                          the same loads, each timed: prints the loads that
                          failed and the CPU microseconds a load took on
@@ -53,7 +46,6 @@
                          (flat when a load's work does not grow with the
                          providers loaded before it); with FDS, as many
                          descriptors (of /dev/null) opened first.
-
      runtime forks N [native|compat]
                          a threaded server: a thread unloads and loads a
                          provider over and over while the main thread forks
@@ -646,92 +638,6 @@ static int growth(long n, int nprobes, bool use_compat, long fds)
     return 0;
 }
 
-/* forks: the provider the toggling thread unloads and loads. */
-static struct {
-    sdtkit_provider *pv;
-    sdtkit_probe *probe;
-    SDTProvider_t *cpv;
-    SDTProbe_t *cprobe;
-    bool compat;
-    volatile int done;
-} server;
-
-static void *toggling(void *arg)
-{
-    (void)arg;
-    while (!__atomic_load_n(&server.done, __ATOMIC_ACQUIRE)) {
-        if (server.compat) {
-            providerUnload(server.cpv);
-            providerLoad(server.cpv);
-        } else {
-            sdtkit_provider_unload(server.pv);
-            sdtkit_provider_load(server.pv);
-        }
-    }
-    return NULL;
-}
-
-/* A worker: the provider loaded again (unloaded first if need be), fired;
- * 0 when all went well. */
-static int worker(void)
-{
-    if (server.compat) {
-        providerUnload(server.cpv);
-        if (providerLoad(server.cpv) != 0)
-            return 1;
-        probeFire(server.cprobe, (int64_t)1);
-        return 0;
-    }
-    sdtkit_provider_unload(server.pv);
-    if (sdtkit_provider_load(server.pv) != 0)
-        return 1;
-    sdtkit_value v = {.i = 1};
-    sdtkit_probe_fire(server.probe, &v);
-    return 0;
-}
-
-static int forks(long n, bool use_compat)
-{
-    static const int types[] = {SDTKIT_INT64};
-    server.compat = use_compat;
-    if (use_compat ? !(server.cpv = providerInit("forks")) ||
-                         !(server.cprobe = providerAddProbe(server.cpv, "tick", 1, int64)) ||
-                         providerLoad(server.cpv) != 0
-                   : sdtkit_provider_create("forks", &server.pv) != 0 ||
-                         sdtkit_provider_add_probe(server.pv, "tick", types, 1, &server.probe) != 0 ||
-                         sdtkit_provider_load(server.pv) != 0)
-        return 1;
-    pthread_t t;
-    if (pthread_create(&t, NULL, toggling, NULL) != 0)
-        return 1;
-    long stuck = 0, failed = 0;
-    for (long i = 0; i < n; i++) {
-        pid_t pid = fork();
-        if (pid < 0)
-            return 1;
-        if (pid == 0)
-            _exit(worker());
-        int status = 0;
-        double start = now();
-        pid_t got;
-        while ((got = waitpid(pid, &status, WNOHANG)) == 0 && now() - start < 10) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
-        if (got == 0) {
-            stuck++;
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-        } else {
-            failed += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
-        }
-    }
-    __atomic_store_n(&server.done, 1, __ATOMIC_RELEASE);
-    pthread_join(t, NULL);
-    printf("forks %ld workers %ld stuck %ld failed\n", n, stuck, failed);
-    return 0;
-}
-
 /* forks: the provider the toggling thread and the workers share. */
 static struct {
     bool compat;
@@ -868,8 +774,6 @@ int main(int argc, char **argv)
         return load(n, argc > 3 ? atoi(argv[3]) : 1000);
     if (strcmp(argv[1], "churn") == 0)
         return churn(n, argc > 3 && strcmp(argv[3], "compat") == 0);
-    if (strcmp(argv[1], "forks") == 0)
-        return forks(n, argc > 3 && strcmp(argv[3], "compat") == 0);
     if (strcmp(argv[1], "many") == 0)
         return many(n, argc > 3 ? atoi(argv[3]) : 2, argc > 4 && strcmp(argv[4], "compat") == 0);
     if (strcmp(argv[1], "forks") == 0)
