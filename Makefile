@@ -93,12 +93,11 @@ FUZZ_DIR   ?= build/fuzz
 FUZZ_FLAGS  = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 NDEBUG_DIR ?= build/ndebug
 
-# The table's cells, as NAME.COLUMN=VALUE words (a blank inside a value
-# written ^), and VARIANTS, its names in order.
-VARIANT_CELLS := $(shell awk -F '  +' '/^\#/ || !NF { next } \
-    !head++ { for (i = 1; i <= NF; i++) col[i] = $$i; next } \
-    { print "VARIANTS+=" $$1; for (i = 2; i <= NF; i++) { v = $$i == "-" ? "" : $$i; \
-      gsub(/ /, "^", v); print $$1 "." col[i] "=" v } }' variants.table)
+# The table's cells, read by tests/table as NAME.COLUMN=VALUE words (a
+# blank inside a value written ^, "-" made empty), and VARIANTS, the
+# names in order.
+VARIANT_CELLS := $(patsubst %=-,%=,$(shell tests/table variants.table | tr ' ' ^))
+VARIANTS      := $(shell tests/table variants.table name)
 $(foreach c,$(VARIANT_CELLS),$(eval $(subst ^, ,$(c))))
 
 # The run-time library's thread-local variable (runtime.h: fire_rider)

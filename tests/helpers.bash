@@ -28,11 +28,14 @@ INCLUDE=$ROOT/include
 # Every test starts in a directory of its own.
 [ -z "${BATS_TEST_TMPDIR:-}" ] || cd "$BATS_TEST_TMPDIR"
 # The programs and run-time libraries under test: the pass's (tests/run),
-# else the normal build's (variants.table's first row).
+# else those of the variant whose pass runs every suite (check all).
 if [ -z "${SDTKIT_DTRACE:-}" ]; then
-    read -r SDTKIT_RUNTIME_LIBDIR SDTKIT_DTRACE < <(awk -F '  +' -v r="$ROOT" \
-        '!/^#/ && NF && h++ { print r "/" $2, r "/" $3; exit }' "$ROOT/variants.table")
-    SDTKIT_SDT_LIST=$SDTKIT_DTRACE/sdt-list SDTKIT_DTRACE+=/dtrace
+    while IFS=$'\t' read -r SDTKIT_RUNTIME_LIBDIR SDTKIT_DTRACE SDTKIT_CHECK; do
+        [ "$SDTKIT_CHECK" != all ] || break
+    done < <("$ROOT/tests/table" "$ROOT/variants.table" dir bin check)
+    unset SDTKIT_CHECK
+    SDTKIT_RUNTIME_LIBDIR=$ROOT/$SDTKIT_RUNTIME_LIBDIR SDTKIT_SDT_LIST=$ROOT/$SDTKIT_DTRACE/sdt-list
+    SDTKIT_DTRACE=$ROOT/$SDTKIT_DTRACE/dtrace
 fi
 DTRACE=$SDTKIT_DTRACE SDT_LIST=$SDTKIT_SDT_LIST
 # Real provider files from other projects, used as external data.
@@ -132,24 +135,23 @@ need_stap_dtrace() {
 
 # ---- The architectures: tests/arches.table ------------------------------
 # ALL_ARCHES: every row's name; ARCHES: those marked main;
-# ARCH_TABLE["ARCH COLUMN"]: every cell, by the column's name and number.
-ARCH_TABLE_FILE=${BASH_SOURCE[0]%/*}/arches.table
+# ARCH_TABLE["ARCH COLUMN"]: every cell, by the column's name.
+ARCH_TABLE_FILE=$ROOT/tests/arches.table
 declare -gA ARCH_TABLE
-eval "$(awk -F '  +' '
-    function q(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
-    /^#/ || !NF { next }
-    !head++ { for (i = 1; i <= NF; i++) { name[i] = $i; if ($i == "main") m = i }; next }
-    { all = all " " $1; if ($m == "yes") main = main " " $1
-      for (i = 1; i <= NF; i++) printf "ARCH_TABLE[%s]=%s\nARCH_TABLE[%s]=%s\n", q($1 " " i), q($i), q($1 " " name[i]), q($i) }
-    END { print "ALL_ARCHES=" q(substr(all, 2)); print "ARCHES=" q(substr(main, 2)) }' "$ARCH_TABLE_FILE")"
+ALL_ARCHES= ARCHES=
+while IFS='=' read -r c v; do
+    ARCH_TABLE["${c%.*} ${c##*.}"]=$v
+    case ${c##*.} in name) ALL_ARCHES+=" $v" ;; main) [ "$v" != yes ] || ARCHES+=" ${c%.*}" ;; esac
+done < <("$ROOT/tests/table" "$ARCH_TABLE_FILE")
+ALL_ARCHES=${ALL_ARCHES# } ARCHES=${ARCHES# }
 
 # arch_field ARCH COLUMN: ARCH's cell of COLUMN (triplet, libc, qemu, run,
-# gdb, class, machine ..., or 2 triplet, 3 C library, 4 qemu).
+# gdb, class, machine ...: the table says each).
 arch_field() {
     [ -n "${ARCH_TABLE["$1 $2"]+set}" ] || { echo "arch_field: no $2 for $1 in $ARCH_TABLE_FILE" >&2; return 1; }
     printf '%s\n' "${ARCH_TABLE["$1 $2"]}"
 }
-arch_triple() { arch_field "$1" 2; }
+arch_triple() { arch_field "$1" triplet; }
 # arch_gcc ARCH, arch_gxx ARCH, arch_tool ARCH TOOL: its compilers, its tools.
 arch_gcc() { arch_tool "$1" gcc; }
 arch_gxx() { arch_tool "$1" g++; }
@@ -167,7 +169,7 @@ need_arch() {
     [ "$1" = x86_64 ] || tier_needs cross "$gcc" || return
     libc=$("$gcc" -print-file-name=libc.a 2>/dev/null)
     [ -f "$libc" ] ||
-        missing "$gcc has no C library: libc.a not found (.ci/run installs $(arch_field "$1" 3))"
+        missing "$gcc has no C library: libc.a not found (.ci/run installs $(arch_field "$1" libc))"
 }
 
 # make_srcs NAME: SRCS, the sources the Makefile's variable NAME lists
