@@ -20,21 +20,22 @@ inner() {
 }
 
 @test "a missing command fails under CI, naming its package, and skips elsewhere" {
-    inner t 'need_cmd no-such-tool-xyz aarch64-linux-gnu-gcc'
+    # a shell that finds no valgrind
+    inner t 'command() { [ "$2" != valgrind ] && builtin command "$@"; }; need_cmd valgrind aarch64-linux-gnu-gcc'
     run fresh env CI=true bats --tap t.bats
     [ "$status" -eq 1 ]
     [[ "$output" == *"not ok 1 inner"* ]]
-    [[ "$output" == *"missing under CI: no-such-tool-xyz is not installed (.ci/run installs it from package no-such-tool-xyz)"* ]]
+    [[ "$output" == *"missing under CI: valgrind is not installed (.ci/run installs it from package valgrind)"* ]]
     run fresh env -u CI bats --tap t.bats
     [ "$status" -eq 0 ]
-    [[ "$output" == *"ok 1 inner # skip no-such-tool-xyz is not installed"* ]]
+    [[ "$output" == *"ok 1 inner # skip valgrind is not installed"* ]]
 }
 
 @test "a cross compiler is named with its Debian package" {
     [ "$(package_of aarch64-linux-gnu-gcc)" = gcc-aarch64-linux-gnu ]
     [ "$(package_of mips64el-linux-gnuabi64-g++)" = g++-mips64el-linux-gnuabi64 ]
     [ "$(package_of ninja)" = ninja-build ]
-    [ "$(arch_field alpha 3)" = libc6.1-dev-alpha-cross ]
+    [ "$(arch_field alpha libc)" = libc6.1-dev-alpha-cross ]
     [ "$(arch_gcc armel)" = arm-linux-gnueabi-gcc ]
 }
 
@@ -356,11 +357,38 @@ where_run() {
     [ "$(package_of x86_64-linux-gnux32-gcc)" = gcc-x86-64-linux-gnux32 ]
 }
 
-@test ".ci/run installs the architectures' compilers from tests/arches.table, and names none itself" {
+@test "tests/packages lists the architectures' compilers and C libraries from tests/arches.table, and .ci/run installs its list, naming none itself" {
+    run "$ROOT/tests/packages"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c '^gcc-.*-linux-gnu' <<<"$output")" -eq 17 ]
+    [ "$(grep -c '^g++-.*-linux-gnu' <<<"$output")" -eq 17 ]
+    grep -qx gcc-x86-64-linux-gnux32 <<<"$output"
+    grep -qx libc6.1-dev-alpha-cross <<<"$output"
+    grep -qx libc6-dev <<<"$output"
+    # each once; NodeSource's nodejs is the machine image's, never .ci/run's
+    [ -z "$(sort <<<"$output" | uniq -d)" ]
+    ! grep -qx nodejs <<<"$output" || false
     # (make check in the release tarball, as RPM's %check runs it: no .ci/)
     [ -f "$ROOT/.ci/run" ] || skip "not a checkout: the release tarball leaves out .ci/, the checkout's machinery"
-    grep -q 'tests/arches.table' "$ROOT/.ci/run"
-    ! grep -v '^ *#' "$ROOT/.ci/run" | grep -E 'libc6[.0-9]*-dev|linux-gnu'
+    grep -qx 'PACKAGES=$(tests/packages)' "$ROOT/.ci/run"
+    ! grep -v '^ *#' "$ROOT/.ci/run" | grep -E 'libc6[.0-9]*-dev|linux-gnu' || false
+}
+
+@test "every command a suite asks need_cmd for has its package in tests/packages.table, which names each package once" {
+    local c missing=()
+    # need_cmd's literal arguments (up to one that is not), where a command starts, not in comments
+    for c in $(cd "$ROOT/tests" && grep -hE '(^|[;&|{(]|then|do)[[:space:]]*need_cmd[[:space:]]' *.bats *.bash |
+        grep -v '^[[:space:]]*#' | grep -oE '(^|[;&|{(]|then|do)[[:space:]]*need_cmd[[:space:]][^;|&)}]*' |
+        sed 's/.*need_cmd/need_cmd/' | awk '{ for (i = 2; i <= NF && $i ~ /^[A-Za-z0-9][-A-Za-z0-9_.+]*$/; i++) print $i }' | sort -u); do
+        package_of "$c" >/dev/null || missing+=("$c")
+    done
+    [ ${#missing[@]} -eq 0 ] || { echo "no package in tests/packages.table: ${missing[*]}"; false; }
+    [ -z "$("$ROOT/tests/table" "$ROOT/tests/packages.table" package | sort | uniq -d)" ]
+    # a command no package has is named so, under CI a failure
+    inner t 'need_cmd no-such-tool-xyz'
+    run fresh env CI=true bats --tap t.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"missing under CI: no-such-tool-xyz is not installed, and no package of tests/packages.table has it: add its row"* ]]
 }
 
 @test "the fast tier leaves the tagged tests out, and fails an untagged one that reaches for a cross compiler or tracer, naming its tag" {

@@ -66,22 +66,13 @@ missing() {
 # refused MESSAGE: skip, under CI too, saying what the machine refuses.
 refused() { skip "the machine refuses: $1"; }
 
-# package_of CMD: the Debian package .ci/run installs CMD from.
+# package_of CMD: the Debian package CMD comes from (tests/packages), and
+# who installs it when .ci/run does not; 1 when no package has it.
 package_of() {
-    local p
-    case $1 in
-        x86_64-linux-gnu-gcc) echo gcc ;; x86_64-linux-gnu-g++) echo g++ ;;
-        *-linux-gnu*-gcc) p=${1%-gcc} && echo "gcc-${p//_/-}" ;;
-        *-linux-gnu*-g++) p=${1%-g++} && echo "g++-${p//_/-}" ;;
-        clang | clang++) echo clang ;; ld.lld) echo lld ;; ld.gold) echo binutils ;;
-        perf) echo linux-perf ;; ninja) echo ninja-build ;; pkg-config) echo pkgconf ;;
-        dpkg-buildpackage) echo dpkg-dev ;; dh) echo debhelper ;; apt-get) echo apt ;; rpmbuild) echo rpm ;;
-        qemu-*) echo qemu-user ;; setpriv | flock | unshare) echo util-linux ;;
-        timeout) echo coreutils ;; tplist-bpfcc | trace-bpfcc) echo bpfcc-tools ;;
-        go) echo golang-go ;; ruby) echo ruby-dev ;;
-        node) echo "nodejs (NodeSource's, in the machine image: it ships /usr/include/node)" ;;
-        *) echo "$1" ;;
-    esac
+    local p by
+    IFS=$'\t' read -r p by < <("$ROOT/tests/packages" "$1") || return 1
+    [ "$by" = .ci/run ] || p+=" ($by)"
+    echo "$p"
 }
 
 # tier_needs TAG WHAT: the test needs WHAT, which only tests tagged TAG may.
@@ -93,7 +84,7 @@ tier_needs() {
 
 # need_cmd CMD...: every CMD is on PATH, or the test is missing its package.
 need_cmd() {
-    local c tag
+    local c tag p
     for c in "$@"; do
         case $c in
             x86_64-linux-gnu-*) tag= ;;
@@ -103,8 +94,12 @@ need_cmd() {
             *) tag= ;;
         esac
         [ -z "$tag" ] || tier_needs "$tag" "$c" || return
-        command -v "$c" >/dev/null 2>&1 ||
-            missing "$c is not installed (.ci/run installs it from package $(package_of "$c"))"
+        ! command -v "$c" >/dev/null 2>&1 || continue
+        if p=$(package_of "$c"); then
+            missing "$c is not installed (.ci/run installs it from package $p)" || return
+        else
+            missing "$c is not installed, and no package of tests/packages.table has it: add its row" || return
+        fi
     done
 }
 
