@@ -146,15 +146,17 @@ variants() {
     ! grep -q SAN_OPTIONS "${e}_musl_dtrace" || false
 }
 
-@test "every suite has its line in tests/check-times for each pass it runs in" {
-    local s missing=()
-    for s in "$ROOT"/tests/*.bats; do
-        s=${s##*/}
-        grep -q "^normal $s " "$ROOT/tests/check-times" || missing+=("normal $s")
-        grep -qx "$s .*" "$ROOT/tests/sanitized-suites" || continue
-        grep -q "^asan $s " "$ROOT/tests/check-times" || missing+=("asan $s")
-        [[ $s == runtime* ]] || grep -q "^musl $s " "$ROOT/tests/check-times" || missing+=("musl $s")
-    done
+@test "every run of a full make check has its line in tests/check-times: every suite in each pass it runs in" {
+    local p s runs missing=()
+    runs=$(fresh "$ROOT/tests/run" --plan)
+    # every suite in the first pass, the sanitized ones in three more
+    [ "$(grep -c '^normal ' <<<"$runs")" -eq "$(ls "$ROOT"/tests/*.bats | wc -l)" ]
+    grep -q '^asan tests/runtime.bats$' <<<"$runs"
+    grep -q '^musl-static tests/dtrace-cli.bats$' <<<"$runs"
+    ! grep -q '^musl tests/runtime.bats$' <<<"$runs" || false
+    while read -r p s; do
+        grep -q "^$p ${s##*/} " "$ROOT/tests/check-times" || missing+=("$p ${s##*/}")
+    done <<<"$runs"
     [ ${#missing[@]} -eq 0 ] || { printf 'no line in tests/check-times: %s\n' "${missing[@]}"; false; }
 }
 
@@ -317,11 +319,70 @@ where_run() {
     plan=$(make -n -B -C "$ROOT" check SUITES="tests/licence.bats tests/sdt-list.bats" 2>&1)
     grep -q 'build/asan/' <<<"$plan"
     if command -v musl-gcc >/dev/null; then grep -q 'build/musl/' <<<"$plan"; fi
+    # not the musl ones for a suite the tools passes leave out
+    plan=$(make -n -B -C "$ROOT" check SUITES=tests/runtime.bats 2>&1)
+    grep -q 'build/asan/' <<<"$plan"
+    ! grep -q 'build/musl/' <<<"$plan" || false
     # the packages, for a package suite of the release tier alone
     command -v dpkg-buildpackage >/dev/null || return 0
     grep -q 'dpkg-buildpackage' <<<"$(make -n -B -C "$ROOT" check SUITES=tests/deb.bats 2>&1)"
     ! grep -q 'dpkg-buildpackage' <<<"$(make -n -B -C "$ROOT" check TIER=fast SUITES=tests/deb.bats 2>&1)" || false
     ! grep -q 'dpkg-buildpackage\|testbed' <<<"$plan" || false
+    # and for autopkgtest.bats's test tagged tracer, which the tracer tier runs
+    grep -q 'dpkg-buildpackage' <<<"$(make -n -B -C "$ROOT" check TIER=tracers SUITES=tests/autopkgtest.bats 2>&1)"
+}
+
+@test "a selection that runs no test says so and fails: make check-fast SUITES=tests/header-arch.bats" {
+    run fresh make -s -C "$ROOT" check-fast SUITES=tests/header-arch.bats
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"tests/run: the fast tier runs no test of tests/header-arch.bats:"* ]]
+    [[ "$output" == *"tests/header-arch.bats: its tests are tagged cross"* ]]
+    [[ "$output" != *" passed, "* ]]
+    # a suite of tests tagged cross alone, untagged as a file: the same
+    printf '%s\n' '# bats test_tags=cross' '@test "c" { true; }' > crossonly.bats
+    run fresh env SDTKIT_TIER=fast "$ROOT/tests/run" "$PWD/crossonly.bats"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"$PWD/crossonly.bats: its tests are tagged cross"* ]]
+    run fresh env SDTKIT_TIER=cross SDTKIT_PASSES=normal "$ROOT/tests/run" "$PWD/crossonly.bats"
+    [ "$status" -eq 0 ]
+    [ "${lines[-1]}" = "1 passed, 0 failed, 0 skipped" ]
+    # a suite that does not exist is named
+    run fresh "$ROOT/tests/run" "$PWD/nosuch.bats"
+    [ "$status" -eq 2 ]
+    [ "$output" = "tests/run: no suite $PWD/nosuch.bats" ]
+}
+
+@test "tests/run --plan reads a suite's tags as bats does: a pass runs the suites with a test of the tier" {
+    # a test's tags: the last file_tags line above it, the last test_tags
+    # line since the test before (blanks around the commas); the passes
+    # after the first leave out normal-pass-only
+    printf '%s\n' '# bats test_tags=cross' '@test "a" { true; }' > cross.bats
+    printf '%s\n' '# bats file_tags=release' '@test "a" { true; }' '# bats test_tags=tracer' '@test "b" { true; }' > release.bats
+    printf '%s\n' '# bats test_tags=tracer' '# bats test_tags=cross' '@test "a" { true; }' > replaced.bats
+    printf '%s\n' '@test "a" { true; }' '# bats file_tags=release' '@test "b" { true; }' > filelate.bats
+    printf '%s\n' '# bats test_tags=cross' '@test "a" { true; }' '  @test "b" { true; }' > reset.bats
+    printf '%s\n' '# bats test_tags= tracer , normal-pass-only' '@test "a" { true; }' > once.bats
+    local tier want
+    for want in 'all: cross filelate once release replaced reset / cross filelate release replaced reset' \
+        'fast: filelate reset / filelate reset' 'cross: cross replaced reset / cross replaced reset' \
+        'tracers: once release / release' 'release: filelate release / filelate release'; do
+        tier=${want%%:*}
+        run fresh env SDTKIT_TIER="$tier" SANITIZED_SUITES="$(echo *.bats)" SDTKIT_PASSES="normal asan" \
+            "$ROOT/tests/run" --plan "$PWD"/*.bats
+        [ "$status" -eq 0 ]
+        [ "$tier: $(sed -n "s|^normal $PWD/\(.*\)\.bats$|\1|p" <<<"$output" | sort | xargs) / $(sed -n "s|^asan $PWD/\(.*\)\.bats$|\1|p" <<<"$output" | sort | xargs)" = "$want" ]
+    done
+    # as bats counts them
+    [ "$(bats --count --filter-tags tracer *.bats)" -eq 2 ]
+    [ "$(bats --count --filter-tags '!cross,!tracer,!release' *.bats)" -eq 2 ]
+}
+
+@test "tests/run lists each skipped and failed test as bats names it, quotes and dollars too" {
+    printf '%s\n' "@test \"it's \\\$HOME 'a' \\\"b\\\"\" { false; }" "@test \"c\" { skip \"it's \\\$(no) 'x'\"; }" > odd.bats
+    run fresh env SDTKIT_PASSES=normal "$ROOT/tests/run" "$PWD/odd.bats"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *$'\nskipped:\n  normal: c -- it\'s $(no) \'x\'\nfailed:\n  normal: it\'s $HOME \'a\' "b"\n'* ]]
+    [ "${lines[-1]}" = "0 passed, 1 failed, 1 skipped" ]
 }
 
 @test "every suite of tests/sanitized-suites runs the programs through \$DTRACE, \$SDT_LIST or rt_build" {
