@@ -50,6 +50,23 @@ inner() {
     [[ "$output" == *"aarch64-linux-gnu-gcc has no C library: libc.a not found (.ci/run installs libc6-dev-arm64-cross)"* ]]
 }
 
+@test "a helper of a file the suite did not load fails naming the file to load, not as a command bash did not find" {
+    inner t 'need_bpftrace'
+    run fresh bats --tap t.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"failed with status 127"* ]]
+    [[ "$output" == *"need_bpftrace is a helper of tests/tracers-helpers.bash, which this suite does not load: add \`load tracers-helpers\` after \`load helpers\`"* ]]
+    [[ "$output" != *"command not found"* ]]
+    inner t 'rt_build x x.c'
+    run fresh bats --tap t.bats
+    [[ "$output" == *"rt_build is a helper of tests/runtime-helpers.bash"* ]]
+    # a command no helper file has is not found, as bash says
+    inner t 'no-such-helper-xyz'
+    run fresh bats --tap t.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"no-such-helper-xyz: command not found"* ]]
+}
+
 @test "what the machine refuses skips under CI too, and says so" {
     inner t 'refused "no uprobes in this kernel"'
     run fresh env CI=true bats --tap t.bats

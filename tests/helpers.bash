@@ -55,6 +55,21 @@ if [ -x /usr/bin/python3 ]; then
     python3() { /usr/bin/python3 "$@"; }
 fi
 
+# command_not_found_handle NAME ARGS...: bash's hook for a command it did
+# not find: a helper of a file the suite did not load is named with that
+# file, where bash alone says "command not found" (status 127 still).
+command_not_found_handle() {
+    local f
+    f=$(awk -v f="$1() {" 'index($0, f) == 1 { print FILENAME; exit }' "$ROOT"/tests/*helpers.bash)
+    if [ -n "$f" ]; then
+        f=${f##*/}
+        echo "$1 is a helper of tests/$f, which this suite does not load: add \`load ${f%.bash}\` after \`load helpers\` (tests/README.md, 1)" >&2
+    else
+        echo "$1: command not found" >&2
+    fi
+    return 127
+}
+
 # ---- What a test needs (tests/README.md, 2) ------------------------------
 
 # missing MESSAGE: fail under CI, skip elsewhere.
