@@ -149,11 +149,17 @@ need_stap_dtrace() {
 ARCH_TABLE_FILE=$ROOT/tests/arches.table
 declare -gA ARCH_TABLE
 ALL_ARCHES= ARCHES=
-while IFS='=' read -r c v; do
+# (split by IFS, not read: bash reads a pipe a byte at a time)
+ARCH_CELLS=$("$ROOT/tests/table" "$ARCH_TABLE_FILE") IFS_=$IFS IFS=$'\n'
+set -f
+for c in $ARCH_CELLS; do
+    v=${c#*=} c=${c%%=*}
     ARCH_TABLE["${c%.*} ${c##*.}"]=$v
     case ${c##*.} in name) ALL_ARCHES+=" $v" ;; main) [ "$v" != yes ] || ARCHES+=" ${c%.*}" ;; esac
-done < <("$ROOT/tests/table" "$ARCH_TABLE_FILE")
-ALL_ARCHES=${ALL_ARCHES# } ARCHES=${ARCHES# }
+done
+set +f
+IFS=$IFS_ ALL_ARCHES=${ALL_ARCHES# } ARCHES=${ARCHES# }
+unset ARCH_CELLS IFS_ c v
 
 # arch_field ARCH COLUMN: ARCH's cell of COLUMN (triplet, libc, qemu, run,
 # gdb, class, machine ...: the table says each).
