@@ -10,7 +10,10 @@
 # a condition).  `bats --trace` keeps bats' trap.
 if [ "${BASH_VERSINFO[0]}" -ge 5 ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ]; then
     bats_debug_trap() {
-        # (not while bats sets its traps, nor in `load`, after which bash restores ERR)
+        # (not while bats sets its traps, nor in `load`, after which bash
+        # restores ERR; the names joined by blanks, whatever IFS the
+        # command run holds)
+        local IFS=' '
         case " ${FUNCNAME[*]} " in *" bats_setup_tracing "* | *" source "*) return 0 ;; esac
         trap - DEBUG
         trap sdtkit_error_trap ERR
