@@ -94,12 +94,11 @@ FUZZ_DIR   ?= build/fuzz
 FUZZ_FLAGS  = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 NDEBUG_DIR ?= build/ndebug
 
-# The table's cells, as NAME.COLUMN=VALUE words (a blank inside a value
-# written ^), and VARIANTS, its names in order.
-VARIANT_CELLS := $(shell awk -F '  +' '/^\#/ || !NF { next } \
-    !head++ { for (i = 1; i <= NF; i++) col[i] = $$i; next } \
-    { print "VARIANTS+=" $$1; for (i = 2; i <= NF; i++) { v = $$i == "-" ? "" : $$i; \
-      gsub(/ /, "^", v); print $$1 "." col[i] "=" v } }' variants.table)
+# The table's cells, read by tests/table as NAME.COLUMN=VALUE words (a
+# blank inside a value written ^, "-" made empty), and VARIANTS, the
+# names in order.
+VARIANT_CELLS := $(patsubst %=-,%=,$(shell tests/table variants.table | tr ' ' ^))
+VARIANTS      := $(shell tests/table variants.table name)
 $(foreach c,$(VARIANT_CELLS),$(eval $(subst ^, ,$(c))))
 
 # The run-time library's thread-local variable (runtime.h: fire_rider)
@@ -230,33 +229,31 @@ examples: tools runtime
 demo: examples
 	@$(MAKE) -s -C $(EXAMPLES_DIR) demo $(EXAMPLE_VARS)
 
-# tests/run: a pass of the suites for each variant whose check column is
-# not "-" (variants.table), and one line for all passes: N passed, N
-# failed, N skipped.  The tracer tier's suites read build/examples (make
-# examples).  The other passes' variants are built only when a suite of tests/sanitized-suites
-# is to run, the tools passes' outside the fast tier and when their
-# compiler is installed (tests/run reports a pass it finds unbuilt).
-# `make -j check` builds the prerequisites in parallel; the suites get no
-# jobserver (MAKEFLAGS unset) nor TIER (a command line's variables are
-# exported): the make runs of tests are their own.
+# tests/run decides what runs: a pass of the suites for each variant
+# whose check column is not "-" (variants.table), the tier's tests of
+# each; `tests/run --plan` prints those runs, "PASS SUITE" a line, and
+# make check builds what they read: each pass's variant, where its
+# compiler is installed (tests/run reports a pass it finds unbuilt), the
+# examples for the tracer tier, the packages for the package suites.  One
+# line ends it for all passes: N passed, N failed, N skipped.  `make -j
+# check` builds the prerequisites in parallel; the suites get no jobserver
+# (MAKEFLAGS unset) nor TIER (a command line's variables are exported):
+# the make runs of tests are their own.
 #
 # Tiers (tests/run): TIER=all (make check), fast (make check-fast: host
 # compilers, the tools and the run-time library, without the tools
 # passes), cross, tracers, release (make check-cross ...).
-TIER             ?= all
-SANITIZED_LIST   := $(shell awk '!/^\#/ && NF { print $$1 }' tests/sanitized-suites)
-CHECK_SANITIZED   = $(if $(SUITES),$(filter $(SANITIZED_LIST),$(notdir $(SUITES))),all)
-# check_variant V: V, when this make check runs its pass.
-check_variant = $(if $(filter all,$($(1).check)),$(1),$(if $(CHECK_SANITIZED),$(if \
-    $(filter sanitized,$($(1).check)),$(1),$(if $(filter fast,$(TIER)),,$(if \
-    $(shell command -v $(firstword $($(1).cc)) 2>/dev/null),$(1))))))
-CHECK_VARIANTS    = $(foreach v,$(VARIANTS),$(if $($(v).check),$(call check_variant,$(v))))
+TIER ?= all
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+CHECK_PLAN     := $(shell env SDTKIT_TIER=$(TIER) tests/run --plan $(SUITES))
+CHECK_VARIANTS  = $(foreach v,$(sort $(filter $(VARIANTS),$(CHECK_PLAN))), \
+    $(if $(shell command -v $(firstword $($(v).cc)) 2>/dev/null),$(v)))
+# check_runs SUITE...: those of the SUITEs the plan runs.
+check_runs      = $(filter $(1),$(notdir $(filter-out $(VARIANTS),$(CHECK_PLAN))))
 # The release tier's package suites read make deb's packages of this
 # machine's architecture, arm64's and s390x's (cross-built in a testbed)
 # and the testbeds' base layer (packaging.mk): make check builds those the
 # suites it runs read, where dpkg-buildpackage is (as root, for a testbed).
-ifneq ($(filter check,$(MAKECMDGOALS)),)
-check_runs      = $(if $(filter all release,$(TIER)),$(if $(SUITES),$(filter $(1),$(notdir $(SUITES))),$(1)))
 CHECK_DEB      := $(shell command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && echo deb)
 CHECK_TESTBED  := $(shell [ "$$(id -u)" = 0 ] && command -v unshare >/dev/null && echo yes)
 cross_ok        = $(shell dpkg-query -W -f '$${Status}' crossbuild-essential-$(1) 2>/dev/null | grep -q ' installed$$' && echo $(1))

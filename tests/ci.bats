@@ -20,21 +20,22 @@ inner() {
 }
 
 @test "a missing command fails under CI, naming its package, and skips elsewhere" {
-    inner t 'need_cmd no-such-tool-xyz aarch64-linux-gnu-gcc'
+    # a shell that finds no valgrind
+    inner t 'command() { [ "$2" != valgrind ] && builtin command "$@"; }; need_cmd valgrind aarch64-linux-gnu-gcc'
     run fresh env CI=true bats --tap t.bats
     [ "$status" -eq 1 ]
     [[ "$output" == *"not ok 1 inner"* ]]
-    [[ "$output" == *"missing under CI: no-such-tool-xyz is not installed (.ci/run installs it from package no-such-tool-xyz)"* ]]
+    [[ "$output" == *"missing under CI: valgrind is not installed (.ci/run installs it from package valgrind)"* ]]
     run fresh env -u CI bats --tap t.bats
     [ "$status" -eq 0 ]
-    [[ "$output" == *"ok 1 inner # skip no-such-tool-xyz is not installed"* ]]
+    [[ "$output" == *"ok 1 inner # skip valgrind is not installed"* ]]
 }
 
 @test "a cross compiler is named with its Debian package" {
     [ "$(package_of aarch64-linux-gnu-gcc)" = gcc-aarch64-linux-gnu ]
     [ "$(package_of mips64el-linux-gnuabi64-g++)" = g++-mips64el-linux-gnuabi64 ]
     [ "$(package_of ninja)" = ninja-build ]
-    [ "$(arch_field alpha 3)" = libc6.1-dev-alpha-cross ]
+    [ "$(arch_field alpha libc)" = libc6.1-dev-alpha-cross ]
     [ "$(arch_gcc armel)" = arm-linux-gnueabi-gcc ]
 }
 
@@ -47,6 +48,23 @@ inner() {
     run fresh env CI=true PATH="$PWD/bin:$PATH" bats --tap t.bats
     [ "$status" -eq 1 ]
     [[ "$output" == *"aarch64-linux-gnu-gcc has no C library: libc.a not found (.ci/run installs libc6-dev-arm64-cross)"* ]]
+}
+
+@test "a helper of a file the suite did not load fails naming the file to load, not as a command bash did not find" {
+    inner t 'need_bpftrace'
+    run fresh bats --tap t.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"failed with status 127"* ]]
+    [[ "$output" == *"need_bpftrace is a helper of tests/tracers-helpers.bash, which this suite does not load: add \`load tracers-helpers\` after \`load helpers\`"* ]]
+    [[ "$output" != *"command not found"* ]]
+    inner t 'rt_build x x.c'
+    run fresh bats --tap t.bats
+    [[ "$output" == *"rt_build is a helper of tests/runtime-helpers.bash"* ]]
+    # a command no helper file has is not found, as bash says
+    inner t 'no-such-helper-xyz'
+    run fresh bats --tap t.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"no-such-helper-xyz: command not found"* ]]
 }
 
 @test "what the machine refuses skips under CI too, and says so" {
@@ -145,15 +163,17 @@ variants() {
     ! grep -q SAN_OPTIONS "${e}_musl_dtrace" || false
 }
 
-@test "every suite has its line in tests/check-times for each pass it runs in" {
-    local s missing=()
-    for s in "$ROOT"/tests/*.bats; do
-        s=${s##*/}
-        grep -q "^normal $s " "$ROOT/tests/check-times" || missing+=("normal $s")
-        grep -qx "$s .*" "$ROOT/tests/sanitized-suites" || continue
-        grep -q "^asan $s " "$ROOT/tests/check-times" || missing+=("asan $s")
-        [[ $s == runtime* ]] || grep -q "^musl $s " "$ROOT/tests/check-times" || missing+=("musl $s")
-    done
+@test "every run of a full make check has its line in tests/check-times: every suite in each pass it runs in" {
+    local p s runs missing=()
+    runs=$(fresh "$ROOT/tests/run" --plan)
+    # every suite in the first pass, the sanitized ones in three more
+    [ "$(grep -c '^normal ' <<<"$runs")" -eq "$(ls "$ROOT"/tests/*.bats | wc -l)" ]
+    grep -q '^asan tests/runtime.bats$' <<<"$runs"
+    grep -q '^musl-static tests/dtrace-cli.bats$' <<<"$runs"
+    ! grep -q '^musl tests/runtime.bats$' <<<"$runs" || false
+    while read -r p s; do
+        grep -q "^$p ${s##*/} " "$ROOT/tests/check-times" || missing+=("$p ${s##*/}")
+    done <<<"$runs"
     [ ${#missing[@]} -eq 0 ] || { printf 'no line in tests/check-times: %s\n' "${missing[@]}"; false; }
 }
 
@@ -316,11 +336,70 @@ where_run() {
     plan=$(make -n -B -C "$ROOT" check SUITES="tests/licence.bats tests/sdt-list.bats" 2>&1)
     grep -q 'build/asan/' <<<"$plan"
     if command -v musl-gcc >/dev/null; then grep -q 'build/musl/' <<<"$plan"; fi
+    # not the musl ones for a suite the tools passes leave out
+    plan=$(make -n -B -C "$ROOT" check SUITES=tests/runtime.bats 2>&1)
+    grep -q 'build/asan/' <<<"$plan"
+    ! grep -q 'build/musl/' <<<"$plan" || false
     # the packages, for a package suite of the release tier alone
     command -v dpkg-buildpackage >/dev/null || return 0
     grep -q 'dpkg-buildpackage' <<<"$(make -n -B -C "$ROOT" check SUITES=tests/deb.bats 2>&1)"
     ! grep -q 'dpkg-buildpackage' <<<"$(make -n -B -C "$ROOT" check TIER=fast SUITES=tests/deb.bats 2>&1)" || false
     ! grep -q 'dpkg-buildpackage\|testbed' <<<"$plan" || false
+    # and for autopkgtest.bats's test tagged tracer, which the tracer tier runs
+    grep -q 'dpkg-buildpackage' <<<"$(make -n -B -C "$ROOT" check TIER=tracers SUITES=tests/autopkgtest.bats 2>&1)"
+}
+
+@test "a selection that runs no test says so and fails: make check-fast SUITES=tests/header-arch.bats" {
+    run fresh make -s -C "$ROOT" check-fast SUITES=tests/header-arch.bats
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"tests/run: the fast tier runs no test of tests/header-arch.bats:"* ]]
+    [[ "$output" == *"tests/header-arch.bats: its tests are tagged cross"* ]]
+    [[ "$output" != *" passed, "* ]]
+    # a suite of tests tagged cross alone, untagged as a file: the same
+    printf '%s\n' '# bats test_tags=cross' '@test "c" { true; }' > crossonly.bats
+    run fresh env SDTKIT_TIER=fast "$ROOT/tests/run" "$PWD/crossonly.bats"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"$PWD/crossonly.bats: its tests are tagged cross"* ]]
+    run fresh env SDTKIT_TIER=cross SDTKIT_PASSES=normal "$ROOT/tests/run" "$PWD/crossonly.bats"
+    [ "$status" -eq 0 ]
+    [ "${lines[-1]}" = "1 passed, 0 failed, 0 skipped" ]
+    # a suite that does not exist is named
+    run fresh "$ROOT/tests/run" "$PWD/nosuch.bats"
+    [ "$status" -eq 2 ]
+    [ "$output" = "tests/run: no suite $PWD/nosuch.bats" ]
+}
+
+@test "tests/run --plan reads a suite's tags as bats does: a pass runs the suites with a test of the tier" {
+    # a test's tags: the last file_tags line above it, the last test_tags
+    # line since the test before (blanks around the commas); the passes
+    # after the first leave out normal-pass-only
+    printf '%s\n' '# bats test_tags=cross' '@test "a" { true; }' > cross.bats
+    printf '%s\n' '# bats file_tags=release' '@test "a" { true; }' '# bats test_tags=tracer' '@test "b" { true; }' > release.bats
+    printf '%s\n' '# bats test_tags=tracer' '# bats test_tags=cross' '@test "a" { true; }' > replaced.bats
+    printf '%s\n' '@test "a" { true; }' '# bats file_tags=release' '@test "b" { true; }' > filelate.bats
+    printf '%s\n' '# bats test_tags=cross' '@test "a" { true; }' '  @test "b" { true; }' > reset.bats
+    printf '%s\n' '# bats test_tags= tracer , normal-pass-only' '@test "a" { true; }' > once.bats
+    local tier want
+    for want in 'all: cross filelate once release replaced reset / cross filelate release replaced reset' \
+        'fast: filelate reset / filelate reset' 'cross: cross replaced reset / cross replaced reset' \
+        'tracers: once release / release' 'release: filelate release / filelate release'; do
+        tier=${want%%:*}
+        run fresh env SDTKIT_TIER="$tier" SANITIZED_SUITES="$(echo *.bats)" SDTKIT_PASSES="normal asan" \
+            "$ROOT/tests/run" --plan "$PWD"/*.bats
+        [ "$status" -eq 0 ]
+        [ "$tier: $(sed -n "s|^normal $PWD/\(.*\)\.bats$|\1|p" <<<"$output" | sort | xargs) / $(sed -n "s|^asan $PWD/\(.*\)\.bats$|\1|p" <<<"$output" | sort | xargs)" = "$want" ]
+    done
+    # as bats counts them
+    [ "$(bats --count --filter-tags tracer *.bats)" -eq 2 ]
+    [ "$(bats --count --filter-tags '!cross,!tracer,!release' *.bats)" -eq 2 ]
+}
+
+@test "tests/run lists each skipped and failed test as bats names it, quotes and dollars too" {
+    printf '%s\n' "@test \"it's \\\$HOME 'a' \\\"b\\\"\" { false; }" "@test \"c\" { skip \"it's \\\$(no) 'x'\"; }" > odd.bats
+    run fresh env SDTKIT_PASSES=normal "$ROOT/tests/run" "$PWD/odd.bats"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *$'\nskipped:\n  normal: c -- it\'s $(no) \'x\'\nfailed:\n  normal: it\'s $HOME \'a\' "b"\n'* ]]
+    [ "${lines[-1]}" = "0 passed, 1 failed, 1 skipped" ]
 }
 
 @test "every suite of tests/sanitized-suites runs the programs through \$DTRACE, \$SDT_LIST or rt_build" {
@@ -329,19 +408,21 @@ where_run() {
         [ -f "$ROOT/tests/$s" ] || { echo "no tests/$s"; return 1; }
         grep -qE '"\$(DTRACE|SDT_LIST)"|^ *rt_build ' "$ROOT/tests/$s" || { echo "$s runs none"; return 1; }
         n=$((n + 1))
-    done < <(grep -v '^#' "$ROOT/tests/sanitized-suites" | grep .)
+    done < <("$ROOT/tests/table" "$ROOT/tests/sanitized-suites" suite)
     [ "$n" -gt 0 ]
 }
 
-@test "tests/arches.table has every column for all 18 architectures" {
-    local rows
-    rows=$(awk -F '  +' '!/^#/ && NF' "$ROOT/tests/arches.table")
-    [ "$(awk -F '  +' '{ print NF }' <<<"$rows" | sort -u)" = 12 ]
-    [ "$(tail -n +2 <<<"$rows" | cut -d' ' -f1 | sort -u | wc -l)" -eq 18 ]
+@test "tests/arches.table has every column for all 18 architectures, and the suites read a column by its name" {
+    local names
+    # (tests/table fails for a row with a cell too many or too few)
+    names=$("$ROOT/tests/table" "$ROOT/tests/arches.table" name)
+    [ "$(sort -u <<<"$names" | wc -l)" -eq 18 ]
+    [ "$("$ROOT/tests/table" "$ROOT/tests/arches.table" | grep -c '^x32\.')" -eq 12 ]
     [ "$(wc -w <<<"$ALL_ARCHES")" -eq 18 ]
     [ "$ARCHES" = "x86_64 i686 aarch64 armhf ppc64el s390x riscv64" ]
     [ "$(arch_field x32 machine)" = "Advanced Micro Devices X86-64" ]
-    [ "$(arch_field x32 2)" = x86_64-linux-gnux32 ]
+    run arch_field x32 2
+    [ "$status" -eq 1 ]
     [ "$(arch_field x32 triplet)" = x86_64-linux-gnux32 ]
     [ "$(arch_gcc ppc64el)" = powerpc64le-linux-gnu-gcc ]
     [ "$(arch_gxx x86_64)" = g++ ]
@@ -354,11 +435,38 @@ where_run() {
     [ "$(package_of x86_64-linux-gnux32-gcc)" = gcc-x86-64-linux-gnux32 ]
 }
 
-@test ".ci/run installs the architectures' compilers from tests/arches.table, and names none itself" {
+@test "tests/packages lists the architectures' compilers and C libraries from tests/arches.table, and .ci/run installs its list, naming none itself" {
+    run "$ROOT/tests/packages"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c '^gcc-.*-linux-gnu' <<<"$output")" -eq 17 ]
+    [ "$(grep -c '^g++-.*-linux-gnu' <<<"$output")" -eq 17 ]
+    grep -qx gcc-x86-64-linux-gnux32 <<<"$output"
+    grep -qx libc6.1-dev-alpha-cross <<<"$output"
+    grep -qx libc6-dev <<<"$output"
+    # each once; NodeSource's nodejs is the machine image's, never .ci/run's
+    [ -z "$(sort <<<"$output" | uniq -d)" ]
+    ! grep -qx nodejs <<<"$output" || false
     # (make check in the release tarball, as RPM's %check runs it: no .ci/)
     [ -f "$ROOT/.ci/run" ] || skip "not a checkout: the release tarball leaves out .ci/, the checkout's machinery"
-    grep -q 'tests/arches.table' "$ROOT/.ci/run"
-    ! grep -v '^ *#' "$ROOT/.ci/run" | grep -E 'libc6[.0-9]*-dev|linux-gnu'
+    grep -qx 'PACKAGES=$(tests/packages)' "$ROOT/.ci/run"
+    ! grep -v '^ *#' "$ROOT/.ci/run" | grep -E 'libc6[.0-9]*-dev|linux-gnu' || false
+}
+
+@test "every command a suite asks need_cmd for has its package in tests/packages.table, which names each package once" {
+    local c missing=()
+    # need_cmd's literal arguments (up to one that is not), where a command starts, not in comments
+    for c in $(cd "$ROOT/tests" && grep -hE '(^|[;&|{(]|then|do)[[:space:]]*need_cmd[[:space:]]' *.bats *.bash |
+        grep -v '^[[:space:]]*#' | grep -oE '(^|[;&|{(]|then|do)[[:space:]]*need_cmd[[:space:]][^;|&)}]*' |
+        sed 's/.*need_cmd/need_cmd/' | awk '{ for (i = 2; i <= NF && $i ~ /^[A-Za-z0-9][-A-Za-z0-9_.+]*$/; i++) print $i }' | sort -u); do
+        package_of "$c" >/dev/null || missing+=("$c")
+    done
+    [ ${#missing[@]} -eq 0 ] || { echo "no package in tests/packages.table: ${missing[*]}"; false; }
+    [ -z "$("$ROOT/tests/table" "$ROOT/tests/packages.table" package | sort | uniq -d)" ]
+    # a command no package has is named so, under CI a failure
+    inner t 'need_cmd no-such-tool-xyz'
+    run fresh env CI=true bats --tap t.bats
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"missing under CI: no-such-tool-xyz is not installed, and no package of tests/packages.table has it: add its row"* ]]
 }
 
 @test "the fast tier leaves the tagged tests out, and fails an untagged one that reaches for a cross compiler or tracer, naming its tag" {

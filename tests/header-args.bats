@@ -199,7 +199,7 @@ read_libbpf() {
 read_gdb() {
     local d
     for d in "$@"; do
-        echo "$d $([ -z "${QEMU:-}" ] && echo - || arch_field "${d%%-*}" 4) - $PWD/$d/args $PWD/$d/want.txt"
+        echo "$d $([ -z "${QEMU:-}" ] && echo - || arch_field "${d%%-*}" qemu) - $PWD/$d/args $PWD/$d/want.txt"
     done | GDB_PROBE_CLASS=ProbeArgs64 gdb_runs "$PWD" $(printf "args:%s " $PROBES)
     for d in "$@"; do grep -E '^[a-z0-9]+ arg[0-9]+ ' $d.hits >$d/got.txt || true; done
 }
@@ -228,7 +228,7 @@ read_gdb() {
 # DIR/args (DIR: ARCH-LANG-HEADER).
 qemu_build() {
     local d=$1-$3-$4
-    need_cmd "$(arch_field "$1" 4)"
+    need_cmd "$(arch_field "$1" qemu)"
     need_arch "$1"
     mkdir $d
     build_args $d/args "$2" $3 $4 -O2 -static

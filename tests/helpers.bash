@@ -10,7 +10,10 @@
 # a condition).  `bats --trace` keeps bats' trap.
 if [ "${BASH_VERSINFO[0]}" -ge 5 ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ]; then
     bats_debug_trap() {
-        # (not while bats sets its traps, nor in `load`, after which bash restores ERR)
+        # (not while bats sets its traps, nor in `load`, after which bash
+        # restores ERR; the names joined by blanks, whatever IFS the
+        # command run holds)
+        local IFS=' '
         case " ${FUNCNAME[*]} " in *" bats_setup_tracing "* | *" source "*) return 0 ;; esac
         trap - DEBUG
         trap sdtkit_error_trap ERR
@@ -28,11 +31,14 @@ INCLUDE=$ROOT/include
 # Every test starts in a directory of its own.
 [ -z "${BATS_TEST_TMPDIR:-}" ] || cd "$BATS_TEST_TMPDIR"
 # The programs and run-time libraries under test: the pass's (tests/run),
-# else the normal build's (variants.table's first row).
+# else those of the variant whose pass runs every suite (check all).
 if [ -z "${SDTKIT_DTRACE:-}" ]; then
-    read -r SDTKIT_RUNTIME_LIBDIR SDTKIT_DTRACE < <(awk -F '  +' -v r="$ROOT" \
-        '!/^#/ && NF && h++ { print r "/" $2, r "/" $3; exit }' "$ROOT/variants.table")
-    SDTKIT_SDT_LIST=$SDTKIT_DTRACE/sdt-list SDTKIT_DTRACE+=/dtrace
+    while IFS=$'\t' read -r SDTKIT_RUNTIME_LIBDIR SDTKIT_DTRACE SDTKIT_CHECK; do
+        [ "$SDTKIT_CHECK" != all ] || break
+    done < <("$ROOT/tests/table" "$ROOT/variants.table" dir bin check)
+    unset SDTKIT_CHECK
+    SDTKIT_RUNTIME_LIBDIR=$ROOT/$SDTKIT_RUNTIME_LIBDIR SDTKIT_SDT_LIST=$ROOT/$SDTKIT_DTRACE/sdt-list
+    SDTKIT_DTRACE=$ROOT/$SDTKIT_DTRACE/dtrace
 fi
 DTRACE=$SDTKIT_DTRACE SDT_LIST=$SDTKIT_SDT_LIST
 # Real provider files from other projects, used as external data.
@@ -52,6 +58,21 @@ if [ -x /usr/bin/python3 ]; then
     python3() { /usr/bin/python3 "$@"; }
 fi
 
+# command_not_found_handle NAME ARGS...: bash's hook for a command it did
+# not find: a helper of a file the suite did not load is named with that
+# file, where bash alone says "command not found" (status 127 still).
+command_not_found_handle() {
+    local f
+    f=$(awk -v f="$1() {" 'index($0, f) == 1 { print FILENAME; exit }' "$ROOT"/tests/*helpers.bash)
+    if [ -n "$f" ]; then
+        f=${f##*/}
+        echo "$1 is a helper of tests/$f, which this suite does not load: add \`load ${f%.bash}\` after \`load helpers\` (tests/README.md, 1)" >&2
+    else
+        echo "$1: command not found" >&2
+    fi
+    return 127
+}
+
 # ---- What a test needs (tests/README.md, 2) ------------------------------
 
 # missing MESSAGE: fail under CI, skip elsewhere.
@@ -63,22 +84,13 @@ missing() {
 # refused MESSAGE: skip, under CI too, saying what the machine refuses.
 refused() { skip "the machine refuses: $1"; }
 
-# package_of CMD: the Debian package .ci/run installs CMD from.
+# package_of CMD: the Debian package CMD comes from (tests/packages), and
+# who installs it when .ci/run does not; 1 when no package has it.
 package_of() {
-    local p
-    case $1 in
-        x86_64-linux-gnu-gcc) echo gcc ;; x86_64-linux-gnu-g++) echo g++ ;;
-        *-linux-gnu*-gcc) p=${1%-gcc} && echo "gcc-${p//_/-}" ;;
-        *-linux-gnu*-g++) p=${1%-g++} && echo "g++-${p//_/-}" ;;
-        clang | clang++) echo clang ;; ld.lld) echo lld ;; ld.gold) echo binutils ;;
-        perf) echo linux-perf ;; ninja) echo ninja-build ;; pkg-config) echo pkgconf ;;
-        dpkg-buildpackage) echo dpkg-dev ;; dh) echo debhelper ;; apt-get) echo apt ;; rpmbuild) echo rpm ;;
-        qemu-*) echo qemu-user ;; setpriv | flock | unshare) echo util-linux ;;
-        timeout) echo coreutils ;; tplist-bpfcc | trace-bpfcc) echo bpfcc-tools ;;
-        go) echo golang-go ;; ruby) echo ruby-dev ;;
-        node) echo "nodejs (NodeSource's, in the machine image: it ships /usr/include/node)" ;;
-        *) echo "$1" ;;
-    esac
+    local p by
+    IFS=$'\t' read -r p by < <("$ROOT/tests/packages" "$1") || return 1
+    [ "$by" = .ci/run ] || p+=" ($by)"
+    echo "$p"
 }
 
 # tier_needs TAG WHAT: the test needs WHAT, which only tests tagged TAG may.
@@ -90,7 +102,7 @@ tier_needs() {
 
 # need_cmd CMD...: every CMD is on PATH, or the test is missing its package.
 need_cmd() {
-    local c tag
+    local c tag p
     for c in "$@"; do
         case $c in
             x86_64-linux-gnu-*) tag= ;;
@@ -100,8 +112,12 @@ need_cmd() {
             *) tag= ;;
         esac
         [ -z "$tag" ] || tier_needs "$tag" "$c" || return
-        command -v "$c" >/dev/null 2>&1 ||
-            missing "$c is not installed (.ci/run installs it from package $(package_of "$c"))"
+        ! command -v "$c" >/dev/null 2>&1 || continue
+        if p=$(package_of "$c"); then
+            missing "$c is not installed (.ci/run installs it from package $p)" || return
+        else
+            missing "$c is not installed, and no package of tests/packages.table has it: add its row" || return
+        fi
     done
 }
 
@@ -132,24 +148,29 @@ need_stap_dtrace() {
 
 # ---- The architectures: tests/arches.table ------------------------------
 # ALL_ARCHES: every row's name; ARCHES: those marked main;
-# ARCH_TABLE["ARCH COLUMN"]: every cell, by the column's name and number.
-ARCH_TABLE_FILE=${BASH_SOURCE[0]%/*}/arches.table
+# ARCH_TABLE["ARCH COLUMN"]: every cell, by the column's name.
+ARCH_TABLE_FILE=$ROOT/tests/arches.table
 declare -gA ARCH_TABLE
-eval "$(awk -F '  +' '
-    function q(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
-    /^#/ || !NF { next }
-    !head++ { for (i = 1; i <= NF; i++) { name[i] = $i; if ($i == "main") m = i }; next }
-    { all = all " " $1; if ($m == "yes") main = main " " $1
-      for (i = 1; i <= NF; i++) printf "ARCH_TABLE[%s]=%s\nARCH_TABLE[%s]=%s\n", q($1 " " i), q($i), q($1 " " name[i]), q($i) }
-    END { print "ALL_ARCHES=" q(substr(all, 2)); print "ARCHES=" q(substr(main, 2)) }' "$ARCH_TABLE_FILE")"
+ALL_ARCHES= ARCHES=
+# (split by IFS, not read: bash reads a pipe a byte at a time)
+ARCH_CELLS=$("$ROOT/tests/table" "$ARCH_TABLE_FILE") IFS_=$IFS IFS=$'\n'
+set -f
+for c in $ARCH_CELLS; do
+    v=${c#*=} c=${c%%=*}
+    ARCH_TABLE["${c%.*} ${c##*.}"]=$v
+    case ${c##*.} in name) ALL_ARCHES+=" $v" ;; main) [ "$v" != yes ] || ARCHES+=" ${c%.*}" ;; esac
+done
+set +f
+IFS=$IFS_ ALL_ARCHES=${ALL_ARCHES# } ARCHES=${ARCHES# }
+unset ARCH_CELLS IFS_ c v
 
 # arch_field ARCH COLUMN: ARCH's cell of COLUMN (triplet, libc, qemu, run,
-# gdb, class, machine ..., or 2 triplet, 3 C library, 4 qemu).
+# gdb, class, machine ...: the table says each).
 arch_field() {
     [ -n "${ARCH_TABLE["$1 $2"]+set}" ] || { echo "arch_field: no $2 for $1 in $ARCH_TABLE_FILE" >&2; return 1; }
     printf '%s\n' "${ARCH_TABLE["$1 $2"]}"
 }
-arch_triple() { arch_field "$1" 2; }
+arch_triple() { arch_field "$1" triplet; }
 # arch_gcc ARCH, arch_gxx ARCH, arch_tool ARCH TOOL: its compilers, its tools.
 arch_gcc() { arch_tool "$1" gcc; }
 arch_gxx() { arch_tool "$1" g++; }
@@ -167,7 +188,7 @@ need_arch() {
     [ "$1" = x86_64 ] || tier_needs cross "$gcc" || return
     libc=$("$gcc" -print-file-name=libc.a 2>/dev/null)
     [ -f "$libc" ] ||
-        missing "$gcc has no C library: libc.a not found (.ci/run installs $(arch_field "$1" 3))"
+        missing "$gcc has no C library: libc.a not found (.ci/run installs $(arch_field "$1" libc))"
 }
 
 # make_srcs NAME: SRCS, the sources the Makefile's variable NAME lists

@@ -45,7 +45,7 @@ prepare() {
     local a=$1 cc triple flags far pro stub objdump nm via
     cd "$W/$a" || return 1
     cc=$(arch_gcc "$a")
-    triple=${ARCH_TABLE["$a 2"]}
+    triple=${ARCH_TABLE["$a triplet"]}
     command -v "$cc" >/dev/null || { echo "$cc is not installed"; return 0; }
     printf '#include <stdio.h>\nint main(void) { return puts("hello") < 0; }\n' >hello.c
     # need_arch's own test: the compiler links a static program (of the
@@ -117,7 +117,7 @@ prepare() {
     "$cc" hello.o -o hello || return 1
 
     # What the machine runs: a dynamic hello-world of the target.
-    local q=${ARCH_TABLE["$a 4"]}
+    local q=${ARCH_TABLE["$a qemu"]}
     case $q in -) via=() ;; *) via=("$q" -L "/usr/$triple") ;; esac
     if [ "$q" != - ] && ! command -v "$q" >/dev/null; then
         echo "$q is not installed"
@@ -386,7 +386,7 @@ runnable() {
     RUNS=() REFUSED=()
     for a in $ALL_ARCHES; do
         built "$a" || return 1
-        q=$(arch_field "$a" 4)
+        q=$(arch_field "$a" qemu)
         [ "$q" = - ] || need_cmd "$q"
         if [ -e "$a/refused" ]; then
             REFUSED+=("$a: $(cat "$a/refused")")
@@ -408,7 +408,7 @@ gdb_session() {
     local a=$1 qemu p via
     cd "$W/$a" || return 1
     [ ! -e got.txt ] || return 0
-    qemu=$(arch_field "$a" 4)
+    qemu=$(arch_field "$a" qemu)
     cp "$ROOT/tests/gdb-probe-args.py" probes.py
     for p in $PROBES; do echo "ProbeArgs('-probe-stap rt:$p')" >>probes.py; done
     if [ "$qemu" = - ]; then

@@ -17,14 +17,28 @@ setup_file() {
     rt_fixtures && rt_build "$BENCH_RT" "$ROOT/bench/runtime.c" -ldl
 }
 
-# rt_case FILE: run the case file's "> " lines through the script driver
-# and compare what it prints with the file's other lines (comments aside).
+# rt_case FILE: run the case file's "> " lines through the script driver,
+# which echoes each (script -e), and compare the transcript with the file
+# (comments aside); the first difference is reported at the file's line,
+# with the command before it, and the driver's status when not 0.
 rt_case() {
-    local input expected got
-    input=$(sed -n 's/^> //p' "$1")
-    expected=$(grep -v '^[>#]' "$1")
-    got=$("$SCRIPT" <<<"$input" 2>&1)
-    [ "$got" = "$expected" ] || { diff <(echo "$expected") <(echo "$got"); return 1; }
+    local st=0
+    sed -n 's/^> //p' "$1" | "$SCRIPT" -e >transcript 2>&1 || st=$?
+    awk -v file="${1#"$ROOT"/}" -v st="$st" '
+        FNR == NR { if (!/^#/) { want[++n] = $0; at[n] = FNR } next }
+        { got[++m] = $0 }
+        END {
+            for (i = 1; i <= n || i <= m; i++)
+                if (i > n || i > m || want[i] != got[i]) break
+            if (i > n && i > m && st == 0) exit 0
+            line = i <= n ? at[i] : at[n] + 1
+            for (c = i; c >= 1 && want[c] !~ /^> /; c--) {}
+            printf "%s:%d: %s\n", file, line, c ? "after `" want[c] "` (line " at[c] ")" : "before any command"
+            printf "  expected: %s\n", i <= n ? want[i] : "(the end)"
+            printf "  got:      %s\n", i <= m ? got[i] : "(the end)"
+            if (st) printf "  the driver exited with status %d: %s\n", st, got[m]
+            exit 1
+        }' "$1" transcript
 }
 
 # ---- the APIs, case by case -----------------------------------------------
@@ -55,6 +69,41 @@ rt_case() {
 
 @test "libstapsdt's API: 32 probes added to a loaded provider of 8 load at the next load, unload and destroy" {
     rt_case "$ROOT/tests/runtime/cases/libstapsdt-grow.case"
+}
+
+@test "the driver refuses to raise or lower the semaphore of a probe not loaded: the write would go to the zero all such probes read" {
+    local when
+    for when in 'create p|add a i32|raise a' 'create p|add a i32|load|unload|lower a' \
+        'create p|add a i32|load|destroy|raise a'; do
+        run "$SCRIPT" <<<"${when//|/$'\n'}"
+        [ "$status" -eq 2 ]
+        [[ "${lines[-1]}" == "script: ${when##*|}: the probe is not loaded: only a loaded probe has a semaphore of its own to raise or lower"* ]]
+    done
+    # loaded, and another provider's being made: raised and lowered
+    run "$SCRIPT" <<<$'create p\nadd a i32\nload\ncreate q\nadd b i32\nraise a\nenabled b\nlower a'
+    [ "$status" -eq 0 ]
+    [ "${lines[*]: -3}" = "a enabled 1 b enabled 0 a enabled 0" ]
+}
+
+@test "a case that differs is reported at its line, after its command, and one the driver refuses with the driver's message" {
+    printf '%s\n' '# a comment' '> create p' '0' '> add a i32' '0' '> enabled a' 'a enabled 1' '> destroy' '0' > wrong.case
+    run rt_case "$PWD/wrong.case"
+    [ "$status" -eq 1 ]
+    [ "$output" = "$(printf '%s\n' "$PWD/wrong.case:7: after \`> enabled a\` (line 6)" \
+        '  expected: a enabled 1' '  got:      a enabled 0')" ]
+    # a line too many, the driver's status and message
+    printf '%s\n' '> create p' '0' '> add a i32' '0' '> raise a' 'a enabled 1' > refused.case
+    run rt_case "$PWD/refused.case"
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "$PWD/refused.case:6: after \`> raise a\` (line 5)" ]
+    [ "${lines[1]}" = "  expected: a enabled 1" ]
+    [[ "${lines[2]}" == "  got:      script: raise a: the probe is not loaded"* ]]
+    [[ "${lines[3]}" == "  the driver exited with status 2: script: raise a: the probe is not loaded"* ]]
+    # the end of the file
+    printf '%s\n' '> create p' '0' '> load' > short.case
+    run rt_case "$PWD/short.case"
+    [ "${lines[1]}" = "  expected: (the end)" ]
+    [ "${lines[2]}" = "  got:      0" ]
 }
 
 # (the asan pass checks the same under ASan)

@@ -13,7 +13,9 @@
                           address seen (a slot's, or the library's zero)
      raise NAME | lower NAME
                           add 1 to its semaphore, or take 1, as a tracer
-                          does (the probe loaded)
+                          does; a probe not loaded has no semaphore of its
+                          own (it reads the library's zero, which every
+                          such probe shares): an error that ends the run
      init NAME            providerInit                 (libstapsdt's API)
      cadd NAME COUNT TYPE...  providerAddProbe         (TYPE: a number, as ArgType_t)
      cload | cunload | cdestroy | cmemfd 0|1 | cfilename [raw]
@@ -30,7 +32,11 @@
    calls the return value, then errno and error), and after a failed
    native call the provider's message.  "fire" and "enabled" print what the
    probe reads.  Probes are found by name among those added, also after
-   their provider is destroyed (the handles stay valid). */
+   their provider is destroyed (the handles stay valid).
+
+   script -e echoes each command, "> COMMAND", before what it prints: the
+   transcript a case file holds.  A command the driver refuses ends the
+   run with a message on stderr and status 2. */
 #include <libstapsdt.h>
 #include <sdtkit.h>
 
@@ -45,10 +51,15 @@
 
 static sdtkit_provider *pv;
 static SDTProvider_t *cpv;
+/* The native providers created, in order: loaded[K] while the K-th is
+   loaded (the current one is pv, the last). */
+static int loaded[MAX + 1];
+static int nprovs;
 static struct {
     char name[512];
     sdtkit_probe *p;
     SDTProbe_t *cp;
+    int prov; /* the native provider it was added to */
 } probes[MAX];
 static int nprobes;
 static const volatile unsigned short *sems[MAX];
@@ -117,8 +128,41 @@ static void remember(const char *name, sdtkit_probe *p, SDTProbe_t *cp)
         snprintf(probes[nprobes].name, sizeof probes[nprobes].name, "%s", name);
         probes[nprobes].p = p;
         probes[nprobes].cp = cp;
+        probes[nprobes].prov = nprovs;
         nprobes++;
     }
+}
+
+/* Set the current native provider's state after a call that returned RC:
+   loaded when it succeeded and LOAD is 1, not loaded when it succeeded and
+   LOAD is 0. */
+static void track(int rc, int load)
+{
+    if (rc == 0)
+        loaded[nprovs] = load;
+    status(rc);
+}
+
+/* raise or lower NAME's semaphore: refused (status 2) for a probe not
+   loaded, whose semaphore address is the library's shared zero. */
+static void move_semaphore(const char *cmd, const char *name, int i)
+{
+    if (i < 0) {
+        puts("no such probe");
+        return;
+    }
+    if (!loaded[probes[i].prov]) {
+        fflush(stdout);
+        fprintf(stderr,
+                "script: %s %s: the probe is not loaded: only a loaded probe has a "
+                "semaphore of its own to raise or lower (this write would go to the zero "
+                "every unloaded probe reads)\n",
+                cmd, name);
+        exit(2);
+    }
+    volatile unsigned short *s = (volatile unsigned short *)sdtkit_probe_semaphore(probes[i].p);
+    *s = (unsigned short)(*s + (cmd[0] == 'r' ? 1 : -1));
+    printf("%s enabled %d\n", name, sdtkit_probe_is_enabled(probes[i].p));
 }
 
 static void run(char *line)
@@ -128,6 +172,11 @@ static void run(char *line)
         return;
     int i = find(name, cmd[0] == 'c');
     if (strcmp(cmd, "create") == 0) {
+        if (nprovs == MAX) {
+            fprintf(stderr, "script: more than %d providers\n", MAX);
+            exit(2);
+        }
+        nprovs++;
         status(sdtkit_provider_create(name, &pv));
     } else if (strcmp(cmd, "add") == 0) {
         int types[32], n = 0;
@@ -137,13 +186,13 @@ static void run(char *line)
         status(sdtkit_provider_add_probe(pv, name, types, n, &p));
         remember(name, p, NULL);
     } else if (strcmp(cmd, "load") == 0) {
-        status(sdtkit_provider_load(pv));
+        track(sdtkit_provider_load(pv), 1);
     } else if (strcmp(cmd, "unload") == 0) {
-        status(sdtkit_provider_unload(pv));
+        track(sdtkit_provider_unload(pv), 0);
     } else if (strcmp(cmd, "destroy") == 0) {
         sdtkit_provider_destroy(pv);
         pv = NULL;
-        puts("0");
+        track(0, 0);
     } else if (strcmp(cmd, "path") == 0) {
         const char *path = sdtkit_provider_path(pv);
         bool raw = name && strcmp(name, "raw") == 0;
@@ -168,10 +217,8 @@ static void run(char *line)
         if (k == nsems && nsems < MAX)
             sems[nsems++] = s;
         printf("%s semaphore #%d\n", name, k + 1);
-    } else if ((strcmp(cmd, "raise") == 0 || strcmp(cmd, "lower") == 0) && i >= 0) {
-        volatile unsigned short *s = (volatile unsigned short *)sdtkit_probe_semaphore(probes[i].p);
-        *s = (unsigned short)(*s + (cmd[0] == 'r' ? 1 : -1));
-        printf("%s enabled %d\n", name, sdtkit_probe_is_enabled(probes[i].p));
+    } else if (strcmp(cmd, "raise") == 0 || strcmp(cmd, "lower") == 0) {
+        move_semaphore(cmd, name, i);
     } else if (strcmp(cmd, "handles") == 0 || strcmp(cmd, "chandles") == 0) {
         int n = 0, shared = 0;
         char names[512] = "";
@@ -256,13 +303,16 @@ static void run(char *line)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    int echo = argc > 1 && strcmp(argv[1], "-e") == 0;
     char line[4096];
     while (fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\n")] = '\0';
         if (line[0] == '#' || !line[0])
             continue;
+        if (echo)
+            printf("> %s\n", line);
         run(line);
         fflush(stdout);
     }
