@@ -158,11 +158,13 @@ static void gate_close(void)
     gate.forking = true;
     while (gate.calls > 0)
         pthread_cond_wait(&gate.changed, &gate.lock);
-    fire_fork_prepare(); /* a thread's first fire registers it, under a lock */
+    fire_fork_prepare();  /* a thread's first fire registers it, under a lock */
+    lttng_fork_prepare(); /* lttng.c's thread may be in LTTng's tracepoint registry */
 }
 
 static void gate_open_parent(void)
 {
+    lttng_fork_parent();
     fire_fork_parent();
     gate.forking = false;
     pthread_cond_broadcast(&gate.changed);
@@ -179,6 +181,7 @@ static void gate_open_child(void)
     gate.calls = 0;
     fire_fork_child();
     object_forked();
+    lttng_fork_child();
 }
 
 __attribute__((constructor)) static void gate_register(void)
@@ -325,6 +328,10 @@ void provider_unlock(struct sdtkit_provider *pv)
         memcpy(c->msg, pv->last.msg, sizeof c->msg);
     pthread_mutex_unlock(&pv->lock);
     gate_leave();
+    /* the call's LTTng events registered, outside every lock: LTTng's
+     * fork helper holds LTTng's lock across fork, which waits for the
+     * calls in progress (gate_close) */
+    lttng_settle();
 }
 
 /* The note's size of a type, or 0 for an unknown type. */
@@ -422,21 +429,49 @@ static int index_reserve(struct sdtkit_provider *pv)
 }
 
 /* A new probe, inert, with extra bytes after it (at PROBE_EXTRA) and its
- * names after those, in one allocation that starts with the probe. */
-static struct sdtkit_probe *probe_new(size_t extra, const char *pname, const char *name)
+ * names after those (its arguments' too, when given: argnames[0 ..
+ * nargs)), in one allocation that starts with the probe. */
+static struct sdtkit_probe *probe_new(size_t extra, const char *pname, const char *name,
+                                      const char *const *argnames, int nargs)
 {
-    size_t lp = strlen(pname) + 1, ln = strlen(name) + 1;
+    size_t lp = strlen(pname) + 1, ln = strlen(name) + 1, la = 0;
+    for (int i = 0; argnames && i < nargs; i++)
+        la += strlen(argnames[i]) + 1; /* at most SDTKIT_NAME_MAX each (checked) */
     if (extra > SIZE_MAX / 4 || lp > SIZE_MAX / 4 || ln > SIZE_MAX / 4)
         return NULL;
-    char *block = calloc(1, PROBE_EXTRA + extra + lp + ln);
+    char *block = calloc(1, PROBE_EXTRA + extra + lp + ln + la);
     if (!block)
         return NULL;
     struct sdtkit_probe *p = (struct sdtkit_probe *)(void *)block;
     char *names = block + PROBE_EXTRA + extra;
     p->pname = memcpy(names, pname, lp);
     p->name = memcpy(names + lp, name, ln);
+    if (argnames) {
+        char *a = names + lp + ln;
+        p->argnames = a;
+        for (int i = 0; i < nargs; i++)
+            a = stpcpy(a, argnames[i]) + 1;
+    }
     p->semaphore = &probe_zero_semaphore;
+    p->trap = &probe_zero_trap;
     return p;
+}
+
+/* NULL when argnames (NULL: none) names nargs arguments, each a valid
+ * name of its own, else what is wrong, in buf. */
+static const char *bad_argnames(const char *const *argnames, int nargs, char *buf, size_t len)
+{
+    for (int i = 0; argnames && i < nargs; i++) {
+        const char *bad = bad_name(argnames[i], false);
+        for (int j = 0; !bad && j < i; j++)
+            if (strcmp(argnames[i], argnames[j]) == 0)
+                bad = "the name of an argument before it";
+        if (bad) {
+            snprintf(buf, len, "argument %d's name: %s", i + 1, bad);
+            return buf;
+        }
+    }
+    return NULL;
 }
 
 /* Keep pv's probes, inert, among the retired (graveyard locked). */
@@ -476,7 +511,8 @@ static void bury(const struct flights *f)
 
 /* Check and add a probe; pv is locked. */
 int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, const int *types,
-                              int nargs, size_t extra, sdtkit_probe **out)
+                              const char *const *argnames, int nargs, size_t extra,
+                              sdtkit_probe **out)
 {
     struct failure *why = &pv->last;
     *out = NULL;
@@ -491,6 +527,9 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
         if (!type_size(types[i]))
             return fail(why, SDTKIT_E_INVALID, STAGE_NONE,
                         "probe '%s': argument %d has the unknown type %d", name, i + 1, types[i]);
+    char buf[128];
+    if ((bad = bad_argnames(argnames, nargs, buf, sizeof buf)))
+        return fail(why, SDTKIT_E_INVALID, STAGE_NONE, "probe '%s': %s", name, bad);
     if (pv->loaded && !pv->lax)
         return fail(why, SDTKIT_E_STATE, STAGE_NONE,
                     "probe '%s': provider '%s' is loaded (unload it, add the probe, "
@@ -511,7 +550,7 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
         pv->probes = v;
         pv->cap = cap;
     }
-    struct sdtkit_probe *p = probe_new(extra, pv->name, name);
+    struct sdtkit_probe *p = probe_new(extra, pv->name, name, argnames, nargs);
     if (!p)
         return fail(why, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
     p->nargs = nargs;
@@ -521,6 +560,7 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
         p->kind[i] = kind_of(types[i]);
         p->all_u64 &= p->kind[i] == KIND_U64;
         p->size[i] = (signed char)type_size(types[i]);
+        p->type[i] = (signed char)types[i];
         p->direct &= types[i] != SDTKIT_FLOAT;
     }
     if (!pv->lax)
@@ -530,8 +570,8 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
     return SDTKIT_OK;
 }
 
-int sdtkit_provider_add_probe(sdtkit_provider *pv, const char *name, const int *types, int nargs,
-                              sdtkit_probe **out)
+int sdtkit_provider_add_probe_named(sdtkit_provider *pv, const char *name, const int *types,
+                                    const char *const *argnames, int nargs, sdtkit_probe **out)
 {
     if (!out)
         return SDTKIT_E_INVALID;
@@ -539,9 +579,15 @@ int sdtkit_provider_add_probe(sdtkit_provider *pv, const char *name, const int *
     if (!pv)
         return SDTKIT_E_INVALID;
     provider_lock(pv);
-    int rc = provider_add_probe_locked(pv, name, types, nargs, 0, out);
+    int rc = provider_add_probe_locked(pv, name, types, argnames, nargs, 0, out);
     provider_unlock(pv);
     return rc;
+}
+
+int sdtkit_provider_add_probe(sdtkit_provider *pv, const char *name, const int *types, int nargs,
+                              sdtkit_probe **out)
+{
+    return sdtkit_provider_add_probe_named(pv, name, types, NULL, nargs, out);
 }
 
 /* ---- load and unload ---- */
@@ -609,12 +655,16 @@ void sdtkit_provider_destroy(sdtkit_provider *pv)
     pthread_mutex_lock(&graveyard.lock);
     retire(pv);
     /* the slots given back, and the oldest retired probes, as soon as no
-     * thread is firing them */
+     * thread is firing them; their LTTng events (lttng.c) before the
+     * probes may be freed */
     struct flights f;
     if (fire_quiesce(&f) == 0) {
+        lttng_retire(pv->probes, pv->nprobes, &f);
         object_reclaim(&f);
         bury(&f);
         fire_landed(&f);
+    } else {
+        lttng_retire(pv->probes, pv->nprobes, NULL);
     }
     pthread_mutex_unlock(&graveyard.lock);
     provider_unlock(pv);
