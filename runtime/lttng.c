@@ -1131,22 +1131,30 @@ static unsigned long long loads(void)
     return n;
 }
 
-struct lookup {
-    char name[128]; /* a liblttng-ust.so.* found, not ours */
-};
-
-static int find_other(struct dl_phdr_info *info, size_t size, void *data)
+/* dl_iterate_phdr: the file name of a liblttng-ust.so* the loader has
+ * (into data, 128 bytes), found by name, not dlopen (which would count as
+ * a load).  ThreadSanitizer does not see the loader's lock, which
+ * dl_iterate_phdr holds while it reads the names that dlopen writes under
+ * it: not instrumented, and no string function it intercepts. */
+__attribute__((no_sanitize("thread"))) static int find_ust(struct dl_phdr_info *info, size_t size,
+                                                           void *data)
 {
     (void)size;
-    struct lookup *l = data;
-    const char *base = strrchr(info->dlpi_name, '/');
-    base = base ? base + 1 : info->dlpi_name;
-    const char *v = base + 16;
-    if (strncmp(base, "liblttng-ust.so.", 16) == 0 && !(v[0] == '1' && (!v[1] || v[1] == '.'))) {
-        snprintf(l->name, sizeof l->name, "%s", base);
-        return 1;
-    }
-    return 0;
+    static const char want[] = "liblttng-ust.so";
+    const char *base = info->dlpi_name;
+    for (const char *c = base; *c; c++)
+        if (*c == '/')
+            base = c + 1;
+    size_t i = 0;
+    while (want[i] && base[i] == want[i])
+        i++;
+    if (want[i] || (base[i] && base[i] != '.'))
+        return 0;
+    char *out = data;
+    for (i = 0; i < 127 && base[i]; i++)
+        out[i] = base[i];
+    out[i] = '\0';
+    return 1;
 }
 
 /* What lttng.c needs of LTTng-UST, found. */
@@ -1167,23 +1175,21 @@ struct binding {
  * to be used (why in msg).  Without ltt.lock: dlopen. */
 static int find_lttng(bool load, struct binding *b, char *msg, size_t len)
 {
-    void *ust = dlopen(UST_LIB_SONAME, RTLD_NOW | RTLD_NOLOAD);
-    struct lookup other = {""};
+    char found[128] = "";
+    dl_iterate_phdr(find_ust, found);
+    if (!found[0] && !load)
+        return 0;
+    void *ust = dlopen(UST_LIB_SONAME, RTLD_NOW | (found[0] ? RTLD_NOLOAD : 0));
+    if (!ust && found[0]) {
+        say(msg, len,
+            "%s is loaded, an LTTng-UST whose ABI this library does not speak (it speaks "
+            "%s's: LTTng-UST 2.13 to 2.15)",
+            found, UST_LIB_SONAME);
+        return -1;
+    }
     if (!ust) {
-        dl_iterate_phdr(find_other, &other);
-        if (other.name[0]) {
-            say(msg, len,
-                "%s is loaded, an LTTng-UST whose ABI this library does not speak (it "
-                "speaks %s's: LTTng-UST 2.13 to 2.15)",
-                other.name, UST_LIB_SONAME);
-            return -1;
-        }
-        if (!load)
-            return 0;
-        if (!(ust = dlopen(UST_LIB_SONAME, RTLD_NOW))) {
-            say(msg, len, "%s could not be loaded: %s", UST_LIB_SONAME, dlerror());
-            return -1;
-        }
+        say(msg, len, "%s could not be loaded: %s", UST_LIB_SONAME, dlerror());
+        return -1;
     }
     void *tp = dlopen(UST_TRACEPOINT_LIB_SONAME, RTLD_NOW | RTLD_NOLOAD);
     const char *missing = !tp ? UST_TRACEPOINT_LIB_SONAME : NULL;

@@ -166,8 +166,11 @@ C
 @test "the libraries export their API and nothing else, under their SONAMEs" {
     run sh -c "nm -D --defined-only '$RT_LIBDIR/libstapsdt.so.0' | awk '{ print \$3 }' | sort | tr '\n' ' '"
     [ "$output" = "probeFire probeIsEnabled providerAddProbe providerDestroy providerInit providerLoad providerUnload providerUseMemfd " ]
-    run sh -c "nm -D --defined-only '$RT_LIBDIR/libsdtkit.so.1' | awk '{ print \$3 }' | grep -v '^SDTKIT_1$' | sed 's/@@SDTKIT_1//' | sort | tr '\n' ' '"
+    run sh -c "nm -D --defined-only '$RT_LIBDIR/libsdtkit.so.1' | awk '{ print \$3 }' | grep -v '^SDTKIT_1$' | grep '@@SDTKIT_1$' | sed 's/@@SDTKIT_1//' | sort | tr '\n' ' '"
     [ "$output" = "sdtkit_probe_fire sdtkit_probe_firev sdtkit_probe_is_enabled sdtkit_probe_name sdtkit_probe_nargs sdtkit_probe_semaphore sdtkit_provider_add_probe sdtkit_provider_create sdtkit_provider_destroy sdtkit_provider_error sdtkit_provider_load sdtkit_provider_path sdtkit_provider_unload sdtkit_provider_use_named_file sdtkit_strerror " ]
+    # 0.2.0's, in a version node of their own
+    run sh -c "nm -D --defined-only '$RT_LIBDIR/libsdtkit.so.1' | awk '{ print \$3 }' | grep -v -e '^SDTKIT_1\.1$' -e '@@SDTKIT_1$' -e '^SDTKIT_1$' | sort | tr '\n' ' '"
+    [ "$output" = "sdtkit_lttng_enable@@SDTKIT_1.1 sdtkit_lttng_status@@SDTKIT_1.1 sdtkit_provider_add_probe_named@@SDTKIT_1.1 " ]
     readelf -dW "$RT_LIBDIR/libstapsdt.so.0" | grep -q 'SONAME.*\[libstapsdt.so.0\]'
     readelf -dW "$RT_LIBDIR/libsdtkit.so.1" | grep -q 'SONAME.*\[libsdtkit.so.1\]'
 }
