@@ -317,6 +317,8 @@ static pthread_mutex_t module_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The last job this thread's call made or joined, which lttng_settle
  * waits for. */
 static _Thread_local uint64_t ltt_need;
+/* This thread said a problem since lttng_call_problem() last looked. */
+static _Thread_local bool ltt_problem;
 
 static const volatile unsigned short gate_one = 1;
 static const volatile unsigned char gate_int3 = 0xcc;
@@ -335,7 +337,7 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 }
 
 #define STATUS(...) say(ltt.status, sizeof ltt.status, __VA_ARGS__)
-#define PROBLEM(...) say(ltt.problem, sizeof ltt.problem, __VA_ARGS__)
+#define PROBLEM(...) (say(ltt.problem, sizeof ltt.problem, __VA_ARGS__), ltt_problem = true)
 
 /* ---- the name table ---- */
 
@@ -1400,6 +1402,17 @@ const char *sdtkit_lttng_status(void)
              ltt.problem);
     pthread_mutex_unlock(&ltt.lock);
     return buf;
+}
+
+bool lttng_call_problem(char *buf, size_t len)
+{
+    if (!ltt_problem)
+        return false;
+    ltt_problem = false;
+    pthread_mutex_lock(&ltt.lock);
+    snprintf(buf, len, "%s", ltt.problem);
+    pthread_mutex_unlock(&ltt.lock);
+    return true;
 }
 
 /* ---- fork ---- */

@@ -443,6 +443,10 @@ void lttng_retire(struct sdtkit_probe *const *probes, size_t n, const struct fli
  * notice liblttng-ust loaded since, and wait until the LTTng events the
  * call made are registered (so that a load that returned records). */
 void lttng_settle(void);
+/* Whether this thread's calls met a probe that could not be an LTTng
+ * event (or another failure) since it last asked; the last one's text in
+ * buf (libstapsdt's providerLoad says it in the provider's error). */
+bool lttng_call_problem(char *buf, size_t len);
 /* fork (inside provider.c's handlers, after the calls have ended). */
 void lttng_fork_prepare(void);
 void lttng_fork_parent(void);

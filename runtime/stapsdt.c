@@ -186,7 +186,9 @@ int providerLoad(SDTProvider_t *provider)
         provider->_handle = l.handle;
         provider->_memfd = l.fd;
         set_fire(provider, true);
-        set_error(cp, noError, NULL);
+        /* loaded; a probe that is not an LTTng event says why (lttng.c) */
+        char why[512];
+        set_error(cp, noError, lttng_call_problem(why, sizeof why) ? why : NULL);
     }
     provider_unlock(pv);
     return rc;
