@@ -1024,7 +1024,8 @@ static bool tick(void)
 }
 
 /* The thread: jobs in order, and a tick while any registered event has
- * published probes. */
+ * published probes (their gates), or a retired probe was being fired
+ * (its event is unregistered once no thread fires it). */
 static void *worker(void *arg)
 {
     (void)arg;
@@ -1066,7 +1067,19 @@ static void *worker(void *arg)
             pthread_cond_broadcast(&ltt.done);
             continue;
         }
-        if (!tick()) {
+        if (ltt.nstragglers) {
+            /* retired probes a thread was firing: landed since? (riders
+             * locked, so without ltt.lock) */
+            struct flights f;
+            pthread_mutex_unlock(&ltt.lock);
+            int rc = fire_quiesce(&f);
+            pthread_mutex_lock(&ltt.lock);
+            if (rc == 0) {
+                land_stragglers(&f);
+                fire_landed(&f);
+            }
+        }
+        if (!tick() && !ltt.nstragglers) {
             ltt.sleeping = true;
             pthread_cond_wait(&ltt.work, &ltt.lock);
             ltt.sleeping = false;

@@ -76,7 +76,9 @@ tag() { echo "lt$$x${BATS_TEST_NUMBER}${1:-}"; }
 SESSIONS=()
 # session NAME PATTERN... [-- LTTNG-ENABLE-EVENT-OPTIONS...]: a session
 # recording the user space events PATTERN (each enabled as given), its
-# trace in $BATS_TEST_TMPDIR/NAME, started; destroyed by teardown.
+# trace in $BATS_TEST_TMPDIR/NAME, started (not with SESSION_NOSTART
+# set; in a small flight recorder with SESSION_SMALL set); destroyed by
+# teardown.
 session() {
     local name=$1 opts=() pats=()
     shift
@@ -84,6 +86,12 @@ session() {
     [ $# -eq 0 ] || { shift; opts=("$@"); }
     lttng create "$name" --output="$BATS_TEST_TMPDIR/$name" >/dev/null || return
     SESSIONS+=("$name")
+    if [ "${SESSION_SMALL:-}" ]; then
+        # a flight recorder: 4 sub-buffers of 64 KiB a CPU, overwritten
+        lttng enable-channel -s "$name" -u --overwrite --subbuf-size=64K --num-subbuf=4 small >/dev/null ||
+            return
+        opts+=(-c small)
+    fi
     local p
     for p in "${pats[@]}"; do
         lttng enable-event -s "$name" -u "$p" "${opts[@]}" >/dev/null || return
@@ -118,8 +126,11 @@ metadata() {
         ev && inf { sub(/^\t+/, ""); f = f " " $0 }'
 }
 
+TRIGGERS=()
 teardown() {
     local s
+    for s in "${TRIGGERS[@]}"; do lttng remove-trigger "$s" >/dev/null 2>&1 || true; done
+    TRIGGERS=()
     for s in "${SESSIONS[@]}"; do lttng destroy "$s" >/dev/null 2>&1 || true; done
     SESSIONS=()
     cleanup_tracers
@@ -395,14 +406,22 @@ integer() {
     diff <(printf '%s\n' "${want[@]}") <(printf '%s\n' "${lines[@]}")
 }
 
-# start_driver [VAR=VALUE...]: the driver in the background, in the
-# environment given, its commands from fd 5 (send), its replies in out.
-start_driver() {
+# bg_fed OUT CMD...: CMD in the background (bg), its stdin what is
+# written to fd 5 (a FIFO, in).
+bg_fed() {
+    local out=$1
+    shift
     rm -f in
     mkfifo in
     exec 5<> in # (so that opening it to read does not wait for a writer)
     # (its stdin given inside: a background command's would be /dev/null)
-    bg out sh -c 'exec "$@" < in' - env "$@" "$DRV"
+    bg "$out" sh -c 'exec "$@" < in' - "$@"
+}
+
+# start_driver [VAR=VALUE...]: the driver in the background, in the
+# environment given, its commands from fd 5 (send), its replies in out.
+start_driver() {
+    bg_fed out env "$@" "$DRV"
     wait_for out '^ready'
     DRV_PID=$(sed -n 's/^ready //p' out)
 }
@@ -439,4 +458,208 @@ send() {
                 "$c:x: arg0 = 6" "$c:x: arg0 = 7" "$c:x: arg0 = 8" "$c:x: arg0 = 9"
                 "$p:s: name = \"banana\"" "$p:s: name = \"berry\"")
     diff <(printf '%s\n' "${want[@]}") <(printf '%s\n' "${lines[@]}")
+}
+
+# ---- Both consumers, and a binding ------------------------------------------------
+
+@test "bpftrace's uprobe and an LTTng session see the same fires of the same probes in one run" {
+    need_bpftrace
+    local p c path cpath
+    p=$(tag n) c=$(tag c)
+    session "$(tag)" "$p:*" "$c:*"
+    start_driver LD_PRELOAD=$UST
+    send "native $p" "probe $p req path=str id=i64" "load $p" "path $p" "compat $c" "probe $c hit u64 i32" "load $c" "path $c"
+    path=$(sed -n 's/^path //p' out | head -1) cpath=$(sed -n 's/^path //p' out | tail -1)
+    bpftrace_bg bt.out "usdt:$path:$p:req { printf(\"BT %s %d\\n\", str(arg0), arg1); }
+        usdt:$cpath:$c:hit { printf(\"BT %d %d\\n\", arg0, arg1); }" -p "$DRV_PID"
+    send "fire $p req /a 1" "fire $c hit 10 -1" "fire $p req /b 2" "fire $c hit 20 -2" "fire $p req /c 3" "fire $c hit 30 -3"
+    wait_for bt.out '^BT ' 6
+    run fields "$(tag)"
+    local want=("$p:req: path = \"/a\", id = 1" "$c:hit: arg0 = 10, arg1 = -1" "$p:req: path = \"/b\", id = 2"
+                "$c:hit: arg0 = 20, arg1 = -2" "$p:req: path = \"/c\", id = 3" "$c:hit: arg0 = 30, arg1 = -3")
+    diff <(printf '%s\n' "${want[@]}") <(printf '%s\n' "${lines[@]}")
+    want=("BT /a 1" "BT 10 -1" "BT /b 2" "BT 20 -2" "BT /c 3" "BT 30 -3")
+    diff <(printf '%s\n' "${want[@]}") <(grep '^BT [^r]' bt.out)
+}
+
+@test "the Python binding on either library records through LTTng-UST with nothing more to do than preload it, gated by is-enabled" {
+    need_cmd python3
+    local api p
+    mkdir lib
+    ln -s "$RT_LIBDIR/libstapsdt.so.0" lib/libstapsdt.so
+    ln -s "$RT_LIBDIR/libsdtkit.so.1" lib/libsdtkit.so
+    for api in compat native; do
+        p=$(tag "$api")
+        session "$p" "$p:*"
+        printf '%s\n' "provider $p" "probe $p req uint64 int32" "load $p" "wait req" "fire req 7 -7" "fire req 8 -8" \
+            "unload $p" "fire req 9 -9" |
+            env LD_LIBRARY_PATH="$PWD/lib" PYTHONPATH="$ROOT/tests/bindings/python" PYTHONDONTWRITEBYTECODE=1 \
+                LD_PRELOAD=$UST "$PYTHON3" "$ROOT/tests/bindings/python/driver.py" "$api" > "$api.out" 2>&1
+        # the binding fires only while a tracer is on: LTTng counts as one
+        grep -qx 'wait <req> enabled' "$api.out" || { cat "$api.out"; false; }
+        grep -qx 'fire <req> 1' "$api.out"
+        run fields "$p"
+        local want=("$p:req: arg0 = 7, arg1 = -7" "$p:req: arg0 = 8, arg1 = -8")
+        diff <(printf '%s\n' "${want[@]}") <(printf '%s\n' "${lines[@]}")
+    done
+}
+
+# ---- Fork ---------------------------------------------------------------------------
+
+@test "a child of fork records (as itself) with liblttng-ust-fork.so preloaded, as LTTng-UST's rule says, and not without it" {
+    local p with pid
+    [ -e "$(ldconfig -p | sed -n 's/.*liblttng-ust-fork.so.1 .*=> //p' | head -1)" ] ||
+        missing "liblttng-ust-fork.so.1 is not installed (.ci/run installs liblttng-ust-dev)"
+    for with in helper alone; do
+        p=$(tag "$with")
+        SESSION_NOSTART=1 session "$p" "$p:*"
+        lttng add-context -s "$p" -u -t vpid >/dev/null
+        lttng start "$p" >/dev/null
+        local preload=$UST
+        [ "$with" = alone ] || preload="$UST liblttng-ust-fork.so.1"
+        drive "$with.out" LD_PRELOAD="$preload" -- "native $p" "probe $p x n=i64" "load $p" "fire $p x 100" \
+            "fork $p x 3" "fire $p x 101" "status" "quit"
+        grep -qx 'child 0' "$with.out"
+        pid=$(sed -n 's/^ready //p' "$with.out")
+        run trace "$p"
+        [ "$status" -eq 0 ]
+        local parent=() child=() l
+        for l in "${lines[@]}"; do
+            [[ "$l" =~ vpid\ =\ ([0-9]+)\ \},\ \{\ n\ =\ ([0-9]+) ]] || { echo "$l"; false; }
+            if [ "${BASH_REMATCH[1]}" = "$pid" ]; then parent+=("${BASH_REMATCH[2]}"); else child+=("${BASH_REMATCH[2]}"); fi
+        done
+        [ "${parent[*]}" = "100 101" ]
+        if [ "$with" = helper ]; then
+            grep -qx "LTTng-UST in use: $UST, and liblttng-ust-fork.so (a fork's child records too)" "$with.out"
+            grep -qx "in the child: LTTng-UST in use: $UST, and liblttng-ust-fork.so (a fork's child records too)" "$with.out"
+            [ "${child[*]}" = "0 1 2" ]
+        else
+            grep -qx "in the child: LTTng-UST not used in this process: a child of fork without liblttng-ust-fork.so preloaded, which LTTng-UST does not trace" "$with.out"
+            [ "${#child[@]}" -eq 0 ]
+        fi
+    done
+}
+
+# ---- The contract of runtime/provider.c, with a session recording ------------------
+
+# recorded NAME PROVIDER: whether the session's trace has events of PROVIDER.
+recorded() { trace "$1" | grep -q "^$2:"; }
+
+@test "with a session recording: threads fire while another unloads, loads and adds probes; a threaded server forks workers; threads stopped inside the stub" {
+    # (flight recorders: the programs fire as fast as they can)
+    SESSION_SMALL=1 session "$(tag s)" 'stress:*' 'cstress:*' 'churn:*'
+    rt_build stress "$ROOT/tests/runtime/stress.c"
+    run env LD_PRELOAD=$UST timeout "$HANG_SECONDS" ./stress 4 300
+    [ "$status" -eq 0 ] || { echo "$output" | head -40; false; }
+    [[ "${lines[-1]}" =~ ^ok\ ([0-9]+)\ 300$ ]]
+    recorded "$(tag s)" stress
+    # (each worker registers with the session daemon: 200 of them)
+    SESSION_SMALL=1 session "$(tag f)" 'forks:*' 'cforks:*'
+    rt_build forks "$ROOT/tests/runtime/forks.c"
+    run env LD_PRELOAD="$UST liblttng-ust-fork.so.1" timeout "$HANG_SECONDS" ./forks 200
+    [ "$status" -eq 0 ] || { echo "$output" | tail -5; false; }
+    [ "${lines[-1]}" = "200 of 200 workers finished" ]
+    recorded "$(tag f)" forks
+    [ "$(uname -m)" = x86_64 ] || return 0 # (the breakpoint's byte)
+    SESSION_SMALL=1 session "$(tag t)" 'held:*' 'inner:*' 'stopped:*' 'other:*' 'later:*'
+    rt_build stopped "$ROOT/tests/runtime/stopped.c"
+    run env LD_PRELOAD=$UST timeout "$HANG_SECONDS" ./stopped 2000
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "${lines[1]}" = "2000 reloads, both destroyed, 20 more providers loaded and destroyed" ]
+    [ "${lines[2]}" = "0 of them took the stopped thread's slot" ]
+    [ "${lines[5]}" = "1 of 2 providers made after it returned took its slot" ]
+    recorded "$(tag t)" stopped
+}
+
+@test "4,000 short-lived providers, each with a name of its own, made and destroyed while a session records them: every fire recorded, no more memory than the first 400" {
+    rt_build churn "$ROOT/bench/runtime.c" -ldl
+    local api n failed heap0 heap1 fds0 fds1 maps0 maps1
+    for api in native compat; do
+        session "$(tag "$api")" 'jit*'
+        run env LD_PRELOAD=$UST ./churn churn 4000 $api
+        echo "$api: $output"
+        [ "$status" -eq 0 ]
+        # churn N cycles F failed heap A B rss A B fds A B maps A B bytes/cycle X
+        read -r _ n _ failed _ _ heap0 heap1 _ _ _ _ fds0 fds1 _ maps0 maps1 _ <<<"$output"
+        [ "$n" -eq 4000 ]
+        [ "$failed" -eq 0 ]
+        [ "$fds1" -eq "$fds0" ]
+        [ -n "$RT_CFLAGS" ] || [ "$maps1" -eq "$maps0" ]
+        [ -n "$RT_CFLAGS" ] || [ $((heap1 - heap0)) -le $((3600 * 64)) ]
+        # 4 probes a provider, each fired once, each fire an event
+        [ "$(trace "$(tag "$api")" | grep -c '^jit[0-9]*:probe[0-3]: ')" -eq 16000 ]
+    done
+}
+
+@test "a trigger on a run-time probe acts when it fires: LTTng-UST's event notifiers are served too" {
+    local p trig
+    p=$(tag) trig=$(tag t)
+    SESSION_NOSTART=1 session "$p" "$p:*"
+    lttng add-trigger --name="$trig" --condition=event-rule-matches --type=user --name="$p:go" \
+        --action=start-session "$p" >/dev/null
+    # (removed even when a check fails)
+    TRIGGERS+=("$trig")
+    lttng list "$p" | grep -q "^Recording session $p: \[inactive\]"
+    drive out LD_PRELOAD=$UST -- "native $p" "probe $p go v=i64" "load $p" "fire $p go 1" "quit"
+    local end=$((SECONDS + HANG_SECONDS))
+    until lttng list "$p" | grep -q "^Recording session $p: \[active\]"; do
+        [ "$SECONDS" -lt "$end" ] || { lttng list "$p"; false; }
+        sleep 0.05
+    done
+}
+
+@test "threads firing while their provider is unloaded and loaded again: no fire that began after an unload returned is recorded" {
+    rt_build unloads "$ROOT/tests/runtime/unloads.c"
+    local api p
+    for api in native compat; do
+        p=$(tag "$api")
+        session "$p" "$p:*"
+        run env LD_PRELOAD=$UST ./unloads "$p" 4 50 $api
+        [ "$status" -eq 0 ] || { echo "$output"; false; }
+        printf '%s\n' "${lines[@]}" > windows
+        [ "$(grep -c '^window ' windows)" -eq 200 ]
+        # every window holds fires (the unloaded ones), and none is recorded
+        run awk '$1 == "window" && $4 < $3 { print "an empty window:", $0 }' windows
+        [ -z "$output" ]
+        trace "$p" | awk -v api=$api '
+            FILENAME == "windows" { if ($1 == "window") { n[$2]++; from[$2, n[$2]] = $3; to[$2, n[$2]] = $4 } next }
+            {
+                if (!match($0, /(t|arg0) = [0-9]+, (k|arg1) = [0-9]+/)) { print "unreadable: " $0; bad = 1; next }
+                split(substr($0, RSTART, RLENGTH), f, /[ ,=]+/)
+                t = f[2]; k = f[4]; events++
+                for (i = 1; i <= n[t]; i++)
+                    if (k >= from[t, i] && k <= to[t, i]) { print "recorded while unloaded: " $0; bad = 1 }
+            }
+            END { if (!events) { print "no events"; bad = 1 } exit bad }' windows -
+    done
+}
+
+@test "a thread stopped inside LTTng's recording of an event holds no unload or destroy; the unregistration waits for it in lttng.c's thread, then ends" {
+    [ "$(uname -m)" = x86_64 ] || skip "x86-64 only (the breakpoint the test puts)"
+    [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)" -le 1 ] ||
+        refused "ptrace_scope forbids tracing a thread of the parent"
+    local p at
+    p=$(tag)
+    session "$p" "$p:*" "${p}q:*"
+    rt_build lstopped "$ROOT/tests/runtime/lttng-stopped.c" -ldl
+    bg_fed out env LD_PRELOAD=$UST ./lstopped "$p"
+    wait_for out '^waiting$'
+    grep -q "^a thread is stopped inside LTTng's read side, after fire [0-9]*$" out
+    grep -qx "its provider unloaded and destroyed, another reloaded and fired, meanwhile" out
+    grep -qx "the thread resumed, and fired its stale handle 1000 times more" out
+    at=$(sed -n 's/^a thread is stopped .* after fire //p' out)
+    # its event leaves LTTng-UST's registry once the thread is out
+    local end=$((SECONDS + HANG_SECONDS))
+    until lttng list -u > list 2>&1 && grep -q "${p}q:y" list && ! grep -q "$p:x " list; do
+        [ "$SECONDS" -lt "$end" ] || { cat list; false; }
+        sleep 0.05
+    done
+    echo quit >&5
+    stop "$BG_PID"
+    run fields "$p"
+    [ "$status" -eq 0 ]
+    [ "${lines[-1]}" = "${p}q:y: arg0 = 7" ]
+    # the stopped fire the last of x, and every one before it
+    [ "${#lines[@]}" -eq $((at + 1)) ]
+    [ "${lines[-2]}" = "$p:x: k = $at" ]
 }

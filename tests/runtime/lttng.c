@@ -21,7 +21,8 @@
      enable                  sdtkit_lttng_enable()
      dlopen FILE             dlopen(FILE, RTLD_NOW)
      path P                  the provider's object
-     fork P N COUNT          a child fires P:N COUNT times (its index) and
+     fork P N COUNT          a child fires P:N COUNT times (its index),
+                             prints "in the child: " and its status, and
                              exits; the parent waits: child STATUS
      threads                 the number of threads of the process, and
                              those called sdtkit-lttng
@@ -284,6 +285,8 @@ static void run(char *line)
             if (c == 0) {
                 for (long k = 0; k < count; k++)
                     fire(i, "#", k);
+                printf("in the child: %s\n", sdtkit_lttng_status());
+                fflush(stdout);
                 _exit(0);
             }
             int st = -1;
