@@ -1060,10 +1060,11 @@ static void *worker(void *arg)
             unregister_batch(b);
             pthread_mutex_lock(&ltt.lock);
             ltt.flying = NULL;
+            uint64_t ticket = b->ticket;
             if (!b->abandoned)
                 batch_free(b);
-            if (b->ticket > ltt.finished)
-                ltt.finished = b->ticket;
+            if (ticket > ltt.finished)
+                ltt.finished = ticket;
             pthread_cond_broadcast(&ltt.done);
             continue;
         }
