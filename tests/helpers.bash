@@ -76,6 +76,7 @@ package_of() {
         qemu-*) echo qemu-user ;; setpriv | flock | unshare) echo util-linux ;;
         timeout) echo coreutils ;; tplist-bpfcc | trace-bpfcc) echo bpfcc-tools ;;
         go) echo golang-go ;; ruby) echo ruby-dev ;;
+        lttng | lttng-sessiond) echo lttng-tools ;; lttng-gen-tp) echo liblttng-ust-dev ;;
         node) echo "nodejs (NodeSource's, in the machine image: it ships /usr/include/node)" ;;
         *) echo "$1" ;;
     esac
@@ -95,7 +96,8 @@ need_cmd() {
         case $c in
             x86_64-linux-gnu-*) tag= ;;
             qemu-* | gdb-multiarch | *-linux-gnu*-gcc | *-linux-gnu*-g++) tag=cross ;;
-            gdb | bpftrace | perf | trace-bpfcc | tplist-bpfcc) tag=tracer ;;
+            gdb | bpftrace | perf | trace-bpfcc | tplist-bpfcc | lttng | lttng-sessiond | babeltrace2 | lttng-gen-tp)
+                tag=tracer ;;
             dpkg-buildpackage | rpmbuild | lintian | rpmlint) tag=release ;;
             *) tag= ;;
         esac

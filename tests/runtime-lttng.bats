@@ -155,9 +155,16 @@ drive() {
 }
 
 UST=liblttng-ust.so.1
+# What the programs preload: LTTng-UST, after ASan's runtime in the
+# sanitized pass (which must come first in the process).
+FIRST=
+[[ "$RT_CFLAGS" != *sanitize=address* ]] || FIRST="$(cc -print-file-name=libasan.so) "
+PRELOAD="$FIRST$UST"
 
 # ---- The ABI ---------------------------------------------------------------
 
+# (nothing of the sanitized build in it)
+# bats test_tags=normal-pass-only
 @test "lttng-abi.h's declarations are LTTng-UST's: each size, offset, bit field and value the installed headers give" {
     [ -f /usr/include/lttng/ust-events.h ] || [ -f "/usr/include/$(gcc -print-multiarch)/lttng/ust-events.h" ] ||
         missing "LTTng-UST's headers are not installed (.ci/run installs liblttng-ust-dev)"
@@ -260,7 +267,7 @@ integer() {
     local p c
     p=$(tag n) c=$(tag c)
     session "$(tag)" "$p:*" "$c:*"
-    drive out LD_PRELOAD=$UST -- "native $p" "probe $p all u8 i8 u16 i16 u32 i32 u64 i64 ptr str flt dbl" \
+    drive out LD_PRELOAD="$PRELOAD" -- "native $p" "probe $p all u8 i8 u16 i16 u32 i32 u64 i64 ptr str flt dbl" \
         "probe $p request path=str id=i64" "probe $p none" "load $p" \
         "compat $c" "probe $c ints u8 i8 u16 i16 u32 i32" "probe $c wide u64 i64" "load $c" \
         "fire $p all 250 -100 65000 -30000 4000000000 -2000000000 18000000000000000000 -9000000000000000000 0xdeadbeef hello,tracer 1.5 2.25" \
@@ -298,7 +305,7 @@ integer() {
     local p c
     p=$(tag n) c=$(tag c)
     session "$(tag)" "$p:*" "$c:*"
-    drive out LD_PRELOAD=$UST -- "native $p" "probe $p x n=i64" "load $p" "compat $c" "probe $c x i64" "load $c" \
+    drive out LD_PRELOAD="$PRELOAD" -- "native $p" "probe $p x n=i64" "load $p" "compat $c" "probe $c x i64" "load $c" \
         "fire $p x 1" "fire $c x 1" "unload $p" "unload $c" "fire $p x 2" "fire $c x 2" \
         "load $p" "load $c" "fire $p x 3" "fire $c x 3" "unload $p" "unload $c" "load $p" "load $c" \
         "fire $p x 4" "fire $c x 4" "destroy $p" "destroy $c" "fire $p x 5" "fire $c x 5" "quit"
@@ -312,7 +319,7 @@ integer() {
     local p
     p=$(tag)
     session "$(tag)" "$p:*"
-    drive out LD_PRELOAD=$UST -- "native a $p" "probe a x v=i64" "load a" \
+    drive out LD_PRELOAD="$PRELOAD" -- "native a $p" "probe a x v=i64" "load a" \
         "native b $p" "probe b x v=i64" "probe b y s=str" "load b" \
         "native c $p" "probe c x w=i64" "load c" "status" \
         "fire a x 1" "fire b x 2" "fire c x 3" "fire b y hello" \
@@ -330,7 +337,7 @@ integer() {
     p=$(tag)
     long=$(printf "$p%0260d" 0)
     session "$(tag)" "$p*"
-    drive out LD_PRELOAD=$UST -- "compat long $long" "probe long x i64" "load long" \
+    drive out LD_PRELOAD="$PRELOAD" -- "compat long $long" "probe long x i64" "load long" \
         "compat q $p\"q" "probe q x i64" "load q" \
         "compat ok $p" "probe ok x i64" "load ok" "path long" \
         "fire long x 1" "fire q x 2" "fire ok x 3" "quit"
@@ -353,7 +360,7 @@ integer() {
     local p
     p=$(tag)
     session "$(tag)" "$p*"
-    drive off LD_PRELOAD=$UST SDTKIT_LTTNG=0 -- "native ${p}a" "probe ${p}a x i64" "load ${p}a" "fire ${p}a x 1" "status" "threads"
+    drive off LD_PRELOAD="$PRELOAD" SDTKIT_LTTNG=0 -- "native ${p}a" "probe ${p}a x i64" "load ${p}a" "fire ${p}a x 1" "status" "threads"
     grep -qx "LTTng-UST not used: SDTKIT_LTTNG=0" off
     grep -qx "threads 3 sdtkit-lttng 0" off # main and LTTng's two listeners
     drive on SDTKIT_LTTNG=1 -- "native ${p}b" "probe ${p}b x i64" "load ${p}b" "fire ${p}b x 2" "status"
@@ -364,6 +371,8 @@ integer() {
     [ "${lines[*]}" = "${p}b:x: arg0 = 2" ]
 }
 
+# (ASan maps as it likes: the normal pass counts)
+# bats test_tags=normal-pass-only
 @test "without LTTng-UST the library makes no thread, descriptor or mapping more than when told never to use it" {
     local cmds=("native a" "probe a x i64" "load a" "compat b" "probe b y i64" "load b" "fire a x 1" "fire b y 2"
                 "unload a" "load a" "destroy a" "native c" "probe c z str" "load c" "fire c z s" "threads")
@@ -378,12 +387,12 @@ integer() {
     mkdir lib
     cc -shared -fPIC n.c -o lib/liblttng-ust.so.0 -Wl,-soname,liblttng-ust.so.0
     cc -shared -fPIC n.c -o lib/liblttng-ust.so.1 -Wl,-soname,liblttng-ust.so.1
-    drive old LD_PRELOAD="$PWD/lib/liblttng-ust.so.0" -- "native a" "probe a x i64" "load a" "fire a x 1" \
+    drive old LD_PRELOAD="$FIRST$PWD/lib/liblttng-ust.so.0" -- "native a" "probe a x i64" "load a" "fire a x 1" \
         "enabled a x" "status" "threads"
     grep -qx "LTTng-UST not used: liblttng-ust.so.0 is loaded, an LTTng-UST whose ABI this library does not speak (it speaks $UST's: LTTng-UST 2.13 to 2.15)" old
     grep -qx "threads 1 sdtkit-lttng 0" old
     grep -qx "enabled a:x 0" old
-    drive hollow LD_PRELOAD="$PWD/lib/liblttng-ust.so.1" -- "native a" "probe a x i64" "load a" "fire a x 1" \
+    drive hollow LD_PRELOAD="$FIRST$PWD/lib/liblttng-ust.so.1" -- "native a" "probe a x i64" "load a" "fire a x 1" \
         "status" "threads"
     grep -qx "LTTng-UST not used: $UST is loaded, but liblttng-ust-tracepoint.so.1 is not there: an LTTng-UST this library does not know" hollow
     grep -qx "threads 1 sdtkit-lttng 0" hollow
@@ -440,7 +449,7 @@ send() {
     p=$(tag n) c=$(tag c)
     SESSION_NOSTART=1 session "$(tag)" "$p:x" "$c:x" -- --filter 'arg0 > 5'
     lttng enable-event -s "$(tag)" -u "$p:s" --filter 'name == "b*"' >/dev/null
-    start_driver LD_PRELOAD=$UST
+    start_driver LD_PRELOAD="$PRELOAD"
     send "native $p" "probe $p x i64" "probe $p s name=str" "load $p" "compat $c" "probe $c x i64" "load $c" \
         "enabled $p x" "enabled $c x" "enabled $p s"
     grep -qx "enabled $p:x 0" out
@@ -467,7 +476,7 @@ send() {
     local p c path cpath
     p=$(tag n) c=$(tag c)
     session "$(tag)" "$p:*" "$c:*"
-    start_driver LD_PRELOAD=$UST
+    start_driver LD_PRELOAD="$PRELOAD"
     send "native $p" "probe $p req path=str id=i64" "load $p" "path $p" "compat $c" "probe $c hit u64 i32" "load $c" "path $c"
     path=$(sed -n 's/^path //p' out | head -1) cpath=$(sed -n 's/^path //p' out | tail -1)
     bpftrace_bg bt.out "usdt:$path:$p:req { printf(\"BT %s %d\\n\", str(arg0), arg1); }
@@ -482,6 +491,8 @@ send() {
     diff <(printf '%s\n' "${want[@]}") <(grep '^BT [^r]' bt.out)
 }
 
+# (Python is not built with ASan)
+# bats test_tags=normal-pass-only
 @test "the Python binding on either library records through LTTng-UST with nothing more to do than preload it, gated by is-enabled" {
     need_cmd python3
     local api p
@@ -494,7 +505,7 @@ send() {
         printf '%s\n' "provider $p" "probe $p req uint64 int32" "load $p" "wait req" "fire req 7 -7" "fire req 8 -8" \
             "unload $p" "fire req 9 -9" |
             env LD_LIBRARY_PATH="$PWD/lib" PYTHONPATH="$ROOT/tests/bindings/python" PYTHONDONTWRITEBYTECODE=1 \
-                LD_PRELOAD=$UST "$PYTHON3" "$ROOT/tests/bindings/python/driver.py" "$api" > "$api.out" 2>&1
+                LD_PRELOAD="$PRELOAD" "$PYTHON3" "$ROOT/tests/bindings/python/driver.py" "$api" > "$api.out" 2>&1
         # the binding fires only while a tracer is on: LTTng counts as one
         grep -qx 'wait <req> enabled' "$api.out" || { cat "$api.out"; false; }
         grep -qx 'fire <req> 1' "$api.out"
@@ -515,8 +526,8 @@ send() {
         SESSION_NOSTART=1 session "$p" "$p:*"
         lttng add-context -s "$p" -u -t vpid >/dev/null
         lttng start "$p" >/dev/null
-        local preload=$UST
-        [ "$with" = alone ] || preload="$UST liblttng-ust-fork.so.1"
+        local preload=$PRELOAD
+        [ "$with" = alone ] || preload="$PRELOAD liblttng-ust-fork.so.1"
         drive "$with.out" LD_PRELOAD="$preload" -- "native $p" "probe $p x n=i64" "load $p" "fire $p x 100" \
             "fork $p x 3" "fire $p x 101" "status" "quit"
         grep -qx 'child 0' "$with.out"
@@ -549,21 +560,21 @@ recorded() { trace "$1" | grep -q "^$2:"; }
     # (flight recorders: the programs fire as fast as they can)
     SESSION_SMALL=1 session "$(tag s)" 'stress:*' 'cstress:*' 'churn:*'
     rt_build stress "$ROOT/tests/runtime/stress.c"
-    run env LD_PRELOAD=$UST timeout "$HANG_SECONDS" ./stress 4 300
+    run env LD_PRELOAD="$PRELOAD" timeout "$HANG_SECONDS" ./stress 4 300
     [ "$status" -eq 0 ] || { echo "$output" | head -40; false; }
     [[ "${lines[-1]}" =~ ^ok\ ([0-9]+)\ 300$ ]]
     recorded "$(tag s)" stress
     # (each worker registers with the session daemon: 200 of them)
     SESSION_SMALL=1 session "$(tag f)" 'forks:*' 'cforks:*'
     rt_build forks "$ROOT/tests/runtime/forks.c"
-    run env LD_PRELOAD="$UST liblttng-ust-fork.so.1" timeout "$HANG_SECONDS" ./forks 200
+    run env LD_PRELOAD="$PRELOAD liblttng-ust-fork.so.1" timeout "$HANG_SECONDS" ./forks 200
     [ "$status" -eq 0 ] || { echo "$output" | tail -5; false; }
     [ "${lines[-1]}" = "200 of 200 workers finished" ]
     recorded "$(tag f)" forks
     [ "$(uname -m)" = x86_64 ] || return 0 # (the breakpoint's byte)
     SESSION_SMALL=1 session "$(tag t)" 'held:*' 'inner:*' 'stopped:*' 'other:*' 'later:*'
     rt_build stopped "$ROOT/tests/runtime/stopped.c"
-    run env LD_PRELOAD=$UST timeout "$HANG_SECONDS" ./stopped 2000
+    run env LD_PRELOAD="$PRELOAD" timeout "$HANG_SECONDS" ./stopped 2000
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     [ "${lines[1]}" = "2000 reloads, both destroyed, 20 more providers loaded and destroyed" ]
     [ "${lines[2]}" = "0 of them took the stopped thread's slot" ]
@@ -575,19 +586,23 @@ recorded() { trace "$1" | grep -q "^$2:"; }
     rt_build churn "$ROOT/bench/runtime.c" -ldl
     local api n failed heap0 heap1 fds0 fds1 maps0 maps1
     for api in native compat; do
-        session "$(tag "$api")" 'jit*'
-        run env LD_PRELOAD=$UST ./churn churn 4000 $api
+        # (its own events: by its pid, which another pass's churn does not have)
+        SESSION_NOSTART=1 session "$(tag "$api")" 'jit*'
+        lttng add-context -s "$(tag "$api")" -u -t vpid >/dev/null
+        lttng start "$(tag "$api")" >/dev/null
+        run sh -c 'echo $$ && exec env LD_PRELOAD="$0" ./churn churn 4000 "$1"' "$PRELOAD" $api
         echo "$api: $output"
         [ "$status" -eq 0 ]
+        local pid=${lines[0]}
         # churn N cycles F failed heap A B rss A B fds A B maps A B bytes/cycle X
-        read -r _ n _ failed _ _ heap0 heap1 _ _ _ _ fds0 fds1 _ maps0 maps1 _ <<<"$output"
+        read -r _ n _ failed _ _ heap0 heap1 _ _ _ _ fds0 fds1 _ maps0 maps1 _ <<<"${lines[1]}"
         [ "$n" -eq 4000 ]
         [ "$failed" -eq 0 ]
         [ "$fds1" -eq "$fds0" ]
         [ -n "$RT_CFLAGS" ] || [ "$maps1" -eq "$maps0" ]
         [ -n "$RT_CFLAGS" ] || [ $((heap1 - heap0)) -le $((3600 * 64)) ]
         # 4 probes a provider, each fired once, each fire an event
-        [ "$(trace "$(tag "$api")" | grep -c '^jit[0-9]*:probe[0-3]: ')" -eq 16000 ]
+        [ "$(trace "$(tag "$api")" | grep -c "^jit[0-9]*:probe[0-3]: { cpu_id = [0-9]* }, { vpid = $pid }")" -eq 16000 ]
     done
 }
 
@@ -600,7 +615,7 @@ recorded() { trace "$1" | grep -q "^$2:"; }
     # (removed even when a check fails)
     TRIGGERS+=("$trig")
     lttng list "$p" | grep -q "^Recording session $p: \[inactive\]"
-    drive out LD_PRELOAD=$UST -- "native $p" "probe $p go v=i64" "load $p" "fire $p go 1" "quit"
+    drive out LD_PRELOAD="$PRELOAD" -- "native $p" "probe $p go v=i64" "load $p" "fire $p go 1" "quit"
     local end=$((SECONDS + HANG_SECONDS))
     until lttng list "$p" | grep -q "^Recording session $p: \[active\]"; do
         [ "$SECONDS" -lt "$end" ] || { lttng list "$p"; false; }
@@ -614,7 +629,7 @@ recorded() { trace "$1" | grep -q "^$2:"; }
     for api in native compat; do
         p=$(tag "$api")
         session "$p" "$p:*"
-        run env LD_PRELOAD=$UST ./unloads "$p" 4 50 $api
+        run env LD_PRELOAD="$PRELOAD" ./unloads "$p" 4 50 $api
         [ "$status" -eq 0 ] || { echo "$output"; false; }
         printf '%s\n' "${lines[@]}" > windows
         [ "$(grep -c '^window ' windows)" -eq 200 ]
@@ -642,7 +657,7 @@ recorded() { trace "$1" | grep -q "^$2:"; }
     p=$(tag)
     session "$p" "$p:*" "${p}q:*"
     rt_build lstopped "$ROOT/tests/runtime/lttng-stopped.c" -ldl
-    bg_fed out env LD_PRELOAD=$UST ./lstopped "$p"
+    bg_fed out env LD_PRELOAD="$PRELOAD" ./lstopped "$p"
     wait_for out '^waiting$'
     grep -q "^a thread is stopped inside LTTng's read side, after fire [0-9]*$" out
     grep -qx "its provider unloaded and destroyed, another reloaded and fired, meanwhile" out
