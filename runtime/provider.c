@@ -80,6 +80,21 @@
  *      its own; only the process that made a named file removes it.
  *      (runtime-tracers.bats "after fork"; bindings.bats "a pre-fork
  *      worker")
+ *
+ * LTTng-UST (lttng.c; the tests in runtime-lttng.bats)
+ *  14. Without liblttng-ust in the process the library makes no thread,
+ *      descriptor or mapping more, and fire and is-enabled are as above.
+ *      ("without LTTng-UST the library makes no thread ...")
+ *  15. With it, the promises above hold with a session recording ("with
+ *      a session recording: threads fire ..."); a load returns once its
+ *      probes' events are registered; an unload makes no call into
+ *      LTTng-UST, and no fire that began after it returned is recorded
+ *      ("threads firing while their provider is unloaded ...").
+ *  16. LTTng-UST's unregistration waits for a grace period of its RCU:
+ *      lttng.c's thread makes it, so a thread stopped inside a recording
+ *      holds no unload or destroy ("a thread stopped inside LTTng's
+ *      recording ..."), and a destroyed provider's events go once no
+ *      thread fires its probes.
  */
 #define _GNU_SOURCE
 #include "runtime.h"

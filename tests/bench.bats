@@ -215,5 +215,5 @@ EOF
 @test "bench/run measures only the figures it is given, and refuses one it has not" {
     run "$ROOT/bench/run" -q nosuchfigure
     [ "$status" -eq 2 ]
-    [ "$output" = "bench/run: no figure 'nosuchfigure' (figures: dtrace compile disabled enabled nop10 runtime sdt-list)" ]
+    [ "$output" = "bench/run: no figure 'nosuchfigure' (figures: dtrace compile disabled enabled nop10 runtime sdt-list lttng)" ]
 }

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* bench/lttng.c: a traced event's cost, the same probe (a string and a
+   64-bit integer) through sdtkit's run-time probe recorded by LTTng-UST,
+   through a tracepoint lttng-gen-tp made (bench/lttng-tp.tp, compiled in:
+   the program links liblttng-ust), and through the run-time probe under
+   a uprobe; bench/run's figure 9.
+
+     lttng MODE N [RATE]   N iterations of a loop over one site, then
+                           "NS ns/iter CPU cpu-ns/iter": wall time, and the
+                           thread's CPU time (user and system: a uprobe's
+                           trap too), which other work on the machine
+                           changes less; RATE events a second (paced: the
+                           loop waits for its time every 64 iterations),
+                           0 or none as fast as it goes.  MODE is
+       none                the loop without a probe
+       sdtkit              sdtkit_probe_fire (p, v): probe sdtbench:hit (s, n)
+       gentp               lttng_ust_tracepoint (gentp, hit, s, n)
+       traced              sdtkit's, once a tracer is attached (its
+                           semaphore raised): prints "ready PID PATH" first
+                           and waits for it */
+#define _GNU_SOURCE
+#include <sdtkit.h>
+
+#include "gentp.h" /* lttng-gen-tp's (gentp.c defines the tracepoint) */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double clock_of(clockid_t c)
+{
+    struct timespec ts;
+    clock_gettime(c, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double now(void) { return clock_of(CLOCK_MONOTONIC); }
+
+/* What the loop hands each site: a string that changes with i (as a
+   request's path would), and i. */
+static const char *const paths[] = {"/index.html", "/about", "/api/v1/items", "/login"};
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: lttng none|sdtkit|gentp|traced N [RATE]\n");
+        return 2;
+    }
+    const char *mode = argv[1];
+    long n = atol(argv[2]);
+    double rate = argc > 3 ? atof(argv[3]) : 0;
+    static const int types[] = {SDTKIT_STRING, SDTKIT_INT64};
+    static const char *const names[] = {"s", "n"};
+    sdtkit_provider *pv;
+    sdtkit_probe *p;
+    if (sdtkit_provider_create("sdtbench", &pv) ||
+        sdtkit_provider_add_probe_named(pv, "hit", types, names, 2, &p) ||
+        sdtkit_provider_load(pv)) {
+        fprintf(stderr, "lttng: %s\n", sdtkit_provider_error(pv));
+        return 1;
+    }
+    int m = strcmp(mode, "none") == 0     ? 0
+            : strcmp(mode, "sdtkit") == 0 ? 1
+            : strcmp(mode, "gentp") == 0  ? 2
+            : strcmp(mode, "traced") == 0 ? 1
+                                          : -1;
+    if (m < 0) {
+        fprintf(stderr, "lttng: no mode %s\n", mode);
+        return 2;
+    }
+    if (strcmp(mode, "traced") == 0) {
+        printf("ready %ld %s\n", (long)getpid(), sdtkit_provider_path(pv));
+        fflush(stdout);
+        struct timespec ms = {0, 1000000};
+        while (!sdtkit_probe_enabled(p))
+            nanosleep(&ms, NULL);
+    }
+    volatile long sink = 0;
+    double t0 = now(), c0 = clock_of(CLOCK_THREAD_CPUTIME_ID);
+    for (long i = 0; i < n; i++) {
+        if (rate > 0 && (i & 63) == 0)
+            while (now() - t0 < (double)i / rate)
+                ;
+        const char *s = paths[i & 3];
+        switch (m) {
+        case 1: {
+            sdtkit_value v[2] = {{.p = s}, {.i = i}};
+            sdtkit_probe_fire(p, v);
+            break;
+        }
+        case 2:
+            lttng_ust_tracepoint(gentp, hit, s, i);
+            break;
+        default:
+            sink += (long)s[0];
+            break;
+        }
+    }
+    double t = now() - t0, c = clock_of(CLOCK_THREAD_CPUTIME_ID) - c0;
+    printf("%.2f ns/iter %.2f cpu-ns/iter %ld\n", t * 1e9 / (double)n, c * 1e9 / (double)n, (long)sink);
+    sdtkit_provider_destroy(pv);
+    return 0;
+}
