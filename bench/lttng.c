@@ -17,12 +17,18 @@
        gentp               lttng_ust_tracepoint (gentp, hit, s, n)
        traced              sdtkit's, once a tracer is attached (its
                            semaphore raised): prints "ready PID PATH" first
-                           and waits for it */
+                           and waits for it
+     lttng tick N SECONDS  N probes loaded (liblttng-ust in the process, no
+                           session), then SECONDS of sleep: prints the CPU
+                           time sdtkit's thread (sdtkit-lttng) took meanwhile,
+                           looking at the events' state every 10 ms:
+                           "tick N probes NS ns-cpu S s" */
 #define _GNU_SOURCE
 #include <sdtkit.h>
 
 #include "gentp.h" /* lttng-gen-tp's (gentp.c defines the tracepoint) */
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +44,56 @@ static double clock_of(clockid_t c)
 
 static double now(void) { return clock_of(CLOCK_MONOTONIC); }
 
+/* The CPU time (ns, schedstat's) of this process's thread called
+ * sdtkit-lttng, or -1. */
+static long long worker_cpu(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    long long ns = -1;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char path[300], comm[32] = "";
+        snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        int ours = fgets(comm, sizeof comm, f) && strncmp(comm, "sdtkit-lttng", 12) == 0;
+        fclose(f);
+        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
+        if (ours && (f = fopen(path, "r"))) {
+            if (fscanf(f, "%lld", &ns) != 1)
+                ns = -1;
+            fclose(f);
+        }
+    }
+    if (d)
+        closedir(d);
+    return ns;
+}
+
+/* tick N SECONDS (see the top). */
+static int tick(long n, int seconds)
+{
+    sdtkit_provider *pv;
+    static const int types[] = {SDTKIT_INT64};
+    if (sdtkit_provider_create("sdttick", &pv) != 0)
+        return 1;
+    for (long i = 0; i < n; i++) {
+        char name[32];
+        sdtkit_probe *p;
+        snprintf(name, sizeof name, "p%ld", i);
+        if (sdtkit_provider_add_probe(pv, name, types, 1, &p) != 0)
+            return 1;
+    }
+    if (sdtkit_provider_load(pv) != 0)
+        return 1;
+    long long c0 = worker_cpu();
+    sleep((unsigned)seconds);
+    long long c1 = worker_cpu();
+    printf("tick %ld probes %lld ns-cpu %d s\n", n, c0 < 0 || c1 < 0 ? -1 : c1 - c0, seconds);
+    sdtkit_provider_destroy(pv);
+    return 0;
+}
+
 /* What the loop hands each site: a string that changes with i (as a
    request's path would), and i. */
 static const char *const paths[] = {"/index.html", "/about", "/api/v1/items", "/login"};
@@ -50,6 +106,8 @@ int main(int argc, char **argv)
     }
     const char *mode = argv[1];
     long n = atol(argv[2]);
+    if (strcmp(mode, "tick") == 0)
+        return tick(n, argc > 3 ? atoi(argv[3]) : 5);
     double rate = argc > 3 ? atof(argv[3]) : 0;
     static const int types[] = {SDTKIT_STRING, SDTKIT_INT64};
     static const char *const names[] = {"s", "n"};

@@ -36,7 +36,8 @@
  * byte its trap points at: the kernel's while LTTng does not record the
  * event, a one (an int3) of ours while it does (gates below).  LTTng
  * tells nobody when it arms a call site, so lttng.c's thread looks at
- * every registered event's state every TICK_MS, and at once when it
+ * every registered event's state every TICK_MS (less often when that
+ * would take more than 1% of a CPU), and at once when it
  * registers one; what is ungated records from the moment LTTng arms it.
  *
  * Events and their lifetimes.  An event is a provider name, a probe name
@@ -84,9 +85,12 @@
 #include <time.h>
 
 /* How often lttng.c's thread looks at the registered events' states
- * (for the gates), while any is registered. */
+ * (for the gates), while any is registered: every TICK_MS, or less often
+ * when a look takes more than 1/TICK_SHARE of that (very many events, or
+ * a machine too busy to run it): about 1% of a CPU at most. */
 enum {
-    TICK_MS = 10
+    TICK_MS = 10,
+    TICK_SHARE = 100
 };
 
 /* ---- the fields of an event ---- */
@@ -215,6 +219,12 @@ struct batch;
  * then lttng.c's (under ltt.lock), then its names. */
 struct lttng_event {
     struct ust_tracepoint tp; /* the call site LTTng-UST arms */
+    /* what lttng.c's thread looks at every TICK_MS, beside tp.state */
+    bool gate_on; /* its probes' gates say enabled: LTTng records it */
+    bool failed;  /* LTTng-UST refused it */
+    enum event_state state;
+    struct sdtkit_probe *published; /* its published probes (lt.next) */
+    ptrdiff_t watched;              /* at ltt.watch[watched], or -1 */
     int nfields;
     unsigned char kind[SDTKIT_MAX_ARGS]; /* enum field_kind */
     struct ust_event_desc desc;
@@ -224,13 +234,9 @@ struct lttng_event {
     const char *pname, *name, *signature; /* in names[] */
     size_t refs;                          /* probes of live providers that hold it */
     size_t stragglers;                    /* retired probes a thread may still be firing */
-    enum event_state state;
-    bool failed;     /* LTTng-UST refused it */
-    bool gate_on;    /* its probes' gates say enabled: LTTng records it */
-    bool in_table;   /* found by name (a new probe of the name joins it) */
-    uint64_t ticket; /* the job that registers it */
+    bool in_table;                        /* found by name (a new probe of the name joins it) */
+    uint64_t ticket;                      /* the job that registers it */
     struct batch *batch;
-    struct sdtkit_probe *published;  /* its published probes (lt.next) */
     struct lttng_event *hnext;       /* in the name table's chain */
     struct lttng_event *prev, *next; /* every event */
     struct lttng_event *qnext;       /* in the registration queue */
@@ -292,8 +298,12 @@ static struct {
     /* events */
     struct lttng_event **table; /* by name: chains */
     size_t table_cap, intable;
-    struct lttng_event *events;   /* every one */
-    size_t registered;            /* of them, registered (the thread ticks) */
+    struct lttng_event *events; /* every one */
+    size_t registered;          /* of them, registered */
+    /* those registered (not failed) with published probes, whose gates
+     * the thread looks after: a dense array, for the cache */
+    struct lttng_event **watch;
+    size_t nwatch, cap_watch;
     struct sdtkit_probe *dormant; /* published while LTTng-UST is not in use */
     struct straggler *stragglers;
     size_t nstragglers, cap_stragglers;
@@ -415,6 +425,8 @@ static struct sdtkit_probe **list_of(const struct sdtkit_probe *p)
     return p->lt.ev ? &p->lt.ev->published : &ltt.dormant;
 }
 
+static void watch_update(struct lttng_event *ev);
+
 static void link_probe(struct sdtkit_probe *p)
 {
     struct sdtkit_probe **head = list_of(p);
@@ -423,6 +435,8 @@ static void link_probe(struct sdtkit_probe *p)
     if (*head)
         (*head)->lt.prev = p;
     *head = p;
+    if (p->lt.ev)
+        watch_update(p->lt.ev);
 }
 
 static void unlink_probe(struct sdtkit_probe *p)
@@ -434,6 +448,32 @@ static void unlink_probe(struct sdtkit_probe *p)
     if (p->lt.next)
         p->lt.next->lt.prev = p->lt.prev;
     p->lt.prev = p->lt.next = NULL;
+    if (p->lt.ev)
+        watch_update(p->lt.ev);
+}
+
+/* Watch ev (its gates) while it is registered and has published
+ * probes, and only then. */
+static void watch_update(struct lttng_event *ev)
+{
+    bool want = ev->state == EV_REGISTERED && !ev->failed && ev->published;
+    if (want && ev->watched < 0) {
+        if (ltt.nwatch == ltt.cap_watch) {
+            size_t cap = ltt.cap_watch ? 2 * ltt.cap_watch : 64;
+            void *v = realloc(ltt.watch, cap * sizeof *ltt.watch);
+            if (!v)
+                return; /* out of memory: its gates stay as they are */
+            ltt.watch = v;
+            ltt.cap_watch = cap;
+        }
+        ev->watched = (ptrdiff_t)ltt.nwatch;
+        ltt.watch[ltt.nwatch++] = ev;
+    } else if (!want && ev->watched >= 0) {
+        struct lttng_event *last = ltt.watch[--ltt.nwatch];
+        ltt.watch[ev->watched] = last;
+        last->watched = ev->watched;
+        ev->watched = -1;
+    }
 }
 
 /* Store published p's call and gates: its own, or its event's. */
@@ -523,6 +563,7 @@ static struct lttng_event *event_new(const struct sdtkit_probe *p, const char *s
     ev->name = memcpy(s += lp, p->name, ln);
     ev->signature = memcpy(s += ln, sig, ls);
     s += ls;
+    ev->watched = -1;
     ev->nfields = p->nargs;
     for (int i = 0; i < p->nargs; i++) {
         enum field_kind k = kind_of_type(p->type[i]);
@@ -824,8 +865,8 @@ static void record(void *event, const struct firing *f)
             len += strl[i] = strlen(str[i]) + 1;
             continue;
         }
-        size_t a = kinds[k].align;
-        len += (a - len % a) % a + kinds[k].size;
+        size_t a = kinds[k].align; /* a power of two: its padding by mask */
+        len += (-len & (a - 1)) + kinds[k].size;
         largest = a > largest ? a : largest;
     }
     const struct ust_event_recorder *r = e->child;
@@ -992,6 +1033,7 @@ static void register_batch(struct batch *b)
         ev->state = EV_REGISTERED;
         ev->failed = !cookie;
         ltt.registered++;
+        watch_update(ev);
         sync_gates(ev);
     }
     pthread_mutex_unlock(&ltt.lock);
@@ -1014,13 +1056,9 @@ static void unregister_batch(struct batch *b)
  * registered event has published probes (to look after). */
 static bool tick(void)
 {
-    bool any = false;
-    for (struct lttng_event *ev = ltt.events; ev; ev = ev->next)
-        if (ev->published && ev->state == EV_REGISTERED) {
-            sync_gates(ev);
-            any = true;
-        }
-    return any;
+    for (size_t i = 0; i < ltt.nwatch; i++)
+        sync_gates(ltt.watch[i]);
+    return ltt.nwatch > 0;
 }
 
 /* The thread: jobs in order, and a tick while any registered event has
@@ -1080,16 +1118,19 @@ static void *worker(void *arg)
                 fire_landed(&f);
             }
         }
+        struct timespec t0, t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         if (!tick() && !ltt.nstragglers) {
             ltt.sleeping = true;
             pthread_cond_wait(&ltt.work, &ltt.lock);
             ltt.sleeping = false;
             continue;
         }
-        struct timespec t;
         clock_gettime(CLOCK_MONOTONIC, &t);
-        t.tv_nsec += TICK_MS * 1000000L;
-        t.tv_sec += t.tv_nsec / 1000000000L;
+        long took = (t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec);
+        long wait = took * TICK_SHARE > TICK_MS * 1000000L ? took * TICK_SHARE : TICK_MS * 1000000L;
+        t.tv_nsec += wait % 1000000000L;
+        t.tv_sec += wait / 1000000000L + t.tv_nsec / 1000000000L;
         t.tv_nsec %= 1000000000L;
         pthread_cond_timedwait(&ltt.work, &ltt.lock, &t);
     }
@@ -1279,6 +1320,7 @@ static void go_off(void)
             store_gates(p);
         }
         ev->published = NULL;
+        watch_update(ev);
     }
     for (struct sdtkit_probe *p = ltt.dormant, *next; p; p = next) {
         next = p->lt.next;
