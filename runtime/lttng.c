@@ -1344,7 +1344,10 @@ static int wanted(void)
 }
 
 /* Look for LTTng-UST (load it: load) unless it is in use or off; 0 when
- * it is in use then, else SDTKIT_E_UNSUPPORTED.  Without ltt.lock. */
+ * it is in use then, else SDTKIT_E_UNSUPPORTED.  Without ltt.lock (it
+ * may dlopen), in a call (provider.c's: fork waits for it; glibc's fork
+ * leaves the loader's list locked in the child of a fork that happens
+ * while another thread reads it). */
 static int look(bool load)
 {
     enum lttng_state st = __atomic_load_n(&ltt.state, __ATOMIC_ACQUIRE);
@@ -1396,7 +1399,7 @@ static void wait_jobs(void)
     ltt_need = 0;
 }
 
-void lttng_settle(void)
+void lttng_look(void)
 {
     if (look(false) == SDTKIT_OK) {
         pthread_mutex_lock(&ltt.lock);
@@ -1405,14 +1408,18 @@ void lttng_settle(void)
             start_worker();
         pthread_mutex_unlock(&ltt.lock);
     }
-    wait_jobs();
 }
+
+void lttng_settle(void) { wait_jobs(); }
 
 /* ---- the API ---- */
 
+/* (a call, for fork: it reads the loader's list, and may load) */
 int sdtkit_lttng_enable(void)
 {
+    call_begin();
     int rc = look(true);
+    call_end();
     wait_jobs();
     return rc;
 }
@@ -1441,7 +1448,9 @@ __attribute__((destructor)) static void lttng_end(void)
 
 const char *sdtkit_lttng_status(void)
 {
+    call_begin();
     look(false);
+    call_end();
     enum {
         LEN = sizeof ltt.status + sizeof ltt.problem + 32
     };

@@ -342,12 +342,19 @@ void provider_unlock(struct sdtkit_provider *pv)
     if (c && c->pv == pv)
         memcpy(c->msg, pv->last.msg, sizeof c->msg);
     pthread_mutex_unlock(&pv->lock);
+    /* liblttng-ust loaded since? (lttng.c): inside the call, as it reads
+     * the loader's list, which a fork must not copy half read */
+    lttng_look();
     gate_leave();
     /* the call's LTTng events registered, outside every lock: LTTng's
      * fork helper holds LTTng's lock across fork, which waits for the
      * calls in progress (gate_close) */
     lttng_settle();
 }
+
+void call_begin(void) { gate_enter(); }
+
+void call_end(void) { gate_leave(); }
 
 /* The note's size of a type, or 0 for an unknown type. */
 static int type_size(int type)

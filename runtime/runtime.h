@@ -125,6 +125,10 @@ int provider_create(const char *name, bool lax, struct sdtkit_provider **out);
 /* The provider's lock, which every call on it below needs (but create). */
 void provider_lock(struct sdtkit_provider *pv);
 void provider_unlock(struct sdtkit_provider *pv);
+/* A call on no provider (lttng.c's API): fork waits for it to end, as
+ * for a call on a provider. */
+void call_begin(void);
+void call_end(void);
 /* Where the extra bytes of a probe begin. */
 #define PROBE_EXTRA align_up(sizeof(struct sdtkit_probe), _Alignof(max_align_t))
 /* Add a probe with `extra' bytes after it in its allocation (at
@@ -439,9 +443,14 @@ void lttng_unpublish(struct sdtkit_probe *p);
  * (f: the threads' flights after they were unpublished; NULL when not
  * known: their events are then kept for good). */
 void lttng_retire(struct sdtkit_probe *const *probes, size_t n, const struct flights *f);
-/* After each call on a provider, outside every lock of the library:
- * notice liblttng-ust loaded since, and wait until the LTTng events the
- * call made are registered (so that a load that returned records). */
+/* At the end of each call on a provider, inside it (fork waits for it:
+ * it reads the loader's list, whose lock a child of fork would inherit
+ * held), but out of the provider's lock: notice liblttng-ust loaded
+ * since. */
+void lttng_look(void);
+/* After each call, outside every lock of the library: wait until the
+ * LTTng events the call made are registered (so that a load that
+ * returned records). */
 void lttng_settle(void);
 /* Whether this thread's calls met a probe that could not be an LTTng
  * event (or another failure) since it last asked; the last one's text in

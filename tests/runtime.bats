@@ -519,6 +519,61 @@ stressed() {
     [ "${lines[-1]}" = "2000 of 2000 workers finished" ]
 }
 
+@test "forks while another thread's calls look for liblttng-ust in the loader's list: every child loads a provider and dlopens" {
+    # glibc's fork leaves the loader's list locked in a child forked while
+    # another thread reads it (dl_iterate_phdr): the library reads it
+    # inside its calls only, which fork waits for
+    cat > lookfork.c <<'C'
+#include <sdtkit.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static sdtkit_provider *pv;
+static void *calls(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        sdtkit_provider_unload(pv);
+        sdtkit_provider_load(pv);
+        sdtkit_lttng_status();
+    }
+    return NULL;
+}
+int main(void)
+{
+    static const int t[] = {SDTKIT_INT64};
+    sdtkit_probe *p;
+    if (sdtkit_provider_create("lookfork", &pv) || sdtkit_provider_add_probe(pv, "x", t, 1, &p) ||
+        sdtkit_provider_load(pv))
+        return 1;
+    pthread_t th;
+    pthread_create(&th, NULL, calls, NULL);
+    int done = 0;
+    for (int i = 0; i < 500; i++) {
+        pid_t c = fork();
+        if (c == 0) {
+            sdtkit_provider *q;
+            sdtkit_probe *y;
+            _exit(sdtkit_provider_create("child", &q) || sdtkit_provider_add_probe(q, "y", t, 1, &y) ||
+                  sdtkit_provider_load(q) || !dlopen("libm.so.6", RTLD_NOW));
+        }
+        int st;
+        done += waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    }
+    printf("%d of 500 children loaded and dlopened\n", done);
+    return 0;
+}
+C
+    rt_build lookfork lookfork.c -ldl
+    # a child that inherits the loader's list locked hangs: the timeout
+    # (status 124) fails the test
+    run timeout "$HANG_SECONDS" ./lookfork
+    [ "$status" -eq 0 ]
+    [ "$output" = "500 of 500 children loaded and dlopened" ]
+}
+
 @test "20,000 short-lived providers, each with a name of its own, hold no more heap, descriptors or mappings than the first 2,000" {
     local api n failed heap0 heap1 fds0 fds1 maps0 maps1
     for api in native compat; do
