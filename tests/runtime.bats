@@ -519,6 +519,54 @@ stressed() {
     [ "${lines[-1]}" = "2000 of 2000 workers finished" ]
 }
 
+@test "argument names (sdtkit_provider_add_probe_named) are C identifiers of 1 to 60 bytes, each once, or none at all" {
+    cat > argnames.c <<'C'
+#include <sdtkit.h>
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+    static const int t[] = {SDTKIT_STRING, SDTKIT_INT64};
+    static const char *const cases[][2] = {{"path", "id"}, {"a", "a"}, {"", "id"}, {"1x", "id"},
+                                           {"has space", "id"}, {"path", NULL}};
+    char long_name[62];
+    memset(long_name, 'n', 61);
+    long_name[61] = '\0';
+    sdtkit_provider *pv;
+    sdtkit_probe *p;
+    if (sdtkit_provider_create("argnames", &pv))
+        return 1;
+    for (size_t i = 0; i <= sizeof cases / sizeof cases[0]; i++) {
+        const char *const *names = i < sizeof cases / sizeof cases[0] ? cases[i] : NULL;
+        const char *const longer[] = {"ok", long_name};
+        char probe[16];
+        snprintf(probe, sizeof probe, "p%zu", i);
+        int rc = sdtkit_provider_add_probe_named(pv, probe, t, names, 2, &p);
+        printf("%s: %d %s\n", probe, rc, rc ? sdtkit_provider_error(pv) : sdtkit_probe_name(p));
+        if (i == 0) {
+            rc = sdtkit_provider_add_probe_named(pv, "long", t, longer, 2, &p);
+            printf("long: %d %s\n", rc, sdtkit_provider_error(pv));
+        }
+    }
+    sdtkit_provider_destroy(pv);
+    return 0;
+}
+C
+    rt_build argnames argnames.c
+    run ./argnames
+    [ "$status" -eq 0 ]
+    local want=(
+        "p0: 0 p0"
+        "long: -1 probe 'long': argument 2's name: a name longer than 60 bytes (SDTKIT_NAME_MAX)"
+        "p1: -1 probe 'p1': argument 2's name: the name of an argument before it"
+        "p2: -1 probe 'p2': argument 1's name: an empty name"
+        "p3: -1 probe 'p3': argument 1's name: a name that is not a C identifier (letters, digits, '_', not a digit first)"
+        "p4: -1 probe 'p4': argument 1's name: a name that is not a C identifier (letters, digits, '_', not a digit first)"
+        "p5: -1 probe 'p5': argument 2's name: no name (NULL)"
+        "p6: 0 p6")
+    diff <(printf '%s\n' "${want[@]}") <(printf '%s\n' "${lines[@]}")
+}
+
 @test "forks while another thread's calls look for liblttng-ust in the loader's list: every child loads a provider and dlopens" {
     # glibc's fork leaves the loader's list locked in a child forked while
     # another thread reads it (dl_iterate_phdr): the library reads it
