@@ -42,6 +42,15 @@
                          objects (memory files and named files mapped) they
                          made, and the RSS they hold.
 
+     runtime forks N [native|compat]
+                         a threaded server: a thread unloads and loads a
+                         provider over and over while the main thread forks
+                         N workers, one after the other; each loads the
+                         provider again, fires it, destroys it and exits.
+                         A worker not done within 10 seconds is stuck
+                         (killed).  Prints the workers that finished, those
+                         stuck, and the seconds of the N forks and waits.
+
    BENCH_THREADS=T runs a loop mode in T threads at once (each N iterations)
    and prints the wall time per iteration of one thread.
    Prints a checksum too, so that nothing is optimised away. */
@@ -59,7 +68,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -552,6 +563,103 @@ static int many(long n, int nprobes, bool use_compat)
 }
 
 
+/* forks: the provider the toggling thread and the workers share. */
+static struct {
+    bool compat;
+    sdtkit_provider *pv;
+    sdtkit_probe *probe;
+    SDTProvider_t *cpv;
+    SDTProbe_t *cprobe;
+    volatile int done;
+} shared;
+
+static void *toggling(void *arg)
+{
+    (void)arg;
+    while (!__atomic_load_n(&shared.done, __ATOMIC_RELAXED)) {
+        if (shared.compat) {
+            providerUnload(shared.cpv);
+            providerLoad(shared.cpv);
+        } else {
+            sdtkit_provider_unload(shared.pv);
+            sdtkit_provider_load(shared.pv);
+        }
+    }
+    return NULL;
+}
+
+/* A worker's own load, fire and destroy: its exit status. */
+static int work(void)
+{
+    if (shared.compat) {
+        providerUnload(shared.cpv);
+        if (providerLoad(shared.cpv) != 0)
+            return 1;
+        probeFire(shared.cprobe, 1);
+        providerDestroy(shared.cpv);
+        return 0;
+    }
+    sdtkit_provider_unload(shared.pv); /* E_STATE when the toggler had unloaded it */
+    if (sdtkit_provider_load(shared.pv) != 0)
+        return 1;
+    sdtkit_value v = {.i = 1};
+    sdtkit_probe_fire(shared.probe, &v);
+    sdtkit_provider_destroy(shared.pv);
+    return 0;
+}
+
+/* Wait for worker pid, at most 10 seconds: 1 when it exited 0, 0 when it
+ * failed, -1 when it was stuck (then killed). */
+static int reap(pid_t pid)
+{
+    int status;
+    for (double t0 = now(); now() - t0 < 10;) {
+        pid_t got = waitpid(pid, &status, WNOHANG);
+        if (got == pid)
+            return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        if (got < 0)
+            return 0;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return -1;
+}
+
+static int forks(long n, bool use_compat)
+{
+    static const int types[] = {SDTKIT_INT64};
+    shared.compat = use_compat;
+    if (use_compat ? !(shared.cpv = providerInit("forks")) ||
+                         !(shared.cprobe = providerAddProbe(shared.cpv, "tick", 1, int64)) ||
+                         providerLoad(shared.cpv) != 0
+                   : sdtkit_provider_create("forks", &shared.pv) != 0 ||
+                         sdtkit_provider_add_probe(shared.pv, "tick", types, 1, &shared.probe) != 0 ||
+                         sdtkit_provider_load(shared.pv) != 0)
+        return 1;
+    pthread_t t;
+    if (pthread_create(&t, NULL, toggling, NULL) != 0)
+        return 1;
+    long finished = 0, stuck = 0;
+    double t0 = now();
+    for (long i = 0; i < n; i++) {
+        pid_t pid = fork();
+        if (pid < 0)
+            return 1;
+        if (pid == 0)
+            _exit(work());
+        int r = reap(pid);
+        finished += r == 1;
+        stuck += r < 0;
+    }
+    double spent = now() - t0;
+    __atomic_store_n(&shared.done, 1, __ATOMIC_RELAXED);
+    pthread_join(t, NULL);
+    printf("forks %ld workers %ld finished %ld stuck %.2f s\n", n, finished, stuck, spent);
+    return 0;
+}
+
 /* The uprobe a traced mode needs: 0, or -1 when the machine refuses. */
 static int trace(const char *mode, int argc, char **argv)
 {
@@ -591,6 +699,8 @@ int main(int argc, char **argv)
         return load(n, argc > 3 ? atoi(argv[3]) : 1000);
     if (strcmp(argv[1], "churn") == 0)
         return churn(n, argc > 3 && strcmp(argv[3], "compat") == 0);
+    if (strcmp(argv[1], "forks") == 0)
+        return forks(n, argc > 3 && strcmp(argv[3], "compat") == 0);
     if (strcmp(argv[1], "many") == 0)
         return many(n, argc > 3 ? atoi(argv[3]) : 2, argc > 4 && strcmp(argv[4], "compat") == 0);
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {

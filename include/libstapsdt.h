@@ -61,6 +61,9 @@
      probes have been destroyed, where libstapsdt freed them at once.
    - A second providerLoad() that fails (the probes added since could not
      be loaded) leaves the provider loaded with the probes it had.
+   - After fork, a providerUnload() in either process leaves the probes in
+     the notes of the object both processes map (inert where unloaded):
+     the other process may still fire them.
    - memfd_disabled, or a kernel that gives no memory file, puts the object
      in a named file that tracers find (see <sdtkit.h>); nothing else is
      left on disk.
@@ -177,7 +180,10 @@ int providerLoad (SDTProvider_t *provider);
 /* 0 (not loaded: error says so, errno is noError). */
 int providerUnload (SDTProvider_t *provider);
 
-/* Unload if loaded and free PROVIDER; its probes stay, inert. */
+/* Unload if loaded and free PROVIDER; its probes stay, inert, until
+   SDTKIT_RETIRED_PROBES (1024) more probes have been destroyed in the
+   process: then they are freed, and firing or testing one of them then
+   reads freed memory (as libstapsdt's, freed here at once, did). */
 void providerDestroy (SDTProvider_t *provider);
 
 /* Fire PROBE with its argCount arguments (a no-op while not loaded). */

@@ -67,22 +67,26 @@
      (disabled, firing does nothing), until SDTKIT_RETIRED_PROBES more
      probes have been destroyed in the process; then it is freed and its
      handle must not be used (libstapsdt freed probes at once).
-   - An object, once loaded, stays loaded: unloading hides the probes from
-     tracers that look again (the notes in its file are zeroed) and makes
-     them inert; loading again writes them back into the same object (no
+   - An object, once loaded, stays mapped: unloading hides the probes
+     from tracers that look again (their notes are marked hidden) and
+     makes them inert; loading again shows them in the same object (no
      new file, mapping or descriptor), and tracers attached before see
      them again.  Small providers share objects: a provider's probes each
      hold a slot (a stub and a semaphore) in an object of 64 slots or
      more, and a load makes a new object only when none has room (or
      while a debugger is attached: gdb reads an object's probes once, when
-     it is loaded).  The slots of a destroyed provider go to other probes
-     once no tracer is on them and no thread is firing the probes that held
-     them.  An old semaphore address reads a semaphore (at worst another
-     probe's: one call of fire too many, which does nothing).
-   After fork, a child's probes fire as its parent's did; a child never
-   writes the files of objects it inherited nor gives out their slots (its
-   next load makes objects of its own), and only the process that made a
-   named file removes it.
+     it is loaded).  A slot, once a probe's, is no other probe's while its
+     object's file lives, so a tracer that read the notes earlier never
+     gets another probe's firings; an object none of whose slots is held
+     and none of whose probes a thread is firing gets a new file (at the
+     same addresses), its slots free for any probe.  An old semaphore
+     address reads a semaphore (at worst another probe's: one call of fire
+     too many, which does nothing).
+   After fork, a child's probes fire as its parent's did, and the objects'
+   files are both processes': neither writes them again (a probe unloaded
+   then stays in the notes, inert; a provider that changes moves to an
+   object of the process's own), so each process's tracers see its own
+   probes.  Only the process that made a named file removes it.
 
    LTTng-UST: while liblttng-ust.so.1 (LTTng-UST 2.13 to 2.15) is in the
    process, linked, preloaded (LD_PRELOAD=liblttng-ust.so.1) or loaded
@@ -236,10 +240,10 @@ int sdtkit_provider_unload (sdtkit_provider *pv);
    NULL does nothing. */
 void sdtkit_provider_destroy (sdtkit_provider *pv);
 
-/* The message of PV's last failed call ("" when none): a copy for the
-   calling thread, valid until the thread calls this again; the thread's
-   own later calls on PV keep it up to date (so that it may be asked for
-   in the expression that makes the call). */
+/* The message of PV's last failed call ("" when none, or when a load
+   succeeded since): a copy for the calling thread, valid until the thread
+   calls this again; the thread's own later calls on PV keep it up to date
+   (so that it may be asked for in the expression that makes the call). */
 const char *sdtkit_provider_error (const sdtkit_provider *pv);
 
 /* The file of PV's loaded object, as /proc/PID/fd/N (what bpftrace, bcc,

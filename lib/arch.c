@@ -142,3 +142,28 @@ size_t stub_size(const struct stub_arch *a)
 {
     return (size_t)a->unit * (a->prologue_len + a->probe_len + a->epilogue_len);
 }
+
+/* A field of an ELF header in its byte order. */
+static uint64_t ehdr_field(const unsigned char *e, size_t off, int width)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < width; i++)
+        v = v << 8 | e[e[5] == ELFDATA2MSB ? off + (size_t)i : off + (size_t)(width - 1 - i)];
+    return v;
+}
+
+int elf_header_target(const unsigned char *e, size_t len, struct target *t)
+{
+    if (len < 52 || memcmp(e, "\177ELF", 4) != 0 ||
+        (e[4] != ELFCLASS32 && e[4] != ELFCLASS64) || (e[5] != ELFDATA2LSB && e[5] != ELFDATA2MSB))
+        return -1;
+    bool is64 = e[4] == ELFCLASS64;
+    if (len < ELF_EHDR_SIZE(is64))
+        return -1;
+    t->elfclass = e[4];
+    t->data = e[5];
+    t->osabi = e[7];
+    t->machine = (unsigned)ehdr_field(e, 18, 2);
+    t->flags = (unsigned)ehdr_field(e, is64 ? 48 : 36, 4);
+    return 0;
+}

@@ -64,6 +64,11 @@ struct target {
 /* The target's name, for messages: "x86-64", "AArch64", "machine 1234". */
 const char *arch_machine_name(unsigned machine, char *buf, size_t len);
 
+/* The target an ELF header e[0..len) says (its class, byte order, OS
+ * ABI, machine and flags): 0, or -1 when it is not a whole ELF header of a
+ * known class and byte order. */
+int elf_header_target(const unsigned char *e, size_t len, struct target *t);
+
 /* A run-time probe stub on one target (see arch.c): the code of a function
  * called with a pointer to the argument slots, and how a note names slot
  * memory while its probe instruction runs. */
@@ -159,6 +164,10 @@ int elfw_done(const struct elfw *w);
  * offset, from `start' on, each at its alignment.  Returns where the
  * section header table goes (the end, aligned to the address size). */
 uint64_t elf_layout(struct elf_section *sec, size_t n, size_t shstrndx, uint64_t start, bool is64);
+/* elf_layout's two halves: the names alone; the offsets of sec[from..to)
+ * alone, from `start' on (returns the end of the last). */
+void elf_name_sections(struct elf_section *sec, size_t n, size_t shstrndx);
+uint64_t elf_place_sections(struct elf_section *sec, size_t from, size_t to, uint64_t start);
 /* The ELF header. */
 void elfw_ehdr(struct elfw *w, const struct target *t, unsigned type, uint64_t entry,
                uint64_t phoff, size_t phnum, uint64_t shoff, size_t shnum, size_t shstrndx);
@@ -196,6 +205,7 @@ struct dso_probe {
     const signed char *sizes; /* nargs sizes: 1, 2, 4, 8, negative when signed */
     const char *provider;     /* its provider, or NULL: the object's */
     size_t slot;              /* its slot, where the object says so (slotted) */
+    bool hidden;              /* its note is of type DSO_NT_HIDDEN, which readers skip */
     /* Set by dso_layout(), addresses in the object (add the load base): */
     uint64_t stub;            /* the stub: call it with the argument slots */
     uint64_t pc;              /* its probe instruction, where tracers trap */
@@ -205,7 +215,18 @@ struct dso_probe {
 
 enum {
     DSO_SECTIONS = 14,
-    DSO_MAX_SLOTS = 1 << 20 /* slots in one object */
+    DSO_MAX_SLOTS = 1 << 20, /* slots in one object */
+    /* The image's file offset and its RW segment's are multiples of this,
+     * the largest page size of any target (64 KiB: aarch64, ppc64, mips),
+     * so that offsets and addresses agree modulo every kernel's page size
+     * and the two segments never share a page. */
+    DSO_SEG = 0x10000,
+    /* A note's type where it says NT_STAPSDT (3) while its probe is shown:
+     * every tracer skips a note of another type in .note.stapsdt (bcc,
+     * libbpf and gdb's BFD read type 3 alone), and changing the type word
+     * alone keeps the notes around it where they were. */
+    DSO_NT_HIDDEN = 0x7364,
+    DSO_BUILD_ID_SIZE = 20
 };
 
 struct dso_layout {
@@ -213,8 +234,11 @@ struct dso_layout {
     size_t nsec, nphdr;
     size_t build_id, hash, dynsym, dynstr, text, base, dynamic, got, probes, notes, symtab, strtab,
         shstrtab;
-    uint64_t loaded_end; /* the end of what is loaded: the rest depends on the probes */
-    uint64_t shoff;
+    uint64_t head_size;  /* the ELF and program headers: at offset 0, and the image's first bytes */
+    uint64_t image_size; /* the loaded image, from d->image on */
+    uint64_t rw;         /* where the RW segment starts, in the image */
+    uint64_t tail, tail_size; /* section headers, .shstrtab, notes, symbols */
+    uint64_t build_id_at; /* the build-id's bytes, in the file */
     char operand[MAX_PROBE_ARGS][32]; /* each argument slot's, as the notes write it */
     unsigned char operand_len[MAX_PROBE_ARGS];
 };
@@ -222,9 +246,15 @@ struct dso_layout {
 /* A provider's shared object, or several providers'.  The caller sets
  * target, provider, probes and capacity (the slots: 0 means as many as
  * probes); dso_layout() the rest.  Probe i is in slot i, or in its own
- * slot when slotted (distinct slots, each below the capacity).  Objects of
- * one target and capacity agree in their first lo.loaded_end bytes but
- * for the build-id. */
+ * slot when slotted (distinct slots, each below the capacity).
+ *
+ * The file has three parts: the headers at offset 0; the image, the part
+ * that is loaded, at `image' (0, or a multiple of DSO_SEG: the headers at
+ * 0 are then the image's first bytes again), whose bytes depend on the
+ * target and the capacity alone but for the build-id; the tail, which
+ * describes the probes and is not loaded, at `tail' (0: just after the
+ * image), section headers first, so that the ELF header's e_shoff is the
+ * tail's offset.  A reader finds everything from the headers at 0. */
 struct dso {
     const struct target *target;
     const char *provider; /* any string: the provider of probes that name none */
@@ -232,9 +262,15 @@ struct dso {
     size_t nprobes;
     size_t capacity;
     bool slotted;
+    uint64_t image;   /* the image's file offset */
+    uint64_t tail;    /* the tail's file offset, at least image + image_size, or 0 */
     const void *salt; /* hashed into the build-id after the file, or NULL */
     size_t salt_len;
-    bool hash_tail; /* the build-id hashes the part not loaded alone */
+    enum dso_hash {
+        DSO_HASH_FILE, /* the build-id hashes the file (its build-id zero), then the salt */
+        DSO_HASH_TAIL, /* the tail, then the salt */
+        DSO_HASH_SALT  /* the salt alone, which then must name the object and its tail */
+    } hash;
     /* Set by dso_layout(): */
     const struct stub_arch *arch;
     uint64_t size; /* of the file */
@@ -242,12 +278,28 @@ struct dso {
 };
 
 /* Lay the object out: sizes, offsets, each probe's addresses.  0, or -1
- * with *why (a machine without a stub, too many slots). */
+ * with *why (a machine without a stub, too many slots, a misplaced tail). */
 int dso_layout(struct dso *d, const char **why);
-/* Write the object into buf, d->size bytes: 0, or -1 when the layout and
- * the writer disagree (a bug: nothing is written past d->size). */
+/* Write the whole file into buf, d->size bytes (the parts, zeros between,
+ * the build-id): 0, or -1 when the layout and the writer disagree (a bug:
+ * nothing is written past d->size). */
 int dso_write(const struct dso *d, void *buf);
-/* Slot i's stub and semaphore, addresses in the object (laid out). */
+/* Its parts, each into a buffer of its size (lo.head_size, image_size,
+ * tail_size), the same way: the image with a zero build-id; the tail, and
+ * the build-id it gives but with DSO_HASH_FILE (id may be NULL). */
+int dso_write_head(const struct dso *d, void *buf);
+int dso_write_image(const struct dso *d, void *buf);
+int dso_write_tail(const struct dso *d, void *buf, unsigned char *id);
+/* Where an object's slots are: slot i's stub at text + i * stride, its
+ * semaphore at semaphores + 2 * i, addresses in the object.  What the
+ * run-time library keeps of a laid-out object to reach its slots. */
+struct dso_slots {
+    uint64_t text, stride, semaphores;
+};
+struct dso_slots dso_slots(const struct dso *d);
+uint64_t dso_slot_stub_at(const struct dso_slots *s, size_t slot);
+uint64_t dso_slot_semaphore_at(const struct dso_slots *s, size_t slot);
+/* Slot i's stub and semaphore in a laid-out object. */
 uint64_t dso_slot_stub(const struct dso *d, size_t slot);
 uint64_t dso_slot_semaphore(const struct dso *d, size_t slot);
 

@@ -143,6 +143,7 @@ enum {
 
 /* Sizes of the fixed structures, per class (index: is64). */
 #define ELF_EHDR_SIZE(is64) ((is64) ? 64u : 52u)
+#define ELF_SHOFF_AT(is64) ((is64) ? 40u : 32u) /* e_shoff, an address-sized field */
 #define ELF_SHDR_SIZE(is64) ((is64) ? 64u : 40u)
 #define ELF_PHDR_SIZE(is64) ((is64) ? 56u : 32u)
 #define ELF_SYM_SIZE(is64) ((is64) ? 24u : 16u)

@@ -232,7 +232,10 @@ static void read_note_section(const struct elf *e, const struct shdr *sh, const 
             problem(ops, member, "a note extends past the end of its section");
             return;
         }
-        if (is_stapsdt_name(sec + name_off, namesz)) {
+        if (is_stapsdt_name(sec + name_off, namesz) && type == DSO_NT_HIDDEN) {
+            /* a run-time probe its library hides (lib/dso.c): no probe,
+             * as every tracer skips it */
+        } else if (is_stapsdt_name(sec + name_off, namesz)) {
             struct sdt_note n = {0};
             n.section = name;
             n.section_flags = sh->flags;
@@ -293,12 +296,11 @@ static void read_elf(const unsigned char *buf, size_t len, const char *member,
         return;
     }
     struct elf_info info = {0};
-    info.target.elfclass = e.elfclass;
-    info.target.data = e.data;
-    info.target.osabi = buf[7];
+    if (elf_header_target(buf, len, &info.target) != 0) {
+        problem(ops, member, "truncated ELF header");
+        return;
+    }
     info.type = (unsigned)rd(&e, 16, 2);
-    info.target.machine = (unsigned)rd(&e, 18, 2);
-    info.target.flags = (unsigned)rd(&e, is64 ? 48 : 36, 4);
     uint64_t shoff = rd(&e, is64 ? 40 : 32, is64 ? 8 : 4);
     unsigned shentsize = (unsigned)rd(&e, is64 ? 58 : 46, 2);
     uint64_t shnum = rd(&e, is64 ? 60 : 48, 2);

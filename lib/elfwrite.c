@@ -71,7 +71,7 @@ void elfw_pad_to(struct elfw *w, uint64_t off)
     w->len = (size_t)off;
 }
 
-uint64_t elf_layout(struct elf_section *sec, size_t n, size_t shstrndx, uint64_t start, bool is64)
+void elf_name_sections(struct elf_section *sec, size_t n, size_t shstrndx)
 {
     assert(shstrndx > 0 && shstrndx < n);
     uint32_t name_off = 1; /* after the leading NUL */
@@ -80,14 +80,24 @@ uint64_t elf_layout(struct elf_section *sec, size_t n, size_t shstrndx, uint64_t
         name_off += (uint32_t)strlen(sec[i].name) + 1;
     }
     sec[shstrndx].size = name_off;
+}
+
+uint64_t elf_place_sections(struct elf_section *sec, size_t from, size_t to, uint64_t start)
+{
     uint64_t off = start;
-    for (size_t i = 1; i < n; i++) {
+    for (size_t i = from; i < to; i++) {
         off = align_up(off, sec[i].align);
         sec[i].offset = off;
         if (sec[i].type != SHT_NOBITS)
             off += sec[i].size;
     }
-    return align_up(off, is64 ? 8 : 4);
+    return off;
+}
+
+uint64_t elf_layout(struct elf_section *sec, size_t n, size_t shstrndx, uint64_t start, bool is64)
+{
+    elf_name_sections(sec, n, shstrndx);
+    return align_up(elf_place_sections(sec, 1, n, start), is64 ? 8 : 4);
 }
 
 void elfw_ehdr(struct elfw *w, const struct target *t, unsigned type, uint64_t entry,

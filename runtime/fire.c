@@ -14,6 +14,15 @@
  * p unpublished.  A thread stopped anywhere in fire, for any time, keeps
  * p's slot and p itself from reuse until it has returned.
  *
+ * Where the process cannot have membarrier's private expedited command
+ * (ENOSYS under a seccomp filter, kernels before 4.14: the library asks
+ * when it is loaded), fire fences instead: a rider at rest says `resting'
+ * rather than nothing, which sends every fire down fire_nested(), whose
+ * full fence between the rider's store and the stub's load pairs with one
+ * in fire_quiesce() (each side's store is seen by the other's load, or
+ * the other way round).  Nothing in the common path changes; a fire
+ * costs a fence more (BENCHMARKS.md).
+ *
  * Firing writes only its own thread's rider, no counter and no atomic
  * read-modify-write, so threads firing the same probe do not contend.
  * A thread's first fire registers its rider, under a lock, once; the
@@ -75,8 +84,31 @@ enum {
 static struct {
     pthread_mutex_t lock;
     struct rider *all;
-    int barrier; /* the command fire_quiesce uses; 0: none works; -1: not asked yet */
-} riders = {PTHREAD_MUTEX_INITIALIZER, NULL, -1};
+    int barrier; /* the command fire_quiesce uses; 0: none, fence */
+} riders = {PTHREAD_MUTEX_INITIALIZER, NULL, 0};
+
+/* What a rider says at rest while fire fences (riders.barrier 0). */
+static const struct sdtkit_probe resting;
+
+/* This thread holds riders.lock: a signal handler's first fire on it
+ * does not fire (rather than wait for itself), and its fork's handlers
+ * leave the lock to the interrupted holder. */
+static _Thread_local bool riders_mine;
+
+static void riders_lock(void)
+{
+    pthread_mutex_lock(&riders.lock);
+    riders_mine = true;
+}
+
+static void riders_unlock(void)
+{
+    riders_mine = false;
+    pthread_mutex_unlock(&riders.lock);
+}
+
+/* What a rider says at rest. */
+static const struct sdtkit_probe *rest(void) { return riders.barrier ? NULL : &resting; }
 
 struct thread_key fire_key;
 _Thread_local struct rider *fire_rider;
@@ -96,16 +128,19 @@ void thread_key_end(struct thread_key *k)
 static void rider_gone(void *arg)
 {
     struct rider *r = arg;
-    pthread_mutex_lock(&riders.lock);
+    riders_lock();
     __atomic_store_n(&r->flying, NULL, __ATOMIC_RELAXED);
     r->taken = false;
-    pthread_mutex_unlock(&riders.lock);
+    riders_unlock();
     fire_rider = NULL; /* a fire by a later destructor registers again */
 }
+
+static int barrier_command(void);
 
 __attribute__((constructor)) static void riders_begin(void)
 {
     thread_key_begin(&fire_key, rider_gone);
+    riders.barrier = barrier_command(); /* before any rider: it says how they rest */
 }
 
 __attribute__((destructor)) static void riders_end(void) { thread_key_end(&fire_key); }
@@ -114,9 +149,9 @@ __attribute__((destructor)) static void riders_end(void) { thread_key_end(&fire_
  * (then it does not fire). */
 __attribute__((noinline)) struct rider *rider_new(void)
 {
-    if (!fire_key.keyed)
+    if (!fire_key.keyed || riders_mine)
         return NULL;
-    pthread_mutex_lock(&riders.lock);
+    riders_lock();
     struct rider *r = riders.all;
     while (r && r->taken)
         r = r->next;
@@ -129,9 +164,11 @@ __attribute__((noinline)) struct rider *rider_new(void)
     }
     if (r && pthread_setspecific(fire_key.key, r) != 0)
         r = NULL; /* left untaken, for another thread */
-    if (r)
+    if (r) {
         r->taken = true;
-    pthread_mutex_unlock(&riders.lock);
+        __atomic_store_n(&r->flying, rest(), __ATOMIC_RELAXED);
+    }
+    riders_unlock();
     fire_rider = r;
     return r;
 }
@@ -148,40 +185,39 @@ static long barrier(int cmd)
 }
 
 /* The command that makes every thread's stores visible: the process's
- * own (registered once), else the system's, else none.  Riders locked. */
+ * own, registered; else 0, and fire fences.  (The global command, which
+ * waits for every CPU of the machine, would cost a load milliseconds.) */
 static int barrier_command(void)
 {
-    if (riders.barrier >= 0)
-        return riders.barrier;
     long cmds = barrier(BARRIER_QUERY);
-    riders.barrier = 0;
     if (cmds > 0 && (cmds & BARRIER_PRIVATE_EXPEDITED) &&
         barrier(BARRIER_REGISTER_PRIVATE_EXPEDITED) == 0)
-        riders.barrier = BARRIER_PRIVATE_EXPEDITED;
-    else if (cmds > 0 && (cmds & BARRIER_GLOBAL))
-        riders.barrier = BARRIER_GLOBAL;
-    return riders.barrier;
+        return BARRIER_PRIVATE_EXPEDITED;
+    return 0;
 }
 
 int fire_quiesce(struct flights *f)
 {
     f->n = 0;
     f->probes = NULL;
-    pthread_mutex_lock(&riders.lock);
-    int cmd = barrier_command();
+    riders_lock();
     size_t n = 0;
     for (struct rider *r = riders.all; r; r = r->next)
         n++;
-    if (!cmd || barrier(cmd) != 0 || !(f->probes = malloc((n ? n : 1) * sizeof *f->probes))) {
-        pthread_mutex_unlock(&riders.lock);
+    if (riders.barrier)
+        n = barrier(riders.barrier) == 0 ? n : SIZE_MAX;
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST); /* fire_nested's pair */
+    if (n == SIZE_MAX || !(f->probes = malloc((n ? n : 1) * sizeof *f->probes))) {
+        riders_unlock();
         return -1;
     }
     for (struct rider *r = riders.all; r; r = r->next) {
         const struct sdtkit_probe *p = __atomic_load_n(&r->flying, __ATOMIC_ACQUIRE);
-        if (p)
+        if (p && p != &resting)
             f->probes[f->n++] = p;
     }
-    pthread_mutex_unlock(&riders.lock);
+    riders_unlock();
     return 0;
 }
 
@@ -200,15 +236,27 @@ void fire_landed(struct flights *f)
     f->n = 0;
 }
 
-void fire_fork_prepare(void) { pthread_mutex_lock(&riders.lock); }
+/* fork: the riders' lock is held across it, unless this thread holds it
+ * already (a signal handler that interrupted it forks): then the
+ * interrupted holder lets it go, in both processes. */
+static _Thread_local bool riders_forked;
 
-void fire_fork_parent(void) { pthread_mutex_unlock(&riders.lock); }
+void fire_fork_prepare(void)
+{
+    riders_forked = !riders_mine;
+    if (riders_forked)
+        riders_lock();
+}
+
+void fire_fork_parent(void)
+{
+    if (riders_forked)
+        riders_unlock();
+}
 
 void fire_fork_child(void)
 {
-    /* the other threads are not in the child, nor the registration of
-     * the parent's mm with membarrier */
-    pthread_mutex_init(&riders.lock, NULL);
+    /* the other threads are not in the child */
     struct rider *me = fire_rider;
     for (struct rider *r = riders.all; r; r = r->next) {
         if (r == me)
@@ -216,7 +264,12 @@ void fire_fork_child(void)
         r->flying = NULL;
         r->taken = false;
     }
-    riders.barrier = -1;
+    /* the child's mm is registered again (idempotent where it was
+     * inherited); riders rest as they did, so fencing stays fencing */
+    if (riders.barrier && barrier(BARRIER_REGISTER_PRIVATE_EXPEDITED) != 0)
+        riders.barrier = BARRIER_GLOBAL; /* slow, but it reclaims */
+    if (riders_forked)
+        riders_unlock();
 }
 
 static void put_slot(union slot *s, unsigned kind, const sdtkit_value *v)
@@ -275,6 +328,8 @@ void fire_nested(struct rider *r, const struct sdtkit_probe *p, const union slot
 {
     const struct sdtkit_probe *outer = r->flying;
     board(r, p);
+    if (!riders.barrier) /* no membarrier: fire_quiesce's pair (see the top) */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
     uintptr_t call = __atomic_load_n(&p->call, __ATOMIC_ACQUIRE);
     if (call)
         call_stub(p, call, slots);

@@ -725,11 +725,9 @@ static void land_stragglers(const struct flights *f)
     ltt.nstragglers = k;
 }
 
-void lttng_retire(struct sdtkit_probe *const *probes, size_t n, const struct flights *f)
+void lttng_retire(struct sdtkit_probe *const *probes, size_t n)
 {
     pthread_mutex_lock(&ltt.lock);
-    if (f)
-        land_stragglers(f);
     for (size_t i = 0; i < n; i++) {
         struct sdtkit_probe *p = probes[i];
         struct lttng_event *ev = p->lt.ev;
@@ -738,24 +736,21 @@ void lttng_retire(struct sdtkit_probe *const *probes, size_t n, const struct fli
         assert(!p->lt.published && ev->refs > 0);
         __atomic_store_n(&p->lt.ev, NULL, __ATOMIC_RELEASE);
         ev->refs--;
-        if (!f || fire_flying(f, p)) {
-            /* a thread may be in its trampoline, which reads ev: kept
-             * until f says otherwise (for good when there is no f) */
-            ev->stragglers++;
-            if (f && ltt.nstragglers == ltt.cap_stragglers) {
-                size_t cap = ltt.cap_stragglers ? 2 * ltt.cap_stragglers : 16;
-                void *v = realloc(ltt.stragglers, cap * sizeof *ltt.stragglers);
-                if (!v)
-                    continue; /* out of memory: kept for good */
-                ltt.stragglers = v;
-                ltt.cap_stragglers = cap;
-            }
-            if (f)
-                ltt.stragglers[ltt.nstragglers++] = (struct straggler){p, ev};
-        } else if (dead(ev)) {
-            event_died(ev);
+        /* a thread may be in its trampoline, which reads ev: kept until
+         * lttng.c's thread sees none (out of memory: for good) */
+        ev->stragglers++;
+        if (ltt.nstragglers == ltt.cap_stragglers) {
+            size_t cap = ltt.cap_stragglers ? 2 * ltt.cap_stragglers : 16;
+            void *v = realloc(ltt.stragglers, cap * sizeof *ltt.stragglers);
+            if (!v)
+                continue;
+            ltt.stragglers = v;
+            ltt.cap_stragglers = cap;
         }
+        ltt.stragglers[ltt.nstragglers++] = (struct straggler){p, ev};
     }
+    if (ltt.nstragglers)
+        pthread_cond_signal(&ltt.work);
     pthread_mutex_unlock(&ltt.lock);
 }
 
@@ -1399,30 +1394,22 @@ static void wait_jobs(void)
     ltt_need = 0;
 }
 
-void lttng_look(void)
+int lttng_look(bool load)
 {
-    if (look(false) == SDTKIT_OK) {
+    int rc = look(load);
+    if (rc == SDTKIT_OK) {
         pthread_mutex_lock(&ltt.lock);
         /* jobs queued by destroys, or inherited by a fork's child */
         if (ltt.rq_head || ltt.uq_head)
             start_worker();
         pthread_mutex_unlock(&ltt.lock);
     }
+    return rc;
 }
 
 void lttng_settle(void) { wait_jobs(); }
 
 /* ---- the API ---- */
-
-/* (a call, for fork: it reads the loader's list, and may load) */
-int sdtkit_lttng_enable(void)
-{
-    call_begin();
-    int rc = look(true);
-    call_end();
-    wait_jobs();
-    return rc;
-}
 
 static struct thread_key status_key;
 
@@ -1446,11 +1433,8 @@ __attribute__((destructor)) static void lttng_end(void)
     thread_key_end(&status_key);
 }
 
-const char *sdtkit_lttng_status(void)
+const char *lttng_status(void)
 {
-    call_begin();
-    look(false);
-    call_end();
     enum {
         LEN = sizeof ltt.status + sizeof ltt.problem + 32
     };

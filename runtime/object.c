@@ -2,33 +2,58 @@
 /*
  * object.c: the objects providers' probes are loaded into.
  *
- * An object is a file holding a shared object of `capacity' slots (a stub
- * and a semaphore each), written by the core (lib/dso.c) for the target
- * this library was loaded as, loaded once (place.c) and never unloaded.
- * Providers share objects: a provider lodged in an object holds a slot
- * for each of its probes, and the object's file describes the probes of
- * every provider lodged there that is loaded (its notes name each probe's
- * provider).  So a thousand small providers are a few dozen objects, and
- * a load costs what writing one object costs, however many are loaded:
- * the dynamic loader, whose dlopen walks every object it has, runs once
- * for an object's worth of providers.
+ * An object is a shared object of `capacity' slots (a stub and a
+ * semaphore each) in a file, written by the core (lib/dso.c) for the
+ * target this library was loaded as, loaded once (place.c) and never
+ * unloaded: a thread stopped anywhere in fire or is-enabled resumes on
+ * mapped memory.  Providers share objects: a provider lodged in an
+ * object holds a slot for each of its probes, and the object's file
+ * describes the probes of every provider lodged there (its notes name
+ * each probe's provider).  So a thousand small providers are a few dozen
+ * objects, and the dynamic loader, whose dlopen walks every object it
+ * has, runs once for an object's worth of providers.
  *
- *   lodge    a provider's probes get slots (their own again when they
- *            fit, else in an object with room, else in a new object), the
- *            file is written whole with every loaded provider's notes (or,
- *            for a provider reloaded in place, its own notes written back)
- *            and the probes are published;
- *   hide     the probes are unpublished and their notes zeroed in the
- *            file; they keep their slots for the next load;
- *   leave    the slots are given back.
+ * What a tracer does forces the rest:
  *
- * A slot given back is pending until no tracer is on it (its semaphore
- * reads zero and its stub holds its own bytes: a uprobe or a debugger's
- * breakpoint changes them); then it is free for any provider.  See the
- * contract at the top of provider.c.
+ *   - It reads the notes, then attaches to a file and an offset (uprobes
+ *     are keyed by inode and offset), at any time later.  So a slot, once
+ *     a probe's, is never another probe's while its file lives: a slot
+ *     given back is dead, not free.  An object whose slots are all free or
+ *     dead, and none of whose dead slots' probes a thread is firing
+ *     (fire.c's riders), is renewed: a new file (a new inode) is mapped
+ *     over it at the same addresses, its slots all free.  A tracer that
+ *     attaches to the old file finds nothing of this process's there; one
+ *     that opens the path again finds the new file, where the image is at
+ *     another offset (image, a multiple of DSO_SEG further on with each
+ *     renewal of a memory file), so that the old offset is no stub there.
  *
- * Only the process that made an object writes its file or hands out its
- * slots: after fork, a child never touches the objects it inherited.
+ *   - It reads the file while we write it.  So every change keeps the
+ *     notes well formed at every moment: a probe hidden (its provider
+ *     unloaded) or shown again changes its note's type word alone (a
+ *     4-byte write: DSO_NT_HIDDEN, which readers skip, or NT_STAPSDT); a
+ *     provider joining or growing gets a whole new tail (section headers,
+ *     notes, symbols) written where the file's header does not point, and
+ *     then the header's e_shoff, which a reader reads first, is pointed at
+ *     it.  The two places a tail takes (tail_place()) are a power of two
+ *     apart, so that e_shoff changes in one byte.
+ *
+ *   - After fork, parent and child map the same files.  A file a child
+ *     also maps is never written again by either (shared(): the notes are
+ *     the child's as much as ours): unloading then leaves the notes shown,
+ *     a provider that needs a change moves to an object of this process's
+ *     own, and the object, once idle, is renewed, the other process
+ *     keeping the old file.
+ *
+ *   - gdb reads an object's probes when the loader's list gains it; while
+ *     a debugger is attached, a load takes a new object of its own.
+ *
+ *   lodge   a provider's probes get slots (their own again when they
+ *           fit, else in an object with room, else in a renewed or a new
+ *           object), are shown and published;
+ *   hide    they are unpublished and hidden; they keep their slots;
+ *   leave   the slots die.
+ *
+ * Only the process that made a named file removes it, at exit.
  */
 #define _GNU_SOURCE
 #include "runtime.h"
@@ -40,59 +65,72 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
-/* The slots of a new object: at least this many, and a power of two
- * (a provider of more probes gets an object of the next power of two,
- * and shares what it leaves). */
 enum {
+    /* The slots of a new object: at least this many, and a power of two
+     * (a provider of more probes gets an object of the next power of two,
+     * and shares what it leaves). */
     MIN_SLOTS = 64,
-    BUCKETS = 21 /* objects by free slots: 1, 2-3, 4-7 ... up to DSO_MAX_SLOTS */
+    /* Objects by free slots: 1, 2-3, 4-7 ... up to DSO_MAX_SLOTS. */
+    BUCKETS = 21,
+    /* find_room() looks at this many objects of a bucket below the one
+     * that surely fits before it goes up: a bound on a load's work that
+     * does not grow with the number of objects. */
+    LOOK = 16
 };
 _Static_assert((size_t)1 << (BUCKETS - 1) == DSO_MAX_SLOTS, "a bucket for every count");
 
 enum slot_state {
-    SLOT_FREE,    /* for any provider */
-    SLOT_HELD,    /* a lodged provider's probe's */
-    SLOT_PENDING, /* given back, until no tracer is on it */
+    SLOT_FREE, /* never a probe's in this file */
+    SLOT_HELD, /* a lodged provider's probe's */
+    SLOT_DEAD, /* was a probe's: no other's until the object is renewed */
 };
 
 struct object {
     struct placement pl; /* its file and where it is loaded (place.c) */
-    long owner;          /* the process that made it: only it writes the file */
+    long owner;          /* the process that made its file */
+    unsigned long epoch; /* lib.forks when its file was made */
     size_t capacity;
-    uint64_t text, stride,
-        semaphores;         /* slot 0's stub and semaphore (in the object), slot stride */
-    unsigned char stub[64]; /* a stub's bytes, as every slot holds them */
-    size_t stub_len;
-    uint64_t loaded_end;              /* the loaded bytes: never change */
+    struct dso_slots slots;  /* where its slots are (addresses in the object) */
+    uint64_t image_size, rw; /* the image's size, its RW segment's start */
+    uint64_t image;                    /* the image's offset in the file */
+    unsigned long renewals;            /* files it had before this one */
+    uint64_t tail, tail_size;          /* the tail the file's header points at */
+    uint64_t build_id_at;
     unsigned long serial, generation; /* for the build-id's salt */
     /* slots */
     unsigned char *state;               /* enum slot_state, capacity of them */
-    const struct sdtkit_probe **holder; /* the probe a slot is or was held by */
-    size_t nfree, npending;
-    /* the file */
+    const struct sdtkit_probe **holder; /* the probe a slot is or was held by, in this file */
+    uint64_t *note;                     /* where its note is in the file, or 0 */
+    size_t nfree, nheld;
     struct tenant *tenants; /* lodged here, loaded or not */
-    unsigned char *saved;   /* the file after loaded_end, as last written whole */
-    uint64_t saved_size;
-    bool stale; /* a write failed: what the file holds is unknown */
+    bool stale;             /* a write failed: what the notes say is not known */
+    bool torn;              /* half of a renewal failed: never used again */
     /* lists */
     struct object *next;                  /* every object of the process */
     struct object *next_open, *prev_open; /* in the bucket of its free slots */
-    struct object *next_pending;          /* with pending slots */
     int bucket;                           /* -1: in none */
+    struct object *next_idle, *prev_idle; /* in lib.idle */
+    bool idle;
 };
 
 /* The library's objects, under one lock, which is taken inside calls on
  * providers only, so that fork, which waits for those to end (provider.c),
- * never leaves it held. */
+ * never leaves it held; forks counts the forks this process went through
+ * (atomically: fork's handlers change it without the lock when the
+ * forking thread holds it, see object_forked). */
 static struct {
     pthread_mutex_t lock;
     struct object *objects;       /* every object made */
-    struct object *open[BUCKETS]; /* this process's, by free slots */
-    struct object *pending;       /* this process's, with pending slots */
+    struct object *open[BUCKETS]; /* with free slots, by their number */
+    struct object *idle;          /* with dead slots and none held: to renew */
     unsigned long serial;
-} lib = {PTHREAD_MUTEX_INITIALIZER, NULL, {NULL}, NULL, 0};
+    unsigned long forks;
+} lib = {PTHREAD_MUTEX_INITIALIZER, NULL, {NULL}, NULL, 0, 0};
 
 static void lib_lock(void) { pthread_mutex_lock(&lib.lock); }
 static void lib_unlock(void) { pthread_mutex_unlock(&lib.lock); }
@@ -100,25 +138,14 @@ static void lib_unlock(void) { pthread_mutex_unlock(&lib.lock); }
 /* The ELF identity of the object this library was loaded as (or linked
  * into): the loader accepted its class, machine and flags, so an object
  * carrying the same ones is accepted too (ARM hard-float, MIPS ABI and
- * NaN, PowerPC64 ELFv1/v2 ...).  Its header is mapped at its base, in the
- * running byte order. */
+ * NaN, PowerPC64 ELFv1/v2 ...).  Its header is mapped at its base. */
 static int own_target(struct target *t)
 {
     Dl_info info;
     if (!dladdr((void *)(uintptr_t)own_target, &info) || !info.dli_fbase)
         return -1;
-    const unsigned char *e = info.dli_fbase;
-    if (memcmp(e, "\177ELF", 4) != 0)
+    if (elf_header_target(info.dli_fbase, ELF_EHDR_SIZE(sizeof(void *) == 8), t) != 0)
         return -1;
-    uint16_t machine;
-    uint32_t flags;
-    t->elfclass = e[4];
-    t->data = e[5];
-    t->osabi = e[7];
-    memcpy(&machine, e + 18, 2);
-    memcpy(&flags, e + (t->elfclass == ELFCLASS64 ? 48 : 36), 4);
-    t->machine = machine;
-    t->flags = flags;
     bool msb = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
     if ((t->elfclass == ELFCLASS64) != (sizeof(void *) == 8) || (t->data == ELFDATA2MSB) != msb)
         return -1;
@@ -127,24 +154,31 @@ static int own_target(struct target *t)
 
 /* ---- objects and their slots ---- */
 
-static bool owned(const struct object *o) { return o->owner == (long)getpid(); }
-
 static uintptr_t slot_stub(const struct object *o, size_t i)
 {
-    return o->pl.base + (uintptr_t)(o->text + i * o->stride);
+    return o->pl.base + (uintptr_t)dso_slot_stub_at(&o->slots, i);
 }
 
 static const volatile unsigned short *slot_semaphore(const struct object *o, size_t i)
 {
-    return (const volatile unsigned short *)(o->pl.base + (uintptr_t)(o->semaphores + 2 * i));
+    return (const volatile unsigned short *)(o->pl.base +
+                                             (uintptr_t)dso_slot_semaphore_at(&o->slots, i));
 }
 
-/* No tracer is on slot i: its semaphore reads zero and its stub holds its
- * own bytes. */
-static bool untraced(const struct object *o, size_t i)
+/* Another process may map o's file: a fork since it was made. */
+static bool shared(const struct object *o)
 {
-    return !*slot_semaphore(o, i) &&
-           memcmp((const void *)slot_stub(o, i), o->stub, o->stub_len) == 0;
+    return o->epoch != __atomic_load_n(&lib.forks, __ATOMIC_RELAXED);
+}
+
+/* This process may write o's file. */
+static bool writable(const struct object *o) { return !shared(o) && !o->stale && !o->torn; }
+
+/* o is of the kind a lodging asks for: a memory file, or a named file (in
+ * dir, when one is named). */
+static bool of_kind(const struct object *o, bool named, const char *dir)
+{
+    return o->pl.named == named && (!named || !dir || (o->pl.dir && strcmp(o->pl.dir, dir) == 0));
 }
 
 /* The bucket of n free slots: floor(log2(n)), or -1 for none. */
@@ -156,52 +190,73 @@ static int bucket_of(size_t n)
     return b < BUCKETS ? b : BUCKETS - 1;
 }
 
-/* Put o in the bucket of its free slots (in none when full, or not
- * this process's). */
-static void rebucket(struct object *o)
+/* o can be renewed when no slot is held and some are dead, unless a
+ * renewal failed half way, or a shared named file must keep its name for
+ * the other process. */
+static bool idle(const struct object *o)
 {
-    int b = owned(o) ? bucket_of(o->nfree) : -1;
-    if (b == o->bucket)
+    return o->nheld == 0 && o->nfree < o->capacity && !o->torn && !(o->pl.named && shared(o));
+}
+
+/* Put o where its state says: in the bucket of its free slots (in none
+ * when it has none, or takes no new provider), and in lib.idle or not. */
+static void refile(struct object *o)
+{
+    int b = writable(o) ? bucket_of(o->nfree) : -1;
+    if (b != o->bucket) {
+        if (o->bucket >= 0) {
+            if (o->prev_open)
+                o->prev_open->next_open = o->next_open;
+            else
+                lib.open[o->bucket] = o->next_open;
+            if (o->next_open)
+                o->next_open->prev_open = o->prev_open;
+        }
+        o->bucket = b;
+        o->prev_open = NULL;
+        o->next_open = NULL;
+        if (b >= 0) {
+            o->next_open = lib.open[b];
+            if (o->next_open)
+                o->next_open->prev_open = o;
+            lib.open[b] = o;
+        }
+    }
+    bool now = idle(o);
+    if (now == o->idle)
         return;
-    if (o->bucket >= 0) {
-        if (o->prev_open)
-            o->prev_open->next_open = o->next_open;
+    if (o->idle) {
+        if (o->prev_idle)
+            o->prev_idle->next_idle = o->next_idle;
         else
-            lib.open[o->bucket] = o->next_open;
-        if (o->next_open)
-            o->next_open->prev_open = o->prev_open;
+            lib.idle = o->next_idle;
+        if (o->next_idle)
+            o->next_idle->prev_idle = o->prev_idle;
+        o->prev_idle = o->next_idle = NULL;
+    } else {
+        o->next_idle = lib.idle;
+        if (lib.idle)
+            lib.idle->prev_idle = o;
+        lib.idle = o;
     }
-    o->bucket = b;
-    o->prev_open = NULL;
-    o->next_open = NULL;
-    if (b >= 0) {
-        o->next_open = lib.open[b];
-        if (o->next_open)
-            o->next_open->prev_open = o;
-        lib.open[b] = o;
-    }
+    o->idle = now;
 }
 
-/* o is of the kind a tenant asks for: a memory file, or a named file (in
- * dir, when one is named). */
-static bool of_kind(const struct object *o, bool named, const char *dir)
-{
-    return o->pl.named == named && (!named || !dir || (o->pl.dir && strcmp(o->pl.dir, dir) == 0));
-}
-
-/* An object of this process of the kind asked for, with need free slots:
+/* An object of this process with need free slots, of the kind asked for:
  * one of the fullest that fit.  The buckets below need's may hold some
- * that fit; a few are looked at, then those above, any of which fits. */
+ * that fit; LOOK of each are looked at, then those above, any of which
+ * fits.  One that a fork made shared leaves its bucket when met. */
 static struct object *find_room(bool named, const char *dir, size_t need)
 {
-    for (int b = need ? bucket_of(need) : 0, looked = 0; b < BUCKETS; b++) {
-        for (struct object *o = lib.open[b]; o && looked < 16; o = o->next_open, looked++) {
-            assert(owned(o));
-            if (o->nfree < need || !of_kind(o, named, dir))
-                continue;
-            return o;
+    for (int b = need ? bucket_of(need) : 0; b < BUCKETS; b++) {
+        struct object *o = lib.open[b], *next;
+        for (int looked = 0; o && looked < LOOK; o = next, looked++) {
+            next = o->next_open;
+            if (!writable(o))
+                refile(o); /* out of every bucket: a fork made it shared */
+            else if (o->nfree >= need && of_kind(o, named, dir))
+                return o;
         }
-        looked = 0;
     }
     return NULL;
 }
@@ -213,60 +268,55 @@ static void slot_take(struct object *o, size_t i, const struct sdtkit_probe *p)
     o->state[i] = SLOT_HELD;
     o->holder[i] = p;
     o->nfree--;
+    o->nheld++;
 }
 
-/* Give slot i of o back: pending, until reclaim() finds no tracer on it
- * and no thread firing the probe that held it. */
-static void slot_give(struct object *o, size_t i)
+/* Slot i of o dies (its probe keeps its note, for a reader that holds
+ * it; the holder stays, for renew_idle()). */
+static void slot_kill(struct object *o, size_t i)
 {
-    assert(o->state[i] == SLOT_HELD);
-    o->state[i] = SLOT_PENDING;
-    if (o->npending++ == 0) {
-        o->next_pending = lib.pending;
-        lib.pending = o;
-    }
+    assert(o->state[i] == SLOT_HELD && o->nheld > 0);
+    o->state[i] = SLOT_DEAD;
+    o->nheld--;
 }
 
-/* A slot of o never published (a lodging that failed): free at once. */
+/* A slot taken for a lodging that failed: free again, never published. */
 static void slot_untake(struct object *o, size_t i)
 {
-    assert(o->state[i] == SLOT_HELD);
+    assert(o->state[i] == SLOT_HELD && o->nheld > 0);
     o->state[i] = SLOT_FREE;
     o->holder[i] = NULL;
+    o->note[i] = 0;
     o->nfree++;
+    o->nheld--;
 }
 
-/* Free the pending slots no tracer is on and no thread is firing, as f
- * saw the threads (lib locked). */
-static void reclaim(const struct flights *f)
+/* The first free slot of o at or after i. */
+static size_t next_free(const struct object *o, size_t i)
 {
-    for (struct object **link = &lib.pending, *o; (o = *link);) {
-        for (size_t i = 0; i < o->capacity && o->npending; i++) {
-            if (o->state[i] != SLOT_PENDING || !untraced(o, i) || fire_flying(f, o->holder[i]))
-                continue;
-            o->state[i] = SLOT_FREE;
-            o->holder[i] = NULL;
-            o->nfree++;
-            o->npending--;
-        }
-        rebucket(o);
-        if (o->npending)
-            link = &o->next_pending;
-        else
-            *link = o->next_pending;
-    }
+    while (i < o->capacity && o->state[i] != SLOT_FREE)
+        i++;
+    assert(i < o->capacity);
+    return i;
 }
 
-void object_forked(void)
+/* Take slots of o for probes[0..n), the first free ones. */
+static void take_slots(struct object *o, struct sdtkit_probe *const *probes, size_t n)
 {
-    /* the child owns none of the objects: none has room for it, none is
-     * pending (lib's lock is free: fork waited for the calls) */
-    for (struct object *o = lib.objects; o; o = o->next) {
-        o->bucket = -1;
-        o->next_open = o->prev_open = o->next_pending = NULL;
+    for (size_t i = 0, s = 0; i < n; i++, s++) {
+        s = next_free(o, s);
+        slot_take(o, s, probes[i]);
+        probes[i]->slot = (uint32_t)s;
     }
-    memset(lib.open, 0, sizeof lib.open);
-    lib.pending = NULL;
+    refile(o);
+}
+
+/* Give the slots of probes[0..n) back to o, never published. */
+static void untake_slots(struct object *o, struct sdtkit_probe *const *probes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        slot_untake(o, probes[i]->slot);
+    refile(o);
 }
 
 /* At exit, this process's named files go (a child's exit leaves its
@@ -275,298 +325,208 @@ __attribute__((destructor)) static void remove_named_files(void)
 {
     lib_lock();
     for (struct object *o = lib.objects; o; o = o->next)
-        if (o->pl.named && owned(o))
+        if (o->pl.named && o->owner == (long)getpid())
             unlink(o->pl.path);
     lib_unlock();
 }
 
-/* ---- images ---- */
+/* ---- files ---- */
 
-/* What makes each object's build-id differ from every other's: the
- * process, the object and its contents' generation (see lib/dso.c). */
+/* What makes each object's build-id differ from every other's, the
+ * build-id being the SHA-1 of it alone (lib/dso.c): the process, this
+ * copy of the library (a process may hold several: libsdtkit, libstapsdt,
+ * a binding's static one) and a random number of its own (a process of
+ * the same number, later or in another PID namespace, has another), the
+ * object and its tail's generation.  place.c tells its object from
+ * another by it; perf keys its cache by it. */
 struct salt {
     long pid;
+    const void *copy;
+    unsigned char random[16];
     unsigned long serial, generation;
 };
 
-/* The probes an image of o describes: those of its loaded tenants, and
- * t's (being loaded), each tenant's together, with their slots. */
-static struct dso_probe *image_probes(const struct object *o, const struct tenant *t, size_t *n)
+/* A salt for o's tail of generation gen (lib locked). */
+static struct salt salt_of(long pid, unsigned long serial, unsigned long generation)
+{
+    static unsigned char random[16];
+    static bool drawn;
+    if (!drawn) {
+        /* getrandom(2); where it fails, the time and the stack's address
+         * (randomised by the kernel) are a number of this copy's own */
+        if (getrandom(random, sizeof random, GRND_NONBLOCK) != (ssize_t)sizeof random) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            uintptr_t here = (uintptr_t)&ts;
+            memcpy(random, &ts, sizeof ts < sizeof random ? sizeof ts : sizeof random);
+            memcpy(random + sizeof random - sizeof here, &here, sizeof here);
+        }
+        drawn = true;
+    }
+    struct salt s;
+    memset(&s, 0, sizeof s); /* its padding too: it is hashed */
+    s.pid = pid;
+    s.copy = &lib;
+    memcpy(s.random, random, sizeof random);
+    s.serial = serial;
+    s.generation = generation;
+    return s;
+}
+
+/* The probes o's tail describes: those of its tenants, each tenant's
+ * together, hidden unless the tenant is shown.  (malloc'd; NULL out of
+ * memory.) */
+static struct dso_probe *tail_probes(const struct object *o, size_t *n)
 {
     size_t count = 0;
     for (const struct tenant *u = o->tenants; u; u = u->next)
-        if (u->visible || u == t)
-            count += u->nslots;
+        count += u->nheld;
     struct dso_probe *probes = calloc(count ? count : 1, sizeof *probes);
     if (!probes)
         return NULL;
     size_t k = 0;
     for (const struct tenant *u = o->tenants; u; u = u->next) {
-        if (!u->visible && u != t)
-            continue;
-        for (size_t i = 0; i < u->nslots; i++) {
-            const struct sdtkit_probe *p = u->probes[i];
+        for (size_t i = 0; i < u->nheld; i++) {
+            const struct sdtkit_probe *p = u->held[i];
             probes[k++] = (struct dso_probe){.name = p->name,
                                              .nargs = p->nargs,
                                              .sizes = p->size,
-                                             .provider = u->name,
-                                             .slot = p->slot};
+                                             .provider = p->pname,
+                                             .slot = p->slot,
+                                             .hidden = !u->shown};
         }
     }
     *n = count;
     return probes;
 }
 
-/* Lay out and write d (its probes set) into *buf (malloc'd). */
-static int make_image(struct dso *d, const struct target *tg, size_t capacity,
-                      const struct salt *salt, void **buf, struct failure *why)
+/* A dso for o (or an object of capacity slots) with probes, its image at
+ * `image' and its tail at `tail' (0: where it falls), laid out. */
+static int lay_out(struct dso *d, const struct target *tg, size_t capacity,
+                   struct dso_probe *probes, size_t n, uint64_t image, uint64_t tail,
+                   const struct salt *salt, struct failure *why)
 {
     const char *bad = NULL;
-    d->target = tg;
-    d->provider = "";
-    d->capacity = capacity;
-    d->slotted = true;
-    d->salt = salt;
-    d->salt_len = sizeof *salt;
-    d->hash_tail = true; /* the salt names the object: its target, its capacity */
-    if (dso_layout(d, &bad) != 0) {
-        char machine[32];
-        return fail(why, SDTKIT_E_UNSUPPORTED, STAGE_OBJECT, "%s: %s",
-                    arch_machine_name(tg->machine, machine, sizeof machine), bad);
+    *d = (struct dso){.target = tg,
+                      .provider = "",
+                      .probes = probes,
+                      .nprobes = n,
+                      .capacity = capacity,
+                      .slotted = true,
+                      .image = image,
+                      .tail = tail,
+                      .salt = salt,
+                      .salt_len = sizeof *salt,
+                      .hash = DSO_HASH_SALT};
+    if (dso_layout(d, &bad) == 0)
+        return SDTKIT_OK;
+    char machine[32];
+    return fail(why, SDTKIT_E_UNSUPPORTED, STAGE_OBJECT, "%s: %s",
+                arch_machine_name(tg->machine, machine, sizeof machine), bad);
+}
+
+/* Where a new tail of size bytes goes in a file whose image ends at
+ * image_end and whose header points at the tail [now, now + now_size)
+ * (now 0: none): one of two places Z apart, Z a power of two at least
+ * the tail, the first of them a multiple of 2Z, so that e_shoff changes
+ * in bit log2(Z) alone from one to the other; the one the current tail
+ * is not in. */
+static uint64_t tail_place(uint64_t image_end, uint64_t size, uint64_t now, uint64_t now_size)
+{
+    uint64_t z = 4096;
+    while (z < size)
+        z *= 2;
+    uint64_t first = align_up(image_end, 2 * z), second = first + z;
+    bool overlaps = now && first < now + now_size && now < first + size;
+    return overlaps ? second : first;
+}
+
+/* The e_shoff of o's file (its header, at offset 0) is now tail. */
+static int point_at(struct object *o, uint64_t tail, struct failure *why)
+{
+    bool is64 = sizeof(void *) == 8;
+    uint64_t v64 = tail;
+    uint32_t v32 = (uint32_t)tail;
+    return place_write(&o->pl, is64 ? (const void *)&v64 : (const void *)&v32, is64 ? 8 : 4,
+                       ELF_SHOFF_AT(is64), why);
+}
+
+/* Write o's file a new tail from its tenants, and point its header at it
+ * (see the top).  On failure before the header changed, the file is as it
+ * was; after, o is stale. */
+static int write_tail(struct object *o, const struct target *tg, struct failure *why)
+{
+    struct dso d;
+    size_t n = 0;
+    unsigned char *buf = NULL, id[DSO_BUILD_ID_SIZE];
+    struct dso_probe *probes = tail_probes(o, &n);
+    struct salt salt = salt_of(o->owner, o->serial, o->generation + 1);
+    int rc;
+    if (!probes)
+        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
+    if ((rc = lay_out(&d, tg, o->capacity, probes, n, o->image, 0, &salt, why)) != SDTKIT_OK ||
+        (rc = lay_out(&d, tg, o->capacity, probes, n, o->image,
+                      tail_place(o->image + d.lo.image_size, d.lo.tail_size, o->tail,
+                                 o->tail_size),
+                      &salt, why)) != SDTKIT_OK)
+        goto done;
+    if (!(buf = malloc((size_t)d.lo.tail_size))) {
+        rc = fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
+        goto done;
     }
-    *buf = malloc((size_t)d->size);
-    if (!*buf)
-        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory for a %zu-byte object",
-                    (size_t)d->size);
-    if (dso_write(d, *buf) != 0)
-        return fail(why, SDTKIT_E_LOAD, STAGE_OBJECT,
-                    "internal error: the object's layout and writer disagree");
+    if (dso_write_tail(&d, buf, id) != 0) {
+        rc = fail(why, SDTKIT_E_LOAD, STAGE_OBJECT,
+                  "internal error: the object's layout and writer disagree");
+        goto done;
+    }
+    if ((rc = place_write(&o->pl, buf, (size_t)d.lo.tail_size, d.lo.tail, why)) != SDTKIT_OK)
+        goto done;
+    if ((rc = point_at(o, d.lo.tail, why)) != SDTKIT_OK ||
+        (rc = place_write(&o->pl, id, sizeof id, o->build_id_at, why)) != SDTKIT_OK)
+        o->stale = true;
+    o->tail = d.lo.tail;
+    o->tail_size = d.lo.tail_size;
+    o->generation++;
+    /* the notes of this tail alone: a dead slot's note was in an older
+     * one, whose place a later tail takes */
+    memset(o->note, 0, o->capacity * sizeof *o->note);
+    for (size_t i = 0; i < n; i++)
+        o->note[probes[i].slot] = probes[i].note;
+done:
+    free(buf);
+    free(probes);
+    return rc;
+}
+
+/* Set the type of t's notes in its object's file: shown or hidden.  Does
+ * nothing where the file may not be written; a write that fails makes the
+ * object stale. */
+static int set_shown(struct tenant *t, bool shown, struct failure *why)
+{
+    struct object *o = t->obj;
+    uint32_t type = shown ? NT_STAPSDT : DSO_NT_HIDDEN;
+    if (t->shown == shown || !writable(o))
+        return SDTKIT_OK;
+    for (size_t i = 0; i < t->nheld; i++) {
+        uint64_t note = o->note[t->held[i]->slot];
+        int rc = note ? place_write(&o->pl, &type, sizeof type, note + 8, why) : SDTKIT_OK;
+        if (rc != SDTKIT_OK) {
+            o->stale = true; /* some shown, some not: the next file says */
+            refile(o);
+            return rc;
+        }
+    }
+    t->shown = shown;
     return SDTKIT_OK;
 }
 
-/* Keep in o what the loaded part of an image holds (fixed for good):
- * where its slots are, and a stub's bytes. */
-static void describe(struct object *o, const struct dso *d, const void *buf)
+/* Point each of t's probes at its stub and semaphore. */
+static void publish(const struct tenant *t)
 {
-    const struct dso_layout *lo = &d->lo;
-    o->capacity = d->capacity;
-    o->text = lo->sec[lo->text].addr;
-    o->stride = d->arch->align;
-    o->semaphores = lo->sec[lo->probes].addr;
-    o->stub_len = stub_size(d->arch);
-    assert(o->stub_len <= sizeof o->stub);
-    memcpy(o->stub, (const unsigned char *)buf + lo->sec[lo->text].offset, o->stub_len);
-    o->loaded_end = lo->loaded_end;
-}
-
-/* The smallest capacity for n probes: MIN_SLOTS, doubled until it fits. */
-static size_t capacity_for(size_t n)
-{
-    size_t c = MIN_SLOTS;
-    while (c < n && c < DSO_MAX_SLOTS)
-        c *= 2;
-    return c;
-}
-
-/* The image of o's file with the notes of its loaded tenants and of t
- * (of the generation gen, for the build-id): d (its probes malloc'd) and
- * *buf (malloc'd); the copy of what follows the loaded part in *saved. */
-static int image_of(const struct object *o, const struct tenant *t, const struct target *tg,
-                    unsigned long gen, struct dso *d, void **buf, unsigned char **saved,
-                    struct failure *why)
-{
-    memset(d, 0, sizeof *d);
-    *buf = NULL;
-    *saved = NULL;
-    if (!(d->probes = image_probes(o, t, &d->nprobes)))
-        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
-    struct salt salt = {o->owner, o->serial, gen};
-    int rc = make_image(d, tg, o->capacity, &salt, buf, why);
-    if (rc == SDTKIT_OK && o->loaded_end && d->lo.loaded_end != o->loaded_end)
-        rc = fail(why, SDTKIT_E_LOAD, STAGE_OBJECT,
-                  "internal error: a rewritten object's loaded part moved");
-    uint64_t after = rc == SDTKIT_OK ? d->size - d->lo.loaded_end : 0;
-    if (rc == SDTKIT_OK && !(*saved = malloc(after ? (size_t)after : 1)))
-        rc = fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
-    if (rc == SDTKIT_OK)
-        memcpy(*saved, (unsigned char *)*buf + d->lo.loaded_end, (size_t)after);
-    return rc;
-}
-
-/* o's file now holds the image d of generation gen: keep its copy, and
- * where each tenant written has its notes (those are visible). */
-static void written(struct object *o, const struct tenant *t, const struct dso *d,
-                    unsigned long gen, unsigned char *saved)
-{
-    free(o->saved);
-    o->saved = saved;
-    o->saved_size = d->size - d->lo.loaded_end;
-    o->stale = false;
-    o->generation = gen;
-    size_t k = 0;
-    for (struct tenant *u = o->tenants; u; u = u->next) {
-        if (!u->visible && u != t)
-            continue;
-        u->visible = true;
-        u->written = gen;
-        u->note_off = u->nslots ? d->probes[k].note : 0;
-        u->note_len = 0;
-        for (size_t i = 0; i < u->nslots; i++)
-            u->note_len += d->probes[k++].note_size;
+    for (size_t i = 0; i < t->nheld; i++) {
+        struct sdtkit_probe *p = t->held[i];
+        probe_publish(p, slot_stub(t->obj, p->slot), slot_semaphore(t->obj, p->slot));
     }
-    assert(k == d->nprobes);
-}
-
-/* Slots of o for t's probes from the first on (the others hold theirs in
- * o already). */
-static void take_slots(struct object *o, struct tenant *t, size_t first)
-{
-    for (size_t i = first, s = 0; i < t->nprobes; i++, s++) {
-        while (o->state[s] != SLOT_FREE)
-            s++;
-        assert(s < o->capacity);
-        slot_take(o, s, t->probes[i]);
-        t->probes[i]->slot = (uint32_t)s;
-    }
-}
-
-/* Give back at once the slots take_slots() gave t's probes from the
- * first on, never published (a lodging that failed). */
-static void untake_slots(struct object *o, struct tenant *t, size_t first)
-{
-    for (size_t i = first; i < t->nprobes; i++)
-        slot_untake(o, t->probes[i]->slot);
-}
-
-static void free_object(struct object *o)
-{
-    free(o->state);
-    free(o->holder);
-    free(o->saved);
-    free(o);
-}
-
-/* A new object of capacity slots of the kind t asks for, with t lodged
- * in it (visible, not yet published): made, loaded (lib unlocked
- * meanwhile: dlopen takes the loader's lock, never under ours) and in the
- * library's lists. */
-static int new_object(struct tenant *t, const struct target *tg, size_t capacity,
-                      struct object **out, struct failure *why)
-{
-    struct object *o = calloc(1, sizeof *o);
-    if (o) {
-        o->state = calloc(capacity, sizeof *o->state);
-        o->holder = calloc(capacity, sizeof *o->holder);
-    }
-    if (!o || !o->state || !o->holder) {
-        if (o)
-            free_object(o);
-        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
-    }
-    o->pl.fd = -1;
-    o->owner = (long)getpid();
-    o->serial = ++lib.serial;
-    o->bucket = -1;
-    o->capacity = capacity;
-    o->nfree = capacity;
-    take_slots(o, t, 0);
-    t->nslots = t->nprobes;
-    o->tenants = t;
-    struct dso d;
-    void *buf;
-    unsigned char *saved;
-    int rc = image_of(o, t, tg, 1, &d, &buf, &saved, why);
-    if (rc == SDTKIT_OK) {
-        describe(o, &d, buf);
-        lib_unlock();
-        rc = place_object(t->name, t->named, t->dir, buf, (size_t)d.size, &o->pl, why);
-        lib_lock();
-    }
-    if (rc == SDTKIT_OK) {
-        t->obj = o;
-        t->visible = false;
-        t->next = NULL;
-        written(o, t, &d, 1, saved);
-        saved = NULL;
-        o->next = lib.objects;
-        lib.objects = o;
-        rebucket(o);
-        *out = o;
-    } else {
-        free_object(o);
-    }
-    free(saved);
-    free(buf);
-    free(d.probes);
-    return rc;
-}
-
-/* Write o's file whole: the notes of its loaded tenants and of t, with a
- * new build-id. */
-static int write_whole(struct object *o, struct tenant *t, const struct target *tg,
-                       struct failure *why)
-{
-    struct dso d;
-    void *buf;
-    unsigned char *saved;
-    unsigned long gen = o->generation + 1;
-    int rc = image_of(o, t, tg, gen, &d, &buf, &saved, why);
-    if (rc == SDTKIT_OK) {
-        o->stale = true; /* until the write is whole */
-        rc = place_write(&o->pl, buf, (size_t)d.size, 0, why);
-    }
-    if (rc == SDTKIT_OK) {
-        written(o, t, &d, gen, saved);
-        saved = NULL;
-    }
-    free(saved);
-    free(buf);
-    free(d.probes);
-    return rc;
-}
-
-/* Zero t's notes in its object's file: tracers that read it again find no
- * probe of t (zeros read as notes with no name).  The notes are not
- * loaded. */
-static void hide_notes(struct tenant *t)
-{
-    static const char zeros[4096];
-    struct object *o = t->obj;
-    struct failure ignored;
-    if (!t->visible || !owned(o))
-        return;
-    t->visible = false;
-    if (o->stale || t->written != o->generation || !t->note_len)
-        return; /* written whole next time, without t; or nothing to hide */
-    assert(t->note_off >= o->loaded_end &&
-           t->note_off + t->note_len <= o->loaded_end + o->saved_size);
-    for (uint64_t off = 0; off < t->note_len;) {
-        size_t n = t->note_len - off < sizeof zeros ? (size_t)(t->note_len - off) : sizeof zeros;
-        if (place_write(&o->pl, zeros, n, t->note_off + off, &ignored) != SDTKIT_OK) {
-            o->stale = true; /* the probes stay visible, and inert */
-            return;
-        }
-        off += n;
-    }
-}
-
-/* Show t's notes again where they were, from the copy of the file. */
-static int show_notes(struct tenant *t, struct failure *why)
-{
-    struct object *o = t->obj;
-    if (!t->note_len) {
-        t->visible = true;
-        return SDTKIT_OK;
-    }
-    assert(t->note_off >= o->loaded_end &&
-           t->note_off + t->note_len <= o->loaded_end + o->saved_size);
-    int rc = place_write(&o->pl, o->saved + (t->note_off - o->loaded_end), (size_t)t->note_len,
-                         t->note_off, why);
-    if (rc != SDTKIT_OK)
-        o->stale = true;
-    else
-        t->visible = true;
-    return rc;
 }
 
 static void unlink_tenant(struct object *o, struct tenant *t)
@@ -580,33 +540,243 @@ static void unlink_tenant(struct object *o, struct tenant *t)
     t->next = NULL;
 }
 
-/* t leaves its object: notes hidden, slots given back (lib locked). */
-static void leave_locked(struct tenant *t)
+/* Keep in o what its image says (the same for every file it has). */
+static void note_image(struct object *o, const struct dso *d)
 {
-    struct object *o = t->obj;
-    if (!o)
-        return;
-    if (owned(o)) {
-        hide_notes(t);
-        for (size_t i = 0; i < t->nslots; i++)
-            slot_give(o, t->probes[i]->slot);
-        unlink_tenant(o, t);
-    }
-    t->obj = NULL;
-    t->nslots = 0;
-    t->visible = false;
+    const struct dso_layout *lo = &d->lo;
+    o->capacity = d->capacity;
+    o->slots = dso_slots(d);
+    o->image_size = lo->image_size;
+    o->rw = lo->rw;
 }
 
-/* Point each of t's probes at its stub and semaphore. */
-static void publish(const struct tenant *t)
+/* The pieces of a file laid out in d: the headers (when the image is not
+ * at 0), the image with its build-id, the tail; in bufs (malloc'd, freed
+ * by the caller, also on failure), their count in *n. */
+static int file_pieces(const struct dso *d, void *bufs[3], struct piece out[3], size_t *n,
+                       struct failure *why)
 {
-    for (size_t i = 0; i < t->nprobes; i++) {
-        struct sdtkit_probe *p = t->probes[i];
-        probe_publish(p, slot_stub(t->obj, p->slot), slot_semaphore(t->obj, p->slot));
-    }
+    const struct dso_layout *lo = &d->lo;
+    unsigned char id[DSO_BUILD_ID_SIZE];
+    bufs[0] = malloc((size_t)lo->head_size);
+    bufs[1] = malloc((size_t)lo->image_size);
+    bufs[2] = malloc((size_t)lo->tail_size);
+    if (!bufs[0] || !bufs[1] || !bufs[2])
+        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory for a %zu-byte object",
+                    (size_t)lo->image_size);
+    if (dso_write_head(d, bufs[0]) != 0 || dso_write_image(d, bufs[1]) != 0 ||
+        dso_write_tail(d, bufs[2], id) != 0)
+        return fail(why, SDTKIT_E_LOAD, STAGE_OBJECT,
+                    "internal error: the object's layout and writer disagree");
+    memcpy((unsigned char *)bufs[1] + (lo->build_id_at - d->image), id, sizeof id);
+    *n = 0;
+    if (d->image)
+        out[(*n)++] = (struct piece){bufs[0], lo->head_size, 0};
+    out[(*n)++] = (struct piece){bufs[1], lo->image_size, d->image};
+    out[(*n)++] = (struct piece){bufs[2], lo->tail_size, lo->tail};
+    return SDTKIT_OK;
 }
 
-/* ---- for provider.c ---- */
+/* d laid out for a file of o's (or a new object's) with probes, its image
+ * at `image' and its tail where tail_place() puts it in a new file. */
+static int lay_out_file(struct dso *d, const struct target *tg, size_t capacity,
+                        struct dso_probe *probes, size_t n, uint64_t image,
+                        const struct salt *salt, struct failure *why)
+{
+    int rc = lay_out(d, tg, capacity, probes, n, image, 0, salt, why);
+    if (rc != SDTKIT_OK)
+        return rc;
+    return lay_out(d, tg, capacity, probes, n, image,
+                   tail_place(image + d->lo.image_size, d->lo.tail_size, 0, 0), salt, why);
+}
+
+static void free_object(struct object *o)
+{
+    free(o->state);
+    free(o->holder);
+    free(o->note);
+    free(o);
+}
+
+/* A new object of capacity slots of the kind l asks for, made, loaded
+ * (lib unlocked meanwhile: dlopen takes the loader's lock, never under
+ * ours) and in the library's lists, its first slots taken for l's probes
+ * (slot i for probe i), their notes shown.  Nothing of the caller's
+ * tenant changes. */
+static int new_object(const struct lodging *l, const struct target *tg, size_t capacity,
+                      struct object **out, struct failure *why)
+{
+    struct object *o = calloc(1, sizeof *o);
+    struct dso_probe *probes = calloc(l->nprobes ? l->nprobes : 1, sizeof *probes);
+    if (o) {
+        o->state = calloc(capacity, sizeof *o->state);
+        o->holder = calloc(capacity, sizeof *o->holder);
+        o->note = calloc(capacity, sizeof *o->note);
+    }
+    if (!o || !probes || !o->state || !o->holder || !o->note) {
+        if (o)
+            free_object(o);
+        free(probes);
+        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
+    }
+    o->pl.fd = -1;
+    o->owner = (long)getpid();
+    o->epoch = __atomic_load_n(&lib.forks, __ATOMIC_RELAXED);
+    o->serial = ++lib.serial;
+    o->generation = 1;
+    o->bucket = -1;
+    for (size_t i = 0; i < l->nprobes; i++) {
+        const struct sdtkit_probe *p = l->probes[i];
+        probes[i] = (struct dso_probe){
+            .name = p->name, .nargs = p->nargs, .sizes = p->size, .provider = p->pname, .slot = i};
+    }
+    struct salt salt = salt_of(o->owner, o->serial, o->generation);
+    struct dso d;
+    void *bufs[3] = {NULL, NULL, NULL};
+    struct piece pieces[3];
+    size_t npieces;
+    int rc;
+    if ((rc = lay_out_file(&d, tg, capacity, probes, l->nprobes, 0, &salt, why)) != SDTKIT_OK ||
+        (rc = file_pieces(&d, bufs, pieces, &npieces, why)) != SDTKIT_OK)
+        goto fail;
+    note_image(o, &d);
+    o->build_id_at = d.lo.build_id_at;
+    o->tail = d.lo.tail;
+    o->tail_size = d.lo.tail_size;
+    o->nfree = o->capacity;
+    lib_unlock();
+    rc = place_object(l->name, l->named, l->dir, pieces, npieces,
+                      (const unsigned char *)bufs[1] + d.lo.build_id_at, d.lo.build_id_at, &o->pl,
+                      why);
+    lib_lock();
+    if (rc != SDTKIT_OK)
+        goto fail;
+    for (size_t i = 0; i < l->nprobes; i++) {
+        slot_take(o, i, l->probes[i]);
+        o->note[i] = probes[i].note;
+    }
+    o->next = lib.objects;
+    lib.objects = o;
+    refile(o);
+    *out = o;
+    o = NULL;
+fail:
+    if (o)
+        free_object(o);
+    for (int i = 0; i < 3; i++)
+        free(bufs[i]);
+    free(probes);
+    return rc;
+}
+
+/* ---- renewal ---- */
+
+/* Where the image of o's next memory file goes: a DSO_SEG multiple past
+ * the last one's, so that an offset of a stub in one file is no stub in
+ * the next; back to 0 after as many renewals as the class's offsets
+ * allow (2^24 of them, or 2^14 for a 32-bit class).  A named file's
+ * image is at 0: the new file has a name of its own. */
+static uint64_t next_image(const struct object *o)
+{
+    if (o->pl.named)
+        return 0;
+    uint64_t unit = align_up(o->image_size, DSO_SEG);
+    uint64_t room = (sizeof(void *) == 8 ? (uint64_t)1 << 40 : (uint64_t)1 << 30) / unit;
+    return (uint64_t)((o->renewals + 1) % room) * unit;
+}
+
+/* The segments of o's image in a file that has it at image: the RX one
+ * and the RW one, as the loader mapped them. */
+static void segments_at(const struct object *o, uint64_t image, struct segment segs[2])
+{
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    segs[0] = (struct segment){0, o->rw, image, PROT_READ | PROT_EXEC};
+    segs[1] = (struct segment){o->rw, align_up(o->image_size, page) - o->rw, image + o->rw,
+                               PROT_READ | PROT_WRITE};
+}
+
+/* Give o, idle, a new file, its slots all free (see the top). */
+static int renew(struct object *o, const struct target *tg, struct failure *why)
+{
+    uint64_t image = next_image(o);
+    struct salt salt = salt_of((long)getpid(), o->serial, o->generation + 1);
+    struct dso d;
+    void *bufs[3] = {NULL, NULL, NULL};
+    struct piece pieces[3];
+    struct segment segs[2], old[2];
+    size_t npieces;
+    bool torn = false;
+    int rc;
+    if ((rc = lay_out_file(&d, tg, o->capacity, NULL, 0, image, &salt, why)) != SDTKIT_OK ||
+        (rc = file_pieces(&d, bufs, pieces, &npieces, why)) != SDTKIT_OK)
+        goto done;
+    if (d.lo.image_size != o->image_size) {
+        rc = fail(why, SDTKIT_E_LOAD, STAGE_OBJECT, "internal error: a renewed image differs");
+        goto done;
+    }
+    /* the RW segment but its semaphores as the loader left it (it
+     * relocates .dynamic in place, MIPS's .got) */
+    memcpy((unsigned char *)bufs[1] + o->rw, (const void *)(o->pl.base + (uintptr_t)o->rw),
+           (size_t)(o->slots.semaphores - o->rw));
+    segments_at(o, image, segs);
+    segments_at(o, o->image, old);
+    rc = place_renew(&o->pl, pieces, npieces, segs, old, 2, &torn, why);
+    o->torn |= torn;
+    if (rc != SDTKIT_OK)
+        goto done;
+    o->image = image;
+    o->renewals++;
+    o->owner = (long)getpid();
+    o->epoch = __atomic_load_n(&lib.forks, __ATOMIC_RELAXED);
+    o->generation++;
+    o->build_id_at = d.lo.build_id_at;
+    o->tail = d.lo.tail;
+    o->tail_size = d.lo.tail_size;
+    o->stale = false;
+    memset(o->state, SLOT_FREE, o->capacity);
+    memset(o->holder, 0, o->capacity * sizeof *o->holder);
+    memset(o->note, 0, o->capacity * sizeof *o->note);
+    o->nfree = o->capacity;
+done:
+    refile(o);
+    for (int i = 0; i < 3; i++)
+        free(bufs[i]);
+    return rc;
+}
+
+/* A thread was firing, when f was taken, a probe that held a slot of o. */
+static bool flown(const struct object *o, const struct flights *f)
+{
+    for (size_t i = 0; i < o->capacity; i++)
+        if (o->state[i] == SLOT_DEAD && fire_flying(f, o->holder[i]))
+            return true;
+    return false;
+}
+
+/* An idle object renewed for need slots of the kind asked for, or NULL:
+ * LOOK of them are tried, as find_room() does. */
+static struct object *renew_idle(bool named, const char *dir, size_t need, const struct target *tg)
+{
+    struct object *o = lib.idle, *next;
+    while (o && (o->capacity < need || !of_kind(o, named, dir)))
+        o = o->next_idle;
+    struct flights f;
+    if (!o || fire_quiesce(&f) != 0)
+        return NULL;
+    struct failure ignored;
+    struct object *renewed = NULL;
+    for (int looked = 0; o && !renewed && looked < LOOK; o = next, looked++) {
+        next = o->next_idle;
+        assert(idle(o));
+        if (o->capacity >= need && of_kind(o, named, dir) && !flown(o, &f) &&
+            renew(o, tg, &ignored) == SDTKIT_OK)
+            renewed = o;
+    }
+    fire_landed(&f);
+    return renewed;
+}
+
+/* ---- lodging ---- */
 
 /* A debugger is attached (ptrace): gdb reads an object's probes once,
  * when it is loaded, so a provider joining an object already loaded would
@@ -623,99 +793,149 @@ static bool debugged(void)
     return t && strtol(t + 11, NULL, 10) != 0;
 }
 
-/* An object of this process with room for t's probes, for t to join:
- * none while debugged().  Pending slots are reclaimed first when none
- * has room (those of a provider destroyed while a thread fired it). */
-static struct object *room_for(const struct tenant *t)
+/* The smallest capacity for n probes: MIN_SLOTS, doubled until it fits. */
+static size_t capacity_for(size_t n)
 {
-    if (debugged())
-        return NULL;
-    struct object *o = find_room(t->named, t->dir, t->nprobes);
-    struct flights f;
-    if (!o && lib.pending && fire_quiesce(&f) == 0) {
-        reclaim(&f);
-        fire_landed(&f);
-        o = find_room(t->named, t->dir, t->nprobes);
-    }
-    return o;
+    size_t c = MIN_SLOTS;
+    while (c < n && c < DSO_MAX_SLOTS)
+        c *= 2;
+    return c;
 }
 
-/* t lodges again in its own object, where its probes added since fit. */
-static int lodge_again(struct tenant *t, const struct target *tg, struct failure *why)
+/* t's object can take l again: of the kind asked for, with room for the
+ * probes added since, and a file it may write when it needs to. */
+static bool fits_in_place(const struct tenant *t, const struct lodging *l)
+{
+    const struct object *o = t->obj;
+    size_t added = l->nprobes - t->nheld;
+    if (!o || o->torn || !of_kind(o, l->named, l->dir))
+        return false;
+    return added ? writable(o) && o->nfree >= added : t->shown || writable(o);
+}
+
+/* t lodges again in its own object: its notes shown, or, with probes
+ * added since, slots for them and a new tail. */
+static int lodge_again(struct tenant *t, const struct lodging *l, const struct target *tg,
+                       struct failure *why)
 {
     struct object *o = t->obj;
-    size_t had = t->nslots;
-    take_slots(o, t, had);
-    rebucket(o);
-    t->nslots = t->nprobes;
+    size_t had = t->nheld, added = l->nprobes - had;
+    bool was_shown = t->shown;
     int rc;
-    if (had == t->nprobes && !o->stale && t->written == o->generation)
-        rc = t->visible ? SDTKIT_OK : show_notes(t, why);
-    else
-        rc = write_whole(o, t, tg, why);
-    if (rc != SDTKIT_OK) {
-        untake_slots(o, t, had);
-        rebucket(o);
-        t->nslots = had;
+    if (!added) {
+        if ((rc = set_shown(t, true, why)) != SDTKIT_OK)
+            return rc;
+        publish(t);
+        return SDTKIT_OK;
+    }
+    struct sdtkit_probe **held = realloc(t->held, l->nprobes * sizeof *held);
+    if (!held)
+        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
+    t->held = held;
+    memcpy(held + had, l->probes + had, added * sizeof *held);
+    take_slots(o, held + had, added);
+    t->nheld = l->nprobes;
+    t->shown = true;
+    /* a write that failed after the header changed leaves o stale, with
+     * the probes there all the same */
+    if ((rc = write_tail(o, tg, why)) != SDTKIT_OK && !o->stale) {
+        untake_slots(o, held + had, added);
+        t->nheld = had;
+        t->shown = was_shown;
         return rc;
     }
     publish(t);
     return SDTKIT_OK;
 }
 
-/* t moves to object o (NULL: a new one) from its own (NULL: none); on
- * failure t is as it was. */
-static int lodge_in(struct tenant *t, struct object *o, const struct target *tg,
-                    struct failure *why)
+/* An object with room for l's probes: one with free slots, or an idle
+ * one renewed; NULL (make one) while debugged. */
+static struct object *room_for(const struct lodging *l, const struct target *tg)
 {
-    struct object *from = t->obj;
+    if (debugged())
+        return NULL;
+    struct object *o = find_room(l->named, l->dir, l->nprobes);
+    return o ? o : renew_idle(l->named, l->dir, l->nprobes, tg);
+}
+
+/* n probes leave o, which they held slots of: their notes hidden where o
+ * may be written (shown: they were shown), the slots dead. */
+static void vacate(struct object *o, const uint32_t *slots, size_t n, bool shown)
+{
+    uint32_t hidden = DSO_NT_HIDDEN;
+    struct failure ignored;
+    for (size_t i = 0; i < n; i++) {
+        if (shown && writable(o) && o->note[slots[i]] &&
+            place_write(&o->pl, &hidden, sizeof hidden, o->note[slots[i]] + 8, &ignored) !=
+                SDTKIT_OK)
+            o->stale = true;
+        slot_kill(o, slots[i]);
+    }
+    refile(o);
+}
+
+/* t moves, whole, to another object (one with room, a renewed one or a
+ * new one): there its probes are shown and published before they leave
+ * the old one, so that a tracer always finds them somewhere.  On failure
+ * t is as it was. */
+static int lodge_elsewhere(struct tenant *t, const struct lodging *l, const struct target *tg,
+                           struct failure *why)
+{
+    size_t n = l->nprobes;
+    struct sdtkit_probe **held = malloc((n ? n : 1) * sizeof *held);
+    uint32_t *old = malloc((t->nheld ? t->nheld : 1) * sizeof *old);
+    struct object *from = t->obj, *to;
     struct tenant was = *t;
-    uint32_t *old = malloc((t->nslots ? t->nslots : 1) * sizeof *old);
-    if (!old)
-        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
-    for (size_t i = 0; i < t->nslots; i++)
-        old[i] = t->probes[i]->slot;
+    int rc = SDTKIT_OK;
+    if (!held || !old) {
+        rc = fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
+        goto fail;
+    }
+    memcpy(held, l->probes, n * sizeof *held);
+    for (size_t i = 0; i < t->nheld; i++)
+        old[i] = t->held[i]->slot;
+    bool made = !(to = room_for(l, tg));
+    if (made) { /* its file has the notes, slot i for probe i */
+        if ((rc = new_object(l, tg, capacity_for(n), &to, why)) != SDTKIT_OK)
+            goto fail;
+        for (size_t i = 0; i < n; i++)
+            held[i]->slot = (uint32_t)i;
+    } else {
+        take_slots(to, held, n);
+    }
     if (from)
         unlink_tenant(from, t);
-    int rc;
-    if (!o) {
-        rc = new_object(t, tg, capacity_for(t->nprobes), &o, why);
-    } else {
-        take_slots(o, t, 0);
-        rebucket(o);
-        t->obj = o;
-        t->nslots = t->nprobes;
-        t->visible = false;
-        t->next = o->tenants;
-        o->tenants = t;
-        if ((rc = write_whole(o, t, tg, why)) != SDTKIT_OK) {
-            untake_slots(o, t, 0);
-            rebucket(o);
-            unlink_tenant(o, t);
-        }
+    *t = (struct tenant){.obj = to, .held = held, .nheld = n, .shown = true, .next = to->tenants};
+    to->tenants = t;
+    /* a tail with t's notes; a write that failed after the header changed
+     * leaves to stale, with t's probes there all the same */
+    if (!made && (rc = write_tail(to, tg, why)) != SDTKIT_OK && !to->stale)
+        goto back;
+    publish(t);
+    if (from)
+        vacate(from, old, was.nheld, was.shown);
+    free(was.held);
+    free(old);
+    return SDTKIT_OK;
+back: /* t as it was */
+    unlink_tenant(to, t);
+    untake_slots(to, held, n);
+    *t = was;
+    for (size_t i = 0; i < t->nheld; i++)
+        t->held[i]->slot = old[i];
+    if (from) {
+        t->next = from->tenants;
+        from->tenants = t;
     }
-    if (rc != SDTKIT_OK) { /* t as it was */
-        *t = was;
-        for (size_t i = 0; i < t->nslots; i++)
-            t->probes[i]->slot = old[i];
-        if (from) {
-            t->next = from->tenants;
-            from->tenants = t;
-        }
-    } else {
-        publish(t); /* in o, before the old slots go back */
-    }
-    if (rc == SDTKIT_OK && from) {
-        was.next = NULL;
-        hide_notes(&was);
-        for (size_t i = 0; i < was.nslots; i++)
-            slot_give(from, old[i]);
-    }
+fail:
+    free(held);
     free(old);
     return rc;
 }
 
-int object_lodge(struct tenant *t, struct failure *why)
+/* ---- for provider.c ---- */
+
+int object_lodge(struct tenant *t, const struct lodging *l, struct failure *why)
 {
     struct target tg;
     if (own_target(&tg) != 0)
@@ -723,46 +943,61 @@ int object_lodge(struct tenant *t, struct failure *why)
                     "this program cannot load shared objects (it is statically "
                     "linked: dladdr finds no ELF header for this library)");
     lib_lock();
-    struct object *o = t->obj;
-    if (o && !owned(o)) { /* inherited through fork: the parent's */
-        t->obj = o = NULL;
-        t->nslots = 0;
-        t->visible = false;
-    }
-    if (o && !of_kind(o, t->named, t->dir)) {
-        leave_locked(t); /* another kind of file asked for */
-        o = NULL;
-    }
-    int rc;
-    if (o && o->nfree >= t->nprobes - t->nslots)
-        rc = lodge_again(t, &tg, why);
-    else /* another object (t outgrew its own) */
-        rc = lodge_in(t, room_for(t), &tg, why);
+    assert(l->nprobes >= t->nheld);
+    for (size_t i = 0; i < t->nheld; i++)
+        assert(t->held[i] == l->probes[i]);
+    int rc = fits_in_place(t, l) ? lodge_again(t, l, &tg, why) : lodge_elsewhere(t, l, &tg, why);
     lib_unlock();
     return rc;
 }
 
 void object_hide(struct tenant *t)
 {
+    struct failure ignored;
     lib_lock();
-    for (size_t i = 0; i < t->nslots; i++)
-        probe_unpublish(t->probes[i]);
+    for (size_t i = 0; i < t->nheld; i++)
+        probe_unpublish(t->held[i]);
     if (t->obj)
-        hide_notes(t);
+        set_shown(t, false, &ignored);
     lib_unlock();
 }
 
 void object_leave(struct tenant *t)
 {
     lib_lock();
-    leave_locked(t);
+    struct object *o = t->obj;
+    if (o) {
+        uint32_t *slots = malloc((t->nheld ? t->nheld : 1) * sizeof *slots);
+        if (slots) {
+            for (size_t i = 0; i < t->nheld; i++)
+                slots[i] = t->held[i]->slot;
+            unlink_tenant(o, t);
+            vacate(o, slots, t->nheld, t->shown);
+        } else { /* out of memory: the notes stay, the slots die all the same */
+            unlink_tenant(o, t);
+            for (size_t i = 0; i < t->nheld; i++)
+                slot_kill(o, t->held[i]->slot);
+            refile(o);
+        }
+        free(slots);
+    }
+    free(t->held);
+    *t = (struct tenant){0};
     lib_unlock();
 }
 
-void object_reclaim(const struct flights *f)
+void object_forked(bool child)
 {
-    lib_lock();
-    reclaim(f);
+    /* Every file is now another process's too.  The forking thread may
+     * hold lib's lock, in a call a signal handler interrupted to fork:
+     * the count changes without it, buckets learn it when met
+     * (find_room), and the loader's list is fixed only when the lock is
+     * free. */
+    __atomic_add_fetch(&lib.forks, 1, __ATOMIC_RELAXED);
+    if (!child || pthread_mutex_trylock(&lib.lock) != 0)
+        return;
+    for (struct object *o = lib.objects; o; o = o->next)
+        place_forked(&o->pl);
     lib_unlock();
 }
 

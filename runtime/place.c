@@ -28,6 +28,15 @@
  * unloaded (provider.c), so the descriptor stays open and its number never
  * names another file while the loader's list names it.
  *
+ * Renewing an object (place_renew) gives it a new file at the same
+ * addresses: the new file is written, mapped over the object's segments
+ * (the loaded bytes are the ones already there, so a thread in them sees
+ * no change), and put in the old one's place: a memory file on the old
+ * descriptor's number, which the loader's list names; a named file under
+ * a new name, which the loader's list is then given.  A tracer that
+ * attaches to the old file, or opens the path again, finds nothing of
+ * this process's there (uprobes are keyed by inode).
+ *
  * A named file is the process's while it holds an exclusive flock on it
  * (the descriptor it keeps open; a child of fork shares it).  At exit the
  * process removes its own named files; a process killed leaves them, and
@@ -62,61 +71,101 @@
 #define NAMED_PREFIX "sdtkit-"
 #define NAMED_SUFFIX ".so"
 
-/* A descriptor of this process below fd names a file of fd's inode
- * number, on another filesystem (whose numbers are its own: a tmpfs, the
- * program's files).  bcc, and bpftrace through it, find a memory file's
- * path from its mapping's inode number alone, taking the first descriptor
- * in /proc/PID/fd whose file has it: that other file, whose probes it
- * then does not find. */
-static bool inode_shadowed(int fd)
+/* The descriptors of this process's objects (kept open while they are
+ * loaded), which inode_shadowed() need not look at: a set of numbers
+ * under a lock of its own, taken alone (place.c's callers may hold the
+ * objects' lock, or not). */
+static struct {
+    pthread_mutex_t lock;
+    unsigned long *bits;
+    size_t words;
+} ours = {PTHREAD_MUTEX_INITIALIZER, NULL, 0};
+
+enum {
+    WORD_BITS = 8 * sizeof(unsigned long)
+};
+
+/* Say that fd is one of ours (or no more): -1 out of memory. */
+static int mark_ours(int fd, bool mine)
+{
+    size_t w = (size_t)fd / WORD_BITS;
+    int rc = 0;
+    pthread_mutex_lock(&ours.lock);
+    if (w >= ours.words && mine) {
+        size_t words = 2 * w + 16;
+        unsigned long *bits = realloc(ours.bits, words * sizeof *bits);
+        if (bits) {
+            memset(bits + ours.words, 0, (words - ours.words) * sizeof *bits);
+            ours.bits = bits;
+            ours.words = words;
+        }
+    }
+    if (w < ours.words) {
+        unsigned long bit = 1ul << ((size_t)fd % WORD_BITS);
+        ours.bits[w] = mine ? ours.bits[w] | bit : ours.bits[w] & ~bit;
+    } else if (mine) {
+        rc = -1;
+    }
+    pthread_mutex_unlock(&ours.lock);
+    return rc;
+}
+
+static bool is_ours(int fd)
+{
+    size_t w = (size_t)fd / WORD_BITS;
+    return w < ours.words && (ours.bits[w] >> ((size_t)fd % WORD_BITS) & 1);
+}
+
+/* A descriptor of this process below `at', other than skip, names a file
+ * of fd's inode number on another filesystem (whose numbers are its own:
+ * a tmpfs, the program's files).  bcc, and bpftrace through it, find a
+ * memory file's path from its mapping's inode number alone, taking the
+ * first descriptor in /proc/PID/fd whose file has it: that other file,
+ * whose probes it then does not find.  Only the program's descriptors are
+ * looked at, not the objects' (memory files, whose numbers are unique
+ * among them), so the cost does not grow with the number of objects. */
+static bool inode_shadowed(int fd, int at, int skip)
 {
     struct stat me, st;
-    DIR *d = fstat(fd, &me) == 0 ? opendir("/proc/self/fd") : NULL;
+    if (fstat(fd, &me) != 0)
+        return false;
     bool shadowed = false;
-    for (struct dirent *e; d && !shadowed && (e = readdir(d));) {
-        char *end;
-        long n = strtol(e->d_name, &end, 10);
-        if (e->d_name[0] == '.' || *end || n >= fd || n == dirfd(d))
-            continue;
-        shadowed = fstat((int)n, &st) == 0 && st.st_ino == me.st_ino && st.st_dev != me.st_dev;
-    }
-    if (d)
-        closedir(d);
+    pthread_mutex_lock(&ours.lock);
+    for (int n = 0; n < at && !shadowed; n++)
+        if (n != skip && n != fd && !is_ours(n))
+            shadowed = fstat(n, &st) == 0 && st.st_ino == me.st_ino && st.st_dev != me.st_dev;
+    pthread_mutex_unlock(&ours.lock);
     return shadowed;
 }
 
-/* The memory file's descriptor, or -errno after noting why. */
-static int memory_file(struct failure *why)
+/* A memory file's descriptor, or SDTKIT_E_LOAD after noting why; at: the
+ * number it will have (see inode_shadowed), or -1 for its own. */
+static int memory_file(int at, struct failure *why)
 {
     for (int tries = 0;; tries++) {
         int fd = memfd_create("sdtkit", MFD_CLOEXEC | MFD_EXEC);
         /* EINVAL: a kernel before MFD_EXEC; EACCES: vm.memfd_noexec=2 */
         if (fd < 0 && (errno == EINVAL || errno == EACCES))
             fd = memfd_create("sdtkit", MFD_CLOEXEC);
-        if (fd < 0) {
-            int e = errno;
-            fail_attempt(why, "memfd_create", strerror(e));
-            return -e;
-        }
-        if (tries == 8 || !inode_shadowed(fd))
+        if (fd < 0)
+            return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, errno, "memfd_create",
+                                strerror(errno));
+        if (tries == 8 || !inode_shadowed(fd, at < 0 ? fd : at, at))
             return fd;
         close(fd); /* the next one has another number (they only grow) */
     }
 }
 
-/* dir exists and is not mounted noexec. */
-static bool exec_dir(const char *dir, struct failure *why)
+/* dir exists and is not mounted noexec: 0, or SDTKIT_E_LOAD after noting
+ * why. */
+static int exec_dir(const char *dir, struct failure *why)
 {
     struct statvfs vfs;
-    if (statvfs(dir, &vfs) != 0) {
-        fail_attempt(why, dir, strerror(errno));
-        return false;
-    }
-    if (vfs.f_flag & ST_NOEXEC) {
-        fail_attempt(why, dir, "mounted noexec");
-        return false;
-    }
-    return true;
+    if (statvfs(dir, &vfs) != 0)
+        return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, errno, dir, strerror(errno));
+    if (vfs.f_flag & ST_NOEXEC)
+        return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, 0, dir, "mounted noexec");
+    return SDTKIT_OK;
 }
 
 /* A file of ours by its name: sdtkit-*.so. */
@@ -151,8 +200,8 @@ static void remove_stale(const char *dir)
     closedir(d);
 }
 
-/* DIR/sdtkit-PID-N.so, created and locked (its descriptor, or -errno after
- * noting why); its path in pl->path. */
+/* DIR/sdtkit-PID-N.so, created and locked: its descriptor, or
+ * SDTKIT_E_LOAD after noting why; its path in pl->path. */
 static int named_file(const char *dir, struct placement *pl, struct failure *why)
 {
     static unsigned long seq;
@@ -160,18 +209,13 @@ static int named_file(const char *dir, struct placement *pl, struct failure *why
     for (int tries = 0; tries < 100; tries++) {
         unsigned long n = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
         if ((size_t)snprintf(pl->path, sizeof pl->path, "%s/%s%ld-%lu%s", dir, NAMED_PREFIX,
-                             (long)getpid(), n, NAMED_SUFFIX) >= sizeof pl->path) {
-            fail_attempt(why, dir, "path too long");
-            return -ENAMETOOLONG;
-        }
+                             (long)getpid(), n, NAMED_SUFFIX) >= sizeof pl->path)
+            return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, 0, dir, "path too long");
         int fd = open(pl->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd < 0 && errno == EEXIST)
             continue; /* a process of another PID namespace: the next number */
-        if (fd < 0) {
-            int e = errno;
-            fail_attempt(why, dir, strerror(e));
-            return -e;
-        }
+        if (fd < 0)
+            return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, errno, dir, strerror(errno));
         /* Another process's remove_stale() may have opened it between the
          * two calls and removed it: then it has no name, try again. */
         struct stat st;
@@ -179,8 +223,7 @@ static int named_file(const char *dir, struct placement *pl, struct failure *why
             return fd;
         close(fd);
     }
-    fail_attempt(why, dir, "no free file name");
-    return -EEXIST;
+    return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, 0, dir, "no free file name");
 }
 
 static int write_all(int fd, const void *buf, size_t size, uint64_t off)
@@ -198,6 +241,31 @@ static int write_all(int fd, const void *buf, size_t size, uint64_t off)
         p += n;
         size -= (size_t)n;
         off += (uint64_t)n;
+    }
+    return 0;
+}
+
+/* Write the pieces into a new file, leaving out the runs of whole pages
+ * of zeros (the padding between an image's segments): they stay holes,
+ * which read as zeros and cost no memory.  0, or -1 with errno. */
+static int write_new(int fd, const struct piece *pieces, size_t n)
+{
+    enum {
+        PAGE = 4096
+    };
+    static const unsigned char zeros[PAGE];
+    for (size_t k = 0; k < n; k++) {
+        const unsigned char *b = pieces[k].buf;
+        uint64_t size = pieces[k].size, off = pieces[k].off, done = 0;
+        while (done < size) {
+            uint64_t run = PAGE - (off + done) % PAGE; /* to the next page boundary */
+            if (run > size - done)
+                run = size - done;
+            bool hole = run == PAGE && memcmp(b + done, zeros, PAGE) == 0;
+            if (!hole && write_all(fd, b + done, (size_t)run, off + done) != 0)
+                return -1;
+            done += run;
+        }
     }
     return 0;
 }
@@ -220,65 +288,143 @@ const char *place_path(const struct placement *pl, char *buf, size_t len)
     return buf;
 }
 
-/* Write the object to fd and load it from pl->path, or /proc/PID/fd/N
- * when that is empty.  0, or -1 after noting why and the stage (the
- * caller closes fd).  RTLD_NODELETE: nothing, not even a binding's
- * dlclose of libstapsdt's _handle, unmaps it (see provider.c). */
-static int load_from(const char *what, int fd, const void *buf, size_t size, struct placement *pl,
-                     struct failure *why)
+/* What a load expects to find: the build-id of the object written. */
+struct expected {
+    const unsigned char *id;
+    uint64_t at;
+};
+
+/* Load the object in fd (its path in pl->path, for a named file; else
+ * /proc/PID/fd/N): 0; SDTKIT_E_LOAD after noting why; or 1 when the
+ * loader gave another object.
+ *
+ * The loader hands back an object it has already when it knows the path
+ * asked for, or the file's device and inode number: objects are never
+ * unloaded, a path can come back (a descriptor number a program closed,
+ * a named file a renewal unlinked, made again by another copy of this
+ * library in the process), and so can an inode number (a file system
+ * reuses those of files removed, such as the ones renewals replaced,
+ * which the loader still remembers).  The build-id, which names the
+ * object, tells. */
+static int dlopen_checked(const char *what, int fd, const struct expected *want,
+                          struct placement *pl, struct failure *why)
 {
-    if (write_all(fd, buf, size, 0) != 0) {
-        fail_attempt(why, what, strerror(errno));
-        why->stage = STAGE_FILE;
-        return -1;
+    char proc[64];
+    const char *path = pl->path;
+    if (!path[0]) {
+        snprintf(proc, sizeof proc, "/proc/%ld/fd/%d", (long)getpid(), fd);
+        path = proc;
     }
-    if (!pl->path[0])
-        snprintf(pl->path, sizeof pl->path, "/proc/%ld/fd/%d", (long)getpid(), fd);
-    pl->handle = dlopen(pl->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     struct link_map *lm = NULL;
-    if (!pl->handle || dlinfo(pl->handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
+    if (!h || dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
         const char *err = dlerror();
-        fail_attempt(why, what, err ? err : "dlopen failed");
-        why->stage = STAGE_DLOPEN;
-        return -1; /* a handle without a link map cannot happen: it stays */
+        /* a handle without a link map cannot happen: it stays */
+        return fail_attempt(why, SDTKIT_E_LOAD, STAGE_DLOPEN, 0, what, err ? err : "dlopen failed");
     }
+    if (memcmp((const void *)(lm->l_addr + (uintptr_t)want->at), want->id, DSO_BUILD_ID_SIZE) !=
+        0) {
+        dlclose(h); /* another object's: loaded for good, its count as it was */
+        return 1;
+    }
+    pl->handle = h;
+    pl->map = lm;
     pl->base = (uintptr_t)lm->l_addr;
     pl->fd = fd;
-    return 0;
+    if (path == proc)
+        snprintf(pl->path, sizeof pl->path, "%s", proc);
+    return SDTKIT_OK;
 }
 
-/* One attempt: the memory file when dir is NULL, else a named file in dir.
- * 0; -1; -2 when no descriptor was left (EMFILE, ENFILE), which no other
- * place can change: valgrind, whose open() creates the file before it
- * refuses the descriptor, would otherwise leave an empty file in each. */
-static int try_place(const char *dir, const void *buf, size_t size, struct placement *pl,
-                     struct failure *why)
+/* A new file for an object, in dir or in memory (dir NULL): its
+ * descriptor, or SDTKIT_E_LOAD after noting why. */
+static int new_file(const char *dir, struct placement *pl, struct failure *why)
 {
-    const char *what = dir ? dir : "memfd";
-    if (dir && !exec_dir(dir, why))
-        return -1;
     pl->path[0] = '\0';
-    int fd = dir ? named_file(dir, pl, why) : memory_file(why);
-    if (fd < 0)
-        return fd == -EMFILE || fd == -ENFILE ? -2 : -1;
-    if (load_from(what, fd, buf, size, pl, why) == 0) {
-        pl->named = dir != NULL;
-        if (dir && !(pl->dir = strdup(dir))) {
-            fail_attempt(why, dir, "out of memory"); /* loaded for good all the same */
-            pl->dir = NULL;
-        }
-        return 0;
+    int fd = dir ? named_file(dir, pl, why) : memory_file(-1, why);
+    if (fd >= 0 && mark_ours(fd, true) != 0) {
+        if (dir)
+            unlink(pl->path);
+        close(fd);
+        return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, ENOMEM, dir ? dir : "memfd",
+                            "out of memory");
     }
-    if (dir)
-        unlink(pl->path);
-    close(fd);
-    pl->path[0] = '\0';
-    return -1;
+    return fd;
 }
 
-int place_object(const char *pname, bool named, const char *dir, const void *buf, size_t size,
-                 struct placement *pl, struct failure *why)
+/* Close fd, which new_file() made, and remove it. */
+static void drop_file(int fd, const char *dir, const char *path)
 {
+    mark_ours(fd, false);
+    if (dir)
+        unlink(path);
+    close(fd);
+}
+
+/* One attempt: a memory file when dir is NULL, else a named file in dir,
+ * written and loaded; a file the loader takes for another object is kept
+ * open while the next is made, so that the next has another path and
+ * inode number.  0, or SDTKIT_E_LOAD after noting why. */
+static int try_place(const char *dir, const struct piece *pieces, size_t n,
+                     const struct expected *want, struct placement *pl, struct failure *why)
+{
+    enum {
+        TRIES = 8
+    };
+    const char *what = dir ? dir : "memfd";
+    int rc, fd = -1, nrejected = 0, rejected[TRIES];
+    char rejected_path[TRIES][sizeof pl->path];
+    if (dir && (rc = exec_dir(dir, why)) != SDTKIT_OK)
+        return rc;
+    for (;;) {
+        if ((fd = new_file(dir, pl, why)) < 0) {
+            rc = fd;
+            goto done;
+        }
+        if (write_new(fd, pieces, n) != 0) {
+            rc = fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, errno, what, strerror(errno));
+            goto done;
+        }
+        if ((rc = dlopen_checked(what, fd, want, pl, why)) != 1)
+            break;
+        if (nrejected == TRIES) {
+            rc = fail_attempt(why, SDTKIT_E_LOAD, STAGE_DLOPEN, 0, what,
+                              "the loader gave another object for each file made");
+            goto done;
+        }
+        memcpy(rejected_path[nrejected], pl->path, sizeof pl->path);
+        rejected[nrejected++] = fd;
+    }
+    if (rc == SDTKIT_OK) {
+        pl->named = dir != NULL;
+        pl->dir = dir ? strdup(dir) : NULL; /* out of memory: of no directory asked for */
+        fd = -1;
+    }
+done:
+    if (fd >= 0) {
+        drop_file(fd, dir, pl->path);
+        pl->path[0] = '\0';
+    }
+    while (nrejected > 0) {
+        nrejected--;
+        drop_file(rejected[nrejected], dir, rejected_path[nrejected]);
+    }
+    return rc;
+}
+
+/* No descriptor was left: no other place can change that, and valgrind,
+ * whose open() creates a file before it refuses its descriptor, would
+ * leave an empty file in each. */
+static bool out_of_descriptors(const struct failure *why)
+{
+    return why->err == EMFILE || why->err == ENFILE;
+}
+
+int place_object(const char *pname, bool named, const char *dir, const struct piece *pieces,
+                 size_t n, const unsigned char *id, uint64_t id_at, struct placement *pl,
+                 struct failure *why)
+{
+    const struct expected want = {id, id_at};
     const char *dirs[] = {dir,
                           getenv("SDTKIT_RUNTIME_DIR"),
                           getenv("XDG_RUNTIME_DIR"),
@@ -287,22 +433,119 @@ int place_object(const char *pname, bool named, const char *dir, const void *buf
                           "/tmp",
                           "/var/tmp"};
     fail_clear(why);
-    why->stage = STAGE_FILE;
-    int r = -1;
-    if (!named && (r = try_place(NULL, buf, size, pl, why)) == 0)
+    if (!named && try_place(NULL, pieces, n, &want, pl, why) == SDTKIT_OK)
         return SDTKIT_OK;
-    for (size_t k = 0; r != -2 && k < sizeof dirs / sizeof dirs[0]; k++) {
-        if (dirs[k] && *dirs[k] && (r = try_place(dirs[k], buf, size, pl, why)) == 0)
+    for (size_t k = 0; !out_of_descriptors(why) && k < sizeof dirs / sizeof dirs[0]; k++) {
+        if (dirs[k] && *dirs[k] && try_place(dirs[k], pieces, n, &want, pl, why) == SDTKIT_OK)
             return SDTKIT_OK;
         if (k == 0 && dir) /* a directory asked for, and nowhere else */
             break;
     }
     char tried[sizeof why->msg];
     memcpy(tried, why->msg, sizeof tried);
-    why->status = SDTKIT_E_LOAD;
-    int n = snprintf(why->msg, sizeof why->msg, "cannot load the probes of provider '%s' (%s)",
-                     pname, tried);
-    if (n >= (int)sizeof why->msg) /* say that the reasons go on */
+    int len = snprintf(why->msg, sizeof why->msg, "cannot load the probes of provider '%s' (%s)",
+                       pname, tried);
+    if (len >= (int)sizeof why->msg) /* say that the reasons go on */
         memcpy(why->msg + sizeof why->msg - 4, "...", 4);
+    why->status = SDTKIT_E_LOAD;
     return SDTKIT_E_LOAD;
+}
+
+/* ---- renewing ---- */
+
+/* Map segs of fd over pl's object, each [base + vaddr, + size) from its
+ * offset: 0, or -1 with errno after the segments before the one that
+ * failed were mapped (their count in *done). */
+static int map_segments(const struct placement *pl, int fd, const struct segment *segs, size_t n,
+                        size_t *done)
+{
+    for (*done = 0; *done < n; (*done)++) {
+        const struct segment *g = &segs[*done];
+        void *at = (void *)(pl->base + (uintptr_t)g->vaddr);
+        if (mmap(at, (size_t)g->size, g->prot, MAP_PRIVATE | MAP_FIXED, fd, (off_t)g->off) ==
+            MAP_FAILED)
+            return -1;
+    }
+    return 0;
+}
+
+/* The loader's list names pl's object by path (a renewed named file's):
+ * its l_name points at a copy of ours.  The loader's own string stays
+ * where it is, still referred to (it never frees it: the object is never
+ * unloaded); a copy of ours it replaces is freed. */
+static void name_in_link_map(struct placement *pl, const char *path)
+{
+    char *copy = strdup(path);
+    if (!copy || !pl->map) {
+        free(copy);
+        return;
+    }
+    if (!pl->loader_name)
+        pl->loader_name = pl->map->l_name;
+    char *mine = pl->name;
+    __atomic_store_n(&pl->map->l_name, copy, __ATOMIC_RELEASE);
+    pl->name = copy;
+    free(mine);
+}
+
+int place_renew(struct placement *pl, const struct piece *pieces, size_t n,
+                const struct segment *segs, const struct segment *old, size_t nsegs, bool *torn,
+                struct failure *why)
+{
+    char path[sizeof pl->path], old_path[sizeof pl->path];
+    struct placement fresh = *pl;
+    *torn = false;
+    fail_clear(why);
+    fresh.path[0] = '\0';
+    if (pl->named && !pl->dir)
+        return fail(why, SDTKIT_E_NOMEM, STAGE_FILE, "out of memory");
+    int fd = pl->named ? named_file(pl->dir, &fresh, why) : memory_file(pl->fd, why);
+    if (fd < 0)
+        return fd;
+    memcpy(path, fresh.path, sizeof path);
+    size_t done = 0;
+    if (write_new(fd, pieces, n) != 0 || map_segments(pl, fd, segs, nsegs, &done) != 0) {
+        int e = errno;
+        size_t back;
+        /* the segments mapped from the new file go back to the old one; if
+         * that fails too, the object is half of each, which fire and
+         * is-enabled do not see (the bytes are the same), but tracers
+         * would: the caller never uses it again */
+        if (done && map_segments(pl, pl->fd, old, done, &back) != 0)
+            *torn = true;
+        if (pl->named)
+            unlink(path);
+        close(fd);
+        return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, e, "renewing an object", strerror(e));
+    }
+    if (pl->named) {
+        memcpy(old_path, pl->path, sizeof old_path);
+        memcpy(pl->path, path, sizeof pl->path);
+        name_in_link_map(pl, pl->path);
+        unlink(old_path);
+    }
+    /* the new file takes the old one's descriptor number, which the
+     * loader's list names for a memory file */
+    if (dup3(fd, pl->fd, O_CLOEXEC) >= 0) {
+        close(fd);
+    } else { /* EBUSY, racing another thread's open: its own number, then */
+        mark_ours(pl->fd, false);
+        close(pl->fd);
+        pl->fd = fd;
+        mark_ours(fd, true);
+        if (!pl->named) {
+            char proc[64];
+            name_in_link_map(pl, place_path(pl, proc, sizeof proc));
+        }
+    }
+    return SDTKIT_OK;
+}
+
+void place_forked(struct placement *pl)
+{
+    if (pl->named)
+        return; /* the same name in both */
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/fd/%d", (long)getpid(), pl->fd);
+    name_in_link_map(pl, path);
 }

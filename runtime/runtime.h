@@ -1,24 +1,54 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * runtime.h: what the run-time probe library's files share, one section
- * per file, in the order a load goes through them:
+ * per file.  Each file calls only the files below it in this list, and
+ * fire.c and lttng.c, which call none of them (they are what every layer
+ * fires through):
  *
+ *   stapsdt.c    libstapsdt's API (<libstapsdt.h>) on the native one
  *   provider.c   the native API (<sdtkit.h>): providers, their probes and
- *                their lifecycle; how a failure is reported
+ *                their lifecycle; calls on providers and fork
  *   object.c     objects: the shared objects providers' probes are loaded
  *                into, written by the core (lib/dso.c) for the target
  *                this library was loaded as
  *   place.c      where an object lives: an executable memory file, or a
  *                named file in a directory mounted exec, loaded with dlopen
+ *   failure.c    how a failure is reported
+ *
  *   fire.c       firing and is-enabled, which take no lock
  *   lttng.c      every probe an LTTng-UST event too, when liblttng-ust
  *                is in the process (found with dlopen, never linked)
- *   stapsdt.c    libstapsdt's API (<libstapsdt.h>) on the native one,
- *                through the functions of provider.c alone
+ *
+ * fire.c and lttng.c call each other and none of the others: fire.c
+ * publishes a probe through lttng.c, which puts LTTng-UST's trampoline
+ * in the stub's place while the probe is an LTTng event; lttng.c reads
+ * fire.c's riders and flights.
  *
  * Nothing here prints or exits.  One way to report a failure: a function
- * that can fail returns 0 or a negative SDTKIT_E_* status and, when it
- * fails, says why in the struct failure its caller passed (fail()).
+ * that can fail returns 0 (or a descriptor) or a negative SDTKIT_E_*
+ * status and, when it fails, says why in the struct failure its caller
+ * passed (fail(), fail_attempt()); early returns while nothing needs
+ * releasing, then one cleanup label.
+ *
+ * Words used throughout, once:
+ *
+ *   object     a shared object the library writes and loads, holding the
+ *              probes of one or more providers
+ *   slot       one stub and one semaphore of an object: free (never a
+ *              probe's in the object's file), held (a provider's probe's)
+ *              or dead (was a probe's: no other's while the file lives)
+ *   tenant     a provider's place in an object: the probes holding slots
+ *              there; lodging a provider puts its probes in an object
+ *   shown, hidden  a probe's note, as tracers that read it see it or not
+ *   renew      give an idle object (no slot held) a new file at the same
+ *              addresses, its slots all free
+ *   shared     an object's file after fork: both processes map it, and
+ *              neither writes it
+ *   rider      a thread's record of the probe it is firing; boarding and
+ *              landing set and clear it
+ *   flights    a snapshot of the riders, taken by fire_quiesce() after
+ *              every thread's stores were made visible
+ *   retired    the probes of destroyed providers, kept inert for a while
  */
 #ifndef SDTKIT_RUNTIME_H
 #define SDTKIT_RUNTIME_H
@@ -29,7 +59,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 
-/* ---- provider.c: failures ---- */
+/* ---- failure.c: why a call failed ---- */
 
 /* What failed in a load, for libstapsdt's SDTError_t. */
 enum load_stage {
@@ -39,11 +69,13 @@ enum load_stage {
     STAGE_DLOPEN, /* loading it */
 };
 
-/* Why a call failed: the status it returns, the stage of a load, and the
- * message (what was tried, and why it failed). */
+/* Why a call failed: the status it returns, the stage of a load, the
+ * errno of the last attempt (0: none), and the message (what was tried,
+ * and why it failed). */
 struct failure {
     int status;
     enum load_stage stage;
+    int err;
     char msg[512];
 };
 
@@ -52,8 +84,10 @@ struct failure {
 int fail(struct failure *f, int status, enum load_stage stage, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Append "what: why" to f's message, after those appended before (the
- * attempts of a load that tried several places). */
-void fail_attempt(struct failure *f, const char *what, const char *why);
+ * attempts of a load that tried several places), and record status,
+ * stage and err (an errno, or 0); return status. */
+int fail_attempt(struct failure *f, int status, enum load_stage stage, int err, const char *what,
+                 const char *why);
 /* Forget f's failure: status 0, no message. */
 void fail_clear(struct failure *f);
 
@@ -122,13 +156,12 @@ struct sdtkit_probe {
 /* A provider; lax: libstapsdt's rules: any name, probes of the same name,
  * probes added while loaded (they fire once it is loaded again). */
 int provider_create(const char *name, bool lax, struct sdtkit_provider **out);
-/* The provider's lock, which every call on it below needs (but create). */
-void provider_lock(struct sdtkit_provider *pv);
-void provider_unlock(struct sdtkit_provider *pv);
-/* A call on no provider (lttng.c's API): fork waits for it to end, as
- * for a call on a provider. */
-void call_begin(void);
-void call_end(void);
+/* A call on the provider, which every function below needs (but
+ * create): begin passes fork's gate and takes the provider's lock; end
+ * keeps the calling thread's copy of its message up to date (see
+ * sdtkit_provider_error), then lets both go. */
+void provider_call_begin(struct sdtkit_provider *pv);
+void provider_call_end(struct sdtkit_provider *pv);
 /* Where the extra bytes of a probe begin. */
 #define PROBE_EXTRA align_up(sizeof(struct sdtkit_probe), _Alignof(max_align_t))
 /* Add a probe with `extra' bytes after it in its allocation (at
@@ -160,67 +193,103 @@ const struct failure *provider_failure_locked(const struct sdtkit_provider *pv);
 /* ---- object.c, for provider.c ---- */
 
 struct object;
-struct flights;
 
-/* A provider as object.c sees it: its probes and what it asks of an
- * object (set before each lodging), and its place in an object. */
+/* A provider's place in an object: object.c's alone (provider.c only
+ * embeds it, zeroed).  held is object.c's own copy of the probes that
+ * hold slots in obj, taken when they were lodged: nothing here points
+ * into the provider's storage, which its later calls may move. */
 struct tenant {
-    const char *name;             /* the provider's */
-    struct sdtkit_probe **probes; /* in the order they were added */
+    struct object *obj;         /* its object, or NULL */
+    struct sdtkit_probe **held; /* the probes holding slots in obj, nheld of them */
+    size_t nheld;
+    bool shown;          /* its notes say NT_STAPSDT: tracers see its probes */
+    struct tenant *next; /* obj's tenants */
+};
+
+/* What a provider asks of a load: its name, its probes now (read during
+ * the call alone; the first nheld are the tenant's held probes, in the
+ * same order), and the kind of file. */
+struct lodging {
+    const char *name;
+    struct sdtkit_probe *const *probes;
     size_t nprobes;
     bool named;      /* in a named file */
     const char *dir; /* of the named file, or NULL: the candidates */
-    /* object.c's: */
-    struct object *obj;          /* its object, or NULL */
-    size_t nslots;               /* probes[0 .. nslots) hold slots in obj */
-    bool visible;                /* its notes are in obj's file */
-    unsigned long written;       /* obj's generation that wrote its notes */
-    uint64_t note_off, note_len; /* where, in the file */
-    struct tenant *next;         /* obj's tenants */
 };
 
-/* Put t's probes in an object and publish them: t's own object again when
- * they fit, else one with room, else a new one.  On failure t is as it
- * was (a loaded provider stays loaded, with what it had). */
-int object_lodge(struct tenant *t, struct failure *why);
+/* Put the probes of l in an object, show them to tracers and publish
+ * them: in t's own object when they fit, else in another with room, else
+ * in a renewed or a new one.  On failure t is as it was (a loaded
+ * provider stays loaded, with what it had). */
+int object_lodge(struct tenant *t, const struct lodging *l, struct failure *why);
 /* Unpublish t's probes and hide them from tracers that read the object
  * again; they keep their slots. */
 void object_hide(struct tenant *t);
-/* t gives its slots back (t->obj NULL): pending until no tracer is on
- * them and no thread is firing the probe that held them. */
+/* t gives its slots up (t->obj NULL): they go to no other probe while
+ * their file lives (see object.c). */
 void object_leave(struct tenant *t);
-/* Free the pending slots that are no longer so, as f saw the threads. */
-void object_reclaim(const struct flights *f);
-/* In a child of fork: the objects are the parent's (never given slots). */
-void object_forked(void);
+/* fork: in both processes, every object's file is now shared with
+ * another process; in the child, the loader's list names its own
+ * descriptors. */
+void object_forked(bool child);
 /* t's object: its path for this process (into buf), handle, descriptor. */
 void object_describe(const struct tenant *t, char *buf, size_t len, struct loaded *out);
 
 /* ---- place.c, for object.c ---- */
 
+struct link_map; /* <link.h>'s */
+
 /* Where an object lives and how it is loaded (place.c fills it). */
 struct placement {
     void *handle;
     int fd;
-    bool named;      /* a file of ours on disk (perf's mode, or no memory file) */
-    char *dir;       /* named: its directory */
-    uintptr_t base;  /* where it is loaded */
-    char path[4096]; /* the named file (empty for a memory file) */
+    bool named;           /* a file of ours on disk (perf's mode, or no memory file) */
+    char *dir;            /* named: its directory */
+    uintptr_t base;       /* where it is loaded */
+    struct link_map *map; /* the loader's entry for it */
+    char *name;           /* our copy of its path in the loader's entry, or NULL */
+    char *loader_name;    /* the loader's own, once ours replaced it */
+    char path[4096];      /* the named file (empty for a memory file) */
 };
 
-/* Put the object buf[0..size) in a new file that can be mapped
- * executable and load it, filling pl.  named: a named file (in dir, or
- * the first candidate); else a memory file when the kernel gives one,
- * else a named file.  0, or SDTKIT_E_LOAD with the reasons of every
- * attempt in why (for the provider called pname). */
-int place_object(const char *pname, bool named, const char *dir, const void *buf, size_t size,
-                 struct placement *pl, struct failure *why);
+/* buf[0..size) at offset off of a file. */
+struct piece {
+    const void *buf;
+    uint64_t size, off;
+};
+
+/* A segment of a loaded object: [base + vaddr, + size) mapped from off,
+ * with prot (PROT_*). */
+struct segment {
+    uint64_t vaddr, size, off;
+    int prot;
+};
+
+/* Put an object, its pieces, in a new file that can be mapped executable
+ * and load it, filling pl.  named: a named file (in dir, or the first
+ * candidate); else a memory file when the kernel gives one, else a named
+ * file.  id: its build-id's DSO_BUILD_ID_SIZE bytes, at id_at in the
+ * loaded object, which no other object has.  0, or SDTKIT_E_LOAD with the
+ * reasons of every attempt in why (for the provider called pname). */
+int place_object(const char *pname, bool named, const char *dir, const struct piece *pieces,
+                 size_t n, const unsigned char *id, uint64_t id_at, struct placement *pl,
+                 struct failure *why);
+/* Give pl's object a new file of the same kind, its pieces, mapped at the
+ * same addresses (segs; old: the same from the current file): 0, or
+ * SDTKIT_E_LOAD with pl as it was, or, when even that could not be had
+ * (*torn), with pl half in each file. */
+int place_renew(struct placement *pl, const struct piece *pieces, size_t n,
+                const struct segment *segs, const struct segment *old, size_t nsegs, bool *torn,
+                struct failure *why);
 /* Write buf[0..size) at offset off of pl's file: 0, or SDTKIT_E_LOAD. */
 int place_write(const struct placement *pl, const void *buf, size_t size, uint64_t off,
                 struct failure *why);
 /* The path of pl for this process, into buf (a memory file's, through
  * this process's descriptor). */
 const char *place_path(const struct placement *pl, char *buf, size_t len);
+/* In a child of fork: the loader's list names pl's memory file by this
+ * process's descriptor (its parent's may name another file by now). */
+void place_forked(struct placement *pl);
 
 /* ---- fire.c ---- */
 
@@ -438,16 +507,15 @@ void fire_fork_child(void);
 void lttng_publish(struct sdtkit_probe *p, uintptr_t call, const volatile unsigned short *sem);
 void lttng_unpublish(struct sdtkit_probe *p);
 /* The n probes of a destroyed provider are retired (unpublished): they
- * no longer hold their LTTng events, which are unregistered, later, by
- * lttng.c's thread, once no probe holds them and no thread fires them
- * (f: the threads' flights after they were unpublished; NULL when not
- * known: their events are then kept for good). */
-void lttng_retire(struct sdtkit_probe *const *probes, size_t n, const struct flights *f);
-/* At the end of each call on a provider, inside it (fork waits for it:
- * it reads the loader's list, whose lock a child of fork would inherit
- * held), but out of the provider's lock: notice liblttng-ust loaded
- * since. */
-void lttng_look(void);
+ * no longer hold their LTTng events, which lttng.c's thread unregisters
+ * once no probe holds them and it saw no thread firing them. */
+void lttng_retire(struct sdtkit_probe *const *probes, size_t n);
+/* At the end of each call, inside it (fork waits for it: it reads the
+ * loader's list, whose lock a child of fork would inherit held) but out
+ * of the provider's lock: notice liblttng-ust loaded since (load: load
+ * it, for sdtkit_lttng_enable).  0 when LTTng-UST is in use, else
+ * SDTKIT_E_UNSUPPORTED. */
+int lttng_look(bool load);
 /* After each call, outside every lock of the library: wait until the
  * LTTng events the call made are registered (so that a load that
  * returned records). */
@@ -456,6 +524,8 @@ void lttng_settle(void);
  * event (or another failure) since it last asked; the last one's text in
  * buf (libstapsdt's providerLoad says it in the provider's error). */
 bool lttng_call_problem(char *buf, size_t len);
+/* sdtkit_lttng_status()'s answer: a copy for the calling thread. */
+const char *lttng_status(void);
 /* fork (inside provider.c's handlers, after the calls have ended). */
 void lttng_fork_prepare(void);
 void lttng_fork_parent(void);

@@ -91,11 +91,11 @@ int providerUseMemfd(SDTProvider_t *provider, const MemFDOption_t use_memfd)
     if (!provider || (use_memfd != memfd_enabled && use_memfd != memfd_disabled))
         return 0;
     struct sdtkit_provider *pv = compat(provider)->native;
-    provider_lock(pv);
+    provider_call_begin(pv);
     int applied = provider_prefer_file_locked(pv, use_memfd == memfd_disabled);
     if (applied)
         provider->_use_memfd = use_memfd;
-    provider_unlock(pv);
+    provider_call_end(pv);
     return applied;
 }
 
@@ -107,7 +107,7 @@ SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name, int argC
     int types[MAX_ARGUMENTS];
     char msg[160];
     SDTProbe_t *probe = NULL;
-    provider_lock(cp->native);
+    provider_call_begin(cp->native);
     if (argCount < 0 || argCount > MAX_ARGUMENTS) {
         snprintf(msg, sizeof msg, "probe '%s': %d arguments (0 to %d)", name ? name : "(null)",
                  argCount, MAX_ARGUMENTS);
@@ -144,7 +144,7 @@ SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name, int argC
     node_of(probe)->next = provider->probes;
     provider->probes = node_of(probe);
 done:
-    provider_unlock(cp->native);
+    provider_call_end(cp->native);
     return probe;
 }
 
@@ -163,7 +163,7 @@ int providerLoad(SDTProvider_t *provider)
         return -1;
     struct compat_provider *cp = compat(provider);
     struct sdtkit_provider *pv = cp->native;
-    provider_lock(pv);
+    provider_call_begin(pv);
     int rc = 0;
     struct loaded l;
     if (provider_current_locked(pv)) {
@@ -190,7 +190,7 @@ int providerLoad(SDTProvider_t *provider)
         char why[512];
         set_error(cp, noError, lttng_call_problem(why, sizeof why) ? why : NULL);
     }
-    provider_unlock(pv);
+    provider_call_end(pv);
     return rc;
 }
 
@@ -200,7 +200,7 @@ int providerUnload(SDTProvider_t *provider)
         return -1;
     struct compat_provider *cp = compat(provider);
     struct sdtkit_provider *pv = cp->native;
-    provider_lock(pv);
+    provider_call_begin(pv);
     set_fire(provider, false);
     if (provider_unload_locked(pv) != SDTKIT_OK) {
         /* libstapsdt returned 0: a binding toggling tracing relies on it */
@@ -215,7 +215,7 @@ int providerUnload(SDTProvider_t *provider)
     cp->filename = NULL;
     provider->_handle = NULL;
     provider->_memfd = -1;
-    provider_unlock(pv);
+    provider_call_end(pv);
     return 0;
 }
 
@@ -224,11 +224,11 @@ void providerDestroy(SDTProvider_t *provider)
     if (!provider)
         return;
     struct compat_provider *cp = compat(provider);
-    provider_lock(cp->native);
+    provider_call_begin(cp->native);
     set_fire(provider, false);
     for (SDTProbeList_t *n = provider->probes; n; n = n->next)
         n->probe.provider = NULL; /* freed below; the probe stays */
-    provider_unlock(cp->native);
+    provider_call_end(cp->native);
     sdtkit_provider_destroy(cp->native);
     free(provider->name);
     free(cp->filename);

@@ -289,8 +289,11 @@ check_layout() {
         1:LOAD) [ $((off)) -eq 0 ] && [ $((vaddr)) -eq 0 ] && [ "$flags" = RE ] && [ "$align" = 0x10000 ] ||
             { echo "$a: the first load is not code at 0, 64 KiB aligned"; return 1; }
             rx_end=$((size)) ;;
-        2:LOAD) [ $((vaddr - off)) -eq 65536 ] && [ "$flags" = RW ] && [ "$align" = 0x10000 ] ||
-            { echo "$a: the second load is not data 64 KiB past its offset"; return 1; }
+        # the data at the next 64 KiB, right after the code: no hole
+        # between them for a loader to map or leave
+        2:LOAD) [ $((vaddr)) -eq $((off)) ] && [ $((vaddr % 65536)) -eq 0 ] &&
+            [ $((vaddr)) -eq "$rx_end" ] && [ "$flags" = RW ] && [ "$align" = 0x10000 ] ||
+            { echo "$a: the second load is not data at the 64 KiB after the code"; return 1; }
             rw_lo=$((vaddr)) rw_hi=$((vaddr + size)) ;;
         3:DYNAMIC | 4:NOTE) ;;
         5:GNU_STACK) [ "$flags" = RW ] || { echo "$a: an executable stack"; return 1; } ;;
@@ -305,7 +308,7 @@ check_layout() {
     names="${secs[*]} "
     want=".note.gnu.build-id .hash .dynsym .dynstr .text .stapsdt.base .dynamic "
     [ "${TARGET[$a 4]}" != "MIPS R3000" ] || want+=".got "
-    want+=".probes .note.stapsdt .symtab .strtab .shstrtab "
+    want+=".probes .shstrtab .note.stapsdt .symtab .strtab "
     [ "$names" = "$want" ] || { echo "$a: sections $names"; return 1; }
     for name in "${secs[@]}"; do
         addr=${sec_addr[$name]} size=${sec_size[$name]}

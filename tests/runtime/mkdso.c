@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* REF's identity from its first bytes. */
+/* REF's identity from its ELF header, as the core reads it. */
 static int read_target(const char *path, struct target *t)
 {
     unsigned char e[64];
@@ -23,21 +23,8 @@ static int read_target(const char *path, struct target *t)
     size_t n = f ? fread(e, 1, sizeof e, f) : 0;
     if (f)
         fclose(f);
-    if (n < 52 || memcmp(e, "\177ELF", 4) != 0) {
-        fprintf(stderr, "mkdso: %s: not an ELF file\n", path);
-        return -1;
-    }
-    t->elfclass = e[4];
-    t->data = e[5];
-    t->osabi = e[7];
-    bool msb = t->data == ELFDATA2MSB;
-    const unsigned char *m = e + 18, *fl = e + (t->elfclass == ELFCLASS64 ? 48 : 36);
-    t->machine = msb ? (unsigned)(m[0] << 8 | m[1]) : (unsigned)(m[1] << 8 | m[0]);
-    t->flags = msb ? (uint32_t)fl[0] << 24 | (uint32_t)fl[1] << 16 | (uint32_t)fl[2] << 8 | fl[3]
-                   : (uint32_t)fl[3] << 24 | (uint32_t)fl[2] << 16 | (uint32_t)fl[1] << 8 | fl[0];
-    if ((t->elfclass != ELFCLASS32 && t->elfclass != ELFCLASS64) ||
-        (t->data != ELFDATA2LSB && t->data != ELFDATA2MSB)) {
-        fprintf(stderr, "mkdso: %s: unknown ELF class or byte order\n", path);
+    if (elf_header_target(e, n, t) != 0) {
+        fprintf(stderr, "mkdso: %s: not an ELF file of a known class and byte order\n", path);
         return -1;
     }
     return 0;
