@@ -65,7 +65,7 @@ PROGRAMS       = dtrace sdt-list
 # hold the pure core only.
 RT_CORE_SRCS   = lib/arch.c lib/elfwrite.c lib/sha1.c lib/dso.c
 RT_NATIVE_SRCS = runtime/provider.c runtime/object.c runtime/place.c runtime/failure.c \
-                 runtime/fire.c \
+                 runtime/fire.c runtime/lttng.c \
                  $(RT_CORE_SRCS)
 RT_COMPAT_SRCS = runtime/stapsdt.c $(RT_NATIVE_SRCS)
 SDTKIT_SO      = libsdtkit.so.1

@@ -32,7 +32,9 @@
                          each, unload, destroy); prints the cycles that
                          failed and the heap bytes held (malloc's), RSS,
                          descriptors and mappings after N/10 cycles and
-                         after N.
+                         after N, the heap bytes a cycle between, and
+                         the objects (memory files and named files
+                         mapped) after N/10 and after N.
      runtime many N P [native|compat]
                          N providers of P probes each (2 arguments), all
                          loaded at once; prints the loads that failed, the
@@ -454,7 +456,7 @@ static int churn(long n, bool use_compat)
     static const int types[] = {SDTKIT_INT64, SDTKIT_UINT64};
     long warm = n / 10, failed = 0;
     struct usage u[2];
-    long heap[2] = {0, 0};
+    long heap[2] = {0, 0}, objects[2] = {0, 0};
     for (long i = 0; i < n; i++) {
         char name[32];
         snprintf(name, sizeof name, "jit%ld", i);
@@ -491,12 +493,13 @@ static int churn(long n, bool use_compat)
             int at = i + 1 == n;
             sample(&u[at], NULL);
             heap[at] = heap_bytes();
+            objects[at] = count_objects();
         }
     }
     printf("churn %ld cycles %ld failed heap %ld %ld rss %ld %ld fds %ld %ld maps %ld %ld "
-           "bytes/cycle %.1f\n",
+           "bytes/cycle %.1f objects %ld %ld\n",
            n, failed, heap[0], heap[1], u[0].rss, u[1].rss, u[0].fds, u[1].fds, u[0].maps,
-           u[1].maps, (double)(heap[1] - heap[0]) / (double)(n - warm));
+           u[1].maps, (double)(heap[1] - heap[0]) / (double)(n - warm), objects[0], objects[1]);
     return 0;
 }
 

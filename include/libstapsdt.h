@@ -67,6 +67,11 @@
    - memfd_disabled, or a kernel that gives no memory file, puts the object
      in a named file that tracers find (see <sdtkit.h>); nothing else is
      left on disk.
+   - With liblttng-ust.so.1 in the process the probes are LTTng-UST
+     events too (see <sdtkit.h>): probeIsEnabled() returns 1 while a
+     session records the probe, with no int3 on the stub, and a
+     providerLoad() that loaded a probe LTTng cannot take as an event
+     returns 0 and says why in error (errno stays noError).
    - Only the eight functions below are exported.  */
 
 #ifndef _LIBSTAPSDT_H

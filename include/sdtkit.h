@@ -88,6 +88,25 @@
    object of the process's own), so each process's tracers see its own
    probes.  Only the process that made a named file removes it.
 
+   LTTng-UST: while liblttng-ust.so.1 (LTTng-UST 2.13 to 2.15) is in the
+   process, linked, preloaded (LD_PRELOAD=liblttng-ust.so.1) or loaded
+   since, every run-time probe is also an LTTng-UST event PROVIDER:NAME,
+   one typed field per argument (named as given to
+   sdtkit_provider_add_probe_named, arg0, arg1 ... otherwise), recorded by
+   LTTng's sessions in its ring buffers in the process, with no trap:
+
+     lttng create s; lttng enable-event -u 'PROVIDER:*'; lttng start
+     ... ; lttng stop; babeltrace2 ~/lttng-traces/s*
+
+   and the uprobe tracers still see the probe.  A liblttng-ust loaded
+   after probes were loaded is noticed at the library's next call (on any
+   provider), or at once by sdtkit_lttng_enable().  While LTTng records a
+   probe, is-enabled says so (within 10 ms of LTTng arming it; a probe
+   fired ungated records at once).  SDTKIT_LTTNG=0 in the environment:
+   never; SDTKIT_LTTNG=1: load liblttng-ust.so.1 at the first call.  A
+   child of fork records only with liblttng-ust-fork.so preloaded (LTTng-
+   UST's rule).  sdtkit_lttng_status() says what is done and why.
+
    Where the object lives: in memory (memfd_create, with MFD_EXEC where
    the kernel knows the flag, and without it where the kernel refuses it:
    vm.memfd_noexec=2, Linux 6.3+), loaded as /proc/PID/fd/N, which
@@ -185,6 +204,15 @@ int sdtkit_provider_add_probe (sdtkit_provider *pv, const char *name,
                                const int *types, int nargs,
                                sdtkit_probe **out);
 
+/* The same, the arguments named ARGNAMES[0 .. NARGS-1] (ARGNAMES NULL:
+   none): C identifiers of at most SDTKIT_NAME_MAX bytes, each once, the
+   names of the fields of the probe's LTTng-UST event (see LTTng-UST).
+   SDTKIT_E_INVALID for a bad one. */
+int sdtkit_provider_add_probe_named (sdtkit_provider *pv, const char *name,
+                                     const int *types,
+                                     const char *const *argnames, int nargs,
+                                     sdtkit_probe **out);
+
 /* Keep PV's object in a named file, DIR/sdtkit-PID-N.so, rather than in
    memory: perf (`perf buildid-cache --add', `perf probe -x') opens objects
    by name and cannot use /proc/PID/fd/N.  DIR NULL: the first of
@@ -226,6 +254,21 @@ const char *sdtkit_provider_path (const sdtkit_provider *pv);
 
 /* A status code's name and meaning, e.g. "SDTKIT_E_STATE: ...". */
 const char *sdtkit_strerror (int status);
+
+/* Use LTTng-UST now: load liblttng-ust.so.1 if it is not in the process
+   (its constructor waits for a session daemon, up to
+   LTTNG_UST_REGISTER_TIMEOUT, 3 s by default) and make every loaded probe
+   an LTTng event; returns once they are registered.  0, or
+   SDTKIT_E_UNSUPPORTED: not installed, another LTTng-UST ABI,
+   SDTKIT_LTTNG=0, a child of fork without LTTng's fork helper
+   (sdtkit_lttng_status says which). */
+int sdtkit_lttng_enable (void);
+
+/* What the library does with LTTng-UST and why, and the last probe that
+   could not be an LTTng event (a name LTTng refuses, another layout under
+   its name): "LTTng-UST in use: liblttng-ust.so.1 ...".  A copy for the
+   calling thread, valid until it calls this again. */
+const char *sdtkit_lttng_status (void);
 
 /* Fire probe P with its arguments ARGS[0 .. nargs-1] (ARGS may be NULL for
    a probe without arguments).  Does nothing when P's provider is not

@@ -48,7 +48,11 @@
 #include <unistd.h>
 
 const volatile unsigned short probe_zero_semaphore = 0;
+const volatile unsigned char probe_zero_trap = 0;
 
+/* The stores themselves are lttng.c's (probe_store, under its lock): it
+ * puts LTTng-UST's trampoline in the stub's place while the probe is an
+ * LTTng event, whoever publishes it. */
 void probe_publish(struct sdtkit_probe *p, uintptr_t stub, const volatile unsigned short *sem)
 {
     p->stub = stub;
@@ -57,15 +61,10 @@ void probe_publish(struct sdtkit_probe *p, uintptr_t stub, const volatile unsign
     p->descriptor[0] = stub; /* the stub uses no TOC */
     call = (uintptr_t)p->descriptor;
 #endif
-    __atomic_store_n(&p->semaphore, sem, __ATOMIC_RELEASE);
-    __atomic_store_n(&p->call, call, __ATOMIC_RELEASE);
+    lttng_publish(p, call, sem);
 }
 
-void probe_unpublish(struct sdtkit_probe *p)
-{
-    __atomic_store_n(&p->call, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&p->semaphore, &probe_zero_semaphore, __ATOMIC_RELEASE);
-}
+void probe_unpublish(struct sdtkit_probe *p) { lttng_unpublish(p); }
 
 uintptr_t probe_stub(const struct sdtkit_probe *p)
 {

@@ -112,6 +112,21 @@
  *      descriptors; only the process that made a named file removes it.
  *      (runtime-tracers.bats "after fork"; bindings.bats "a pre-fork
  *      worker")
+ *
+ * LTTng-UST (lttng.c; the tests in runtime-lttng.bats)
+ *  14. Without liblttng-ust in the process the library makes no thread,
+ *      descriptor or mapping more, and fire and is-enabled are as above.
+ *      ("without LTTng-UST the library makes no thread ...")
+ *  15. With it, the promises above hold with a session recording ("with
+ *      a session recording: threads fire ..."); a load returns once its
+ *      probes' events are registered; an unload makes no call into
+ *      LTTng-UST, and no fire that began after it returned is recorded
+ *      ("threads firing while their provider is unloaded ...").
+ *  16. LTTng-UST's unregistration waits for a grace period of its RCU:
+ *      lttng.c's thread makes it, so a thread stopped inside a recording
+ *      holds no unload or destroy ("a thread stopped inside LTTng's
+ *      recording ..."), and a destroyed provider's events go once no
+ *      thread fires its probes.
  */
 #define _GNU_SOURCE
 #include "runtime.h"
@@ -233,11 +248,13 @@ static void gate_close(void)
     int c;
     while ((c = __atomic_load_n(&gate.calls, __ATOMIC_SEQ_CST)) > (int)gate_depth)
         futex_wait(&gate.calls, c);
-    fire_fork_prepare(); /* a thread's first fire registers it, under a lock */
+    fire_fork_prepare();  /* a thread's first fire registers it, under a lock */
+    lttng_fork_prepare(); /* lttng.c's thread may be in LTTng's tracepoint registry */
 }
 
 static void gate_open_parent(void)
 {
+    lttng_fork_parent();
     fire_fork_parent();
     object_forked(false);
     gate_forker = false;
@@ -254,6 +271,7 @@ static void gate_open_child(void)
     gate_forker = false;
     fire_fork_child();
     object_forked(true);
+    lttng_fork_child();
 }
 
 __attribute__((constructor)) static void gate_register(void)
@@ -374,7 +392,33 @@ void provider_call_end(struct sdtkit_provider *pv)
     if (c && c->pv == pv)
         memcpy(c->msg, pv->last.msg, sizeof c->msg);
     pthread_mutex_unlock(&pv->lock);
+    /* liblttng-ust loaded since? (lttng.c): inside the call, as it reads
+     * the loader's list, which a fork must not copy half read */
+    lttng_look(false);
     gate_leave();
+    /* the call's LTTng events registered, outside every lock: LTTng's
+     * fork helper holds LTTng's lock across fork, which waits for the
+     * calls in progress (gate_close) */
+    lttng_settle();
+}
+
+/* ---- LTTng-UST (lttng.c), calls on no provider ---- */
+
+int sdtkit_lttng_enable(void)
+{
+    gate_enter(); /* as a call on a provider: it reads the loader's list, and loads */
+    int rc = lttng_look(true);
+    gate_leave();
+    lttng_settle();
+    return rc;
+}
+
+const char *sdtkit_lttng_status(void)
+{
+    gate_enter();
+    lttng_look(false);
+    gate_leave();
+    return lttng_status();
 }
 
 /* The note's size of a type, or 0 for an unknown type. */
@@ -472,21 +516,49 @@ static int index_reserve(struct sdtkit_provider *pv)
 }
 
 /* A new probe, inert, with extra bytes after it (at PROBE_EXTRA) and its
- * names after those, in one allocation that starts with the probe. */
-static struct sdtkit_probe *probe_new(size_t extra, const char *pname, const char *name)
+ * names after those (its arguments' too, when given: argnames[0 ..
+ * nargs)), in one allocation that starts with the probe. */
+static struct sdtkit_probe *probe_new(size_t extra, const char *pname, const char *name,
+                                      const char *const *argnames, int nargs)
 {
-    size_t lp = strlen(pname) + 1, ln = strlen(name) + 1;
+    size_t lp = strlen(pname) + 1, ln = strlen(name) + 1, la = 0;
+    for (int i = 0; argnames && i < nargs; i++)
+        la += strlen(argnames[i]) + 1; /* at most SDTKIT_NAME_MAX each (checked) */
     if (extra > SIZE_MAX / 4 || lp > SIZE_MAX / 4 || ln > SIZE_MAX / 4)
         return NULL;
-    char *block = calloc(1, PROBE_EXTRA + extra + lp + ln);
+    char *block = calloc(1, PROBE_EXTRA + extra + lp + ln + la);
     if (!block)
         return NULL;
     struct sdtkit_probe *p = (struct sdtkit_probe *)(void *)block;
     char *names = block + PROBE_EXTRA + extra;
     p->pname = memcpy(names, pname, lp);
     p->name = memcpy(names + lp, name, ln);
+    if (argnames) {
+        char *a = names + lp + ln;
+        p->argnames = a;
+        for (int i = 0; i < nargs; i++)
+            a = stpcpy(a, argnames[i]) + 1;
+    }
     p->semaphore = &probe_zero_semaphore;
+    p->trap = &probe_zero_trap;
     return p;
+}
+
+/* NULL when argnames (NULL: none) names nargs arguments, each a valid
+ * name of its own, else what is wrong, in buf. */
+static const char *bad_argnames(const char *const *argnames, int nargs, char *buf, size_t len)
+{
+    for (int i = 0; argnames && i < nargs; i++) {
+        const char *bad = bad_name(argnames[i], false);
+        for (int j = 0; !bad && j < i; j++)
+            if (strcmp(argnames[i], argnames[j]) == 0)
+                bad = "the name of an argument before it";
+        if (bad) {
+            snprintf(buf, len, "argument %d's name: %s", i + 1, bad);
+            return buf;
+        }
+    }
+    return NULL;
 }
 
 /* Keep pv's probes, inert, among the retired (retired locked). */
@@ -526,7 +598,8 @@ static void free_retired(const struct flights *f)
 
 /* Check and add a probe; pv is locked. */
 int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, const int *types,
-                              int nargs, size_t extra, sdtkit_probe **out)
+                              const char *const *argnames, int nargs, size_t extra,
+                              sdtkit_probe **out)
 {
     struct failure *why = &pv->last;
     *out = NULL;
@@ -541,6 +614,9 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
         if (!type_size(types[i]))
             return fail(why, SDTKIT_E_INVALID, STAGE_NONE,
                         "probe '%s': argument %d has the unknown type %d", name, i + 1, types[i]);
+    char buf[128];
+    if ((bad = bad_argnames(argnames, nargs, buf, sizeof buf)))
+        return fail(why, SDTKIT_E_INVALID, STAGE_NONE, "probe '%s': %s", name, bad);
     if (pv->loaded && !pv->lax)
         return fail(why, SDTKIT_E_STATE, STAGE_NONE,
                     "probe '%s': provider '%s' is loaded (unload it, add the probe, "
@@ -561,7 +637,7 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
         pv->probes = v;
         pv->cap = cap;
     }
-    struct sdtkit_probe *p = probe_new(extra, pv->name, name);
+    struct sdtkit_probe *p = probe_new(extra, pv->name, name, argnames, nargs);
     if (!p)
         return fail(why, SDTKIT_E_NOMEM, STAGE_NONE, "out of memory");
     p->nargs = nargs;
@@ -571,6 +647,7 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
         p->kind[i] = kind_of(types[i]);
         p->all_u64 &= p->kind[i] == KIND_U64;
         p->size[i] = (signed char)type_size(types[i]);
+        p->type[i] = (signed char)types[i];
         p->direct &= types[i] != SDTKIT_FLOAT;
     }
     if (!pv->lax)
@@ -580,8 +657,8 @@ int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, cons
     return SDTKIT_OK;
 }
 
-int sdtkit_provider_add_probe(sdtkit_provider *pv, const char *name, const int *types, int nargs,
-                              sdtkit_probe **out)
+int sdtkit_provider_add_probe_named(sdtkit_provider *pv, const char *name, const int *types,
+                                    const char *const *argnames, int nargs, sdtkit_probe **out)
 {
     if (!out)
         return SDTKIT_E_INVALID;
@@ -589,9 +666,15 @@ int sdtkit_provider_add_probe(sdtkit_provider *pv, const char *name, const int *
     if (!pv)
         return SDTKIT_E_INVALID;
     provider_call_begin(pv);
-    int rc = provider_add_probe_locked(pv, name, types, nargs, 0, out);
+    int rc = provider_add_probe_locked(pv, name, types, argnames, nargs, 0, out);
     provider_call_end(pv);
     return rc;
+}
+
+int sdtkit_provider_add_probe(sdtkit_provider *pv, const char *name, const int *types, int nargs,
+                              sdtkit_probe **out)
+{
+    return sdtkit_provider_add_probe_named(pv, name, types, NULL, nargs, out);
 }
 
 /* ---- load and unload ---- */
@@ -658,6 +741,8 @@ void sdtkit_provider_destroy(sdtkit_provider *pv)
     object_leave(&pv->tenant);
     pthread_mutex_lock(&retired.lock);
     retire(pv);
+    /* their LTTng events, unregistered once no thread fires them (lttng.c) */
+    lttng_retire(pv->probes, pv->nprobes);
     /* the oldest retired probes, as soon as no thread is firing them */
     struct flights f;
     if (retired.n > SDTKIT_RETIRED_PROBES && fire_quiesce(&f) == 0) {

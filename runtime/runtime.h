@@ -2,7 +2,8 @@
 /*
  * runtime.h: what the run-time probe library's files share, one section
  * per file.  Each file calls only the files below it in this list, and
- * fire.c, which calls none of them (it is what every layer fires through):
+ * fire.c and lttng.c, which call none of them (they are what every layer
+ * fires through):
  *
  *   stapsdt.c    libstapsdt's API (<libstapsdt.h>) on the native one
  *   provider.c   the native API (<sdtkit.h>): providers, their probes and
@@ -15,6 +16,13 @@
  *   failure.c    how a failure is reported
  *
  *   fire.c       firing and is-enabled, which take no lock
+ *   lttng.c      every probe an LTTng-UST event too, when liblttng-ust
+ *                is in the process (found with dlopen, never linked)
+ *
+ * fire.c and lttng.c call each other and none of the others: fire.c
+ * publishes a probe through lttng.c, which puts LTTng-UST's trampoline
+ * in the stub's place while the probe is an LTTng event; lttng.c reads
+ * fire.c's riders and flights.
  *
  * Nothing here prints or exits.  One way to report a failure: a function
  * that can fail returns 0 (or a descriptor) or a negative SDTKIT_E_*
@@ -98,16 +106,31 @@ enum arg_kind {
     KIND_DOUBLE
 };
 
+/* What lttng.c keeps in a probe (written under its lock). */
+struct probe_lttng {
+    struct lttng_event *ev; /* the LTTng event it fires, or NULL; read by its trampoline */
+    /* While published: its own call and semaphore, for which the
+     * trampoline and the gates stand in (lttng.c). */
+    uintptr_t call;
+    const volatile unsigned short *semaphore;
+    bool published;
+    struct sdtkit_probe *prev, *next; /* in its event's published probes, or the dormant */
+};
+
 /* A probe, in an allocation that starts with it: the library's bytes up to
  * PROBE_EXTRA, a front end's extra bytes (libstapsdt's SDTProbeList_t),
  * the names.  Kept, inert, for a while after its provider is destroyed
  * (see provider.c). */
 struct sdtkit_probe {
     /* First, as <sdtkit.h> promises: the semaphore, or a zero of ours.
-     * Written under the provider's lock, read by anyone (atomically). */
+     * Written under lttng.c's lock, read by anyone (atomically). */
     const volatile unsigned short *semaphore;
     /* The stub to call, as an address (0 when not loaded), atomically. */
     uintptr_t call;
+    /* The byte libstapsdt's is-enabled tests on x86-64 (an int3 there
+     * while a tracer is on the stub): the stub, a byte of lttng.c's while
+     * LTTng records the probe, a zero while not loaded; atomically. */
+    const volatile unsigned char *trap;
     uintptr_t stub; /* the stub's code (the same as call but on ppc64 ELFv1) */
 #if defined __powerpc64__ && (!defined _CALL_ELF || _CALL_ELF == 1)
     /* ELFv1 calls through a function descriptor: entry, TOC, environment. */
@@ -119,10 +142,13 @@ struct sdtkit_probe {
     int nargs;
     unsigned char kind[SDTKIT_MAX_ARGS]; /* enum arg_kind: how fire reads it */
     signed char size[SDTKIT_MAX_ARGS];   /* in the note: 1, 2, 4, 8, negative when signed */
-    bool direct;   /* the values are the slots as they are (see sdtkit_probe_fire) */
-    bool all_u64;  /* every argument is KIND_U64: probe_fire_va's fast path */
-    uint32_t slot; /* in its provider's object (object.c's) */
+    signed char type[SDTKIT_MAX_ARGS];   /* enum sdtkit_type, as added */
+    const char *argnames; /* "a\0b\0...": one per argument, or NULL (LTTng's field names) */
+    bool direct;          /* the values are the slots as they are (see sdtkit_probe_fire) */
+    bool all_u64;         /* every argument is KIND_U64: probe_fire_va's fast path */
+    uint32_t slot;        /* in its provider's object (object.c's) */
     struct sdtkit_probe *next_retired; /* once its provider is destroyed */
+    struct probe_lttng lt;             /* lttng.c's */
 };
 
 /* ---- provider.c, for stapsdt.c ---- */
@@ -139,9 +165,11 @@ void provider_call_end(struct sdtkit_provider *pv);
 /* Where the extra bytes of a probe begin. */
 #define PROBE_EXTRA align_up(sizeof(struct sdtkit_probe), _Alignof(max_align_t))
 /* Add a probe with `extra' bytes after it in its allocation (at
- * PROBE_EXTRA), which never moves. */
+ * PROBE_EXTRA), which never moves; argnames: its arguments' names, or
+ * NULL. */
 int provider_add_probe_locked(struct sdtkit_provider *pv, const char *name, const int *types,
-                              int nargs, size_t extra, struct sdtkit_probe **out);
+                              const char *const *argnames, int nargs, size_t extra,
+                              struct sdtkit_probe **out);
 /* Load (a loaded provider is loaded again when probes were added since),
  * unload. */
 int provider_load_locked(struct sdtkit_provider *pv);
@@ -268,14 +296,30 @@ void place_forked(struct placement *pl);
 /* The stub's calling convention: called with the argument slots. */
 typedef void stub_fn(const void *slots);
 
-/* What an unloaded probe's semaphore reads. */
+/* What an unloaded probe's semaphore and trap byte read. */
 extern const volatile unsigned short probe_zero_semaphore;
+extern const volatile unsigned char probe_zero_trap;
 
-/* Point p at its stub and semaphore (release stores), or at nothing. */
+/* Point p at its stub and semaphore, or at nothing: through lttng.c,
+ * which may put LTTng-UST's trampoline and gates in their place. */
 void probe_publish(struct sdtkit_probe *p, uintptr_t stub, const volatile unsigned short *sem);
 void probe_unpublish(struct sdtkit_probe *p);
 /* p's stub while published, else 0 (acquire). */
 uintptr_t probe_stub(const struct sdtkit_probe *p);
+
+/* Store what fire and is-enabled read of p (release stores): a call
+ * after the gates it goes with, none before them. */
+static inline void probe_store(struct sdtkit_probe *p, uintptr_t call,
+                               const volatile unsigned short *sem,
+                               const volatile unsigned char *trap)
+{
+    if (!call)
+        __atomic_store_n(&p->call, call, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->trap, trap, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->semaphore, sem, __ATOMIC_RELEASE);
+    if (call)
+        __atomic_store_n(&p->call, call, __ATOMIC_RELEASE);
+}
 
 /* A thread's record: the probe it is firing, or NULL.  Each in a cache
  * line of its own (128 bytes: the largest line, or pair of lines, a
@@ -452,5 +496,39 @@ void fire_landed(struct flights *f);
 void fire_fork_prepare(void);
 void fire_fork_parent(void);
 void fire_fork_child(void);
+
+/* ---- lttng.c ---- */
+
+/* Publish p (probe_publish's work: call is its stub's, as fire calls it):
+ * its call, semaphore and trap byte, or LTTng-UST's trampoline and gates
+ * in their place while p is an LTTng event; unpublish it.  Every store
+ * to what fire and is-enabled read of p is made here, under lttng.c's
+ * lock, which is taken inside every other lock of the library. */
+void lttng_publish(struct sdtkit_probe *p, uintptr_t call, const volatile unsigned short *sem);
+void lttng_unpublish(struct sdtkit_probe *p);
+/* The n probes of a destroyed provider are retired (unpublished): they
+ * no longer hold their LTTng events, which lttng.c's thread unregisters
+ * once no probe holds them and it saw no thread firing them. */
+void lttng_retire(struct sdtkit_probe *const *probes, size_t n);
+/* At the end of each call, inside it (fork waits for it: it reads the
+ * loader's list, whose lock a child of fork would inherit held) but out
+ * of the provider's lock: notice liblttng-ust loaded since (load: load
+ * it, for sdtkit_lttng_enable).  0 when LTTng-UST is in use, else
+ * SDTKIT_E_UNSUPPORTED. */
+int lttng_look(bool load);
+/* After each call, outside every lock of the library: wait until the
+ * LTTng events the call made are registered (so that a load that
+ * returned records). */
+void lttng_settle(void);
+/* Whether this thread's calls met a probe that could not be an LTTng
+ * event (or another failure) since it last asked; the last one's text in
+ * buf (libstapsdt's providerLoad says it in the provider's error). */
+bool lttng_call_problem(char *buf, size_t len);
+/* sdtkit_lttng_status()'s answer: a copy for the calling thread. */
+const char *lttng_status(void);
+/* fork (inside provider.c's handlers, after the calls have ended). */
+void lttng_fork_prepare(void);
+void lttng_fork_parent(void);
+void lttng_fork_child(void);
 
 #endif

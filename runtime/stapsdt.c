@@ -130,7 +130,7 @@ SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name, int argC
         }
     }
     struct sdtkit_probe *native;
-    if (provider_add_probe_locked(cp->native, name, types, argCount, NODE_SIZE, &native) !=
+    if (provider_add_probe_locked(cp->native, name, types, NULL, argCount, NODE_SIZE, &native) !=
         SDTKIT_OK) {
         set_error(cp, elfCreationError, provider_failure_locked(cp->native)->msg);
         goto done;
@@ -186,7 +186,9 @@ int providerLoad(SDTProvider_t *provider)
         provider->_handle = l.handle;
         provider->_memfd = l.fd;
         set_fire(provider, true);
-        set_error(cp, noError, NULL);
+        /* loaded; a probe that is not an LTTng event says why (lttng.c) */
+        char why[512];
+        set_error(cp, noError, lttng_call_problem(why, sizeof why) ? why : NULL);
     }
     provider_call_end(pv);
     return rc;
@@ -249,15 +251,17 @@ void probeFire(SDTProbe_t *probe, ...)
  * without a semaphore, and gdb's breakpoints), and a fire reaches a
  * tracer exactly while it is there: so it is the whole test, at
  * libstapsdt's cost (its semaphore, raised a moment before the int3
- * lands, would only say so earlier).  Elsewhere, the semaphore, which
- * every tracer raises while attached. */
+ * lands, would only say so earlier).  The byte is read through the
+ * native probe's trap, which is the stub (what _fire points at) while
+ * loaded, and an int3 of lttng.c's while LTTng-UST records the probe.
+ * Elsewhere, the semaphore, which every tracer raises while attached
+ * (and lttng.c points at a one while LTTng records the probe). */
 int probeIsEnabled(SDTProbe_t *probe)
 {
     if (!probe)
         return 0;
 #if defined __x86_64__
-    const unsigned char *stub = __atomic_load_n(&probe->_fire, __ATOMIC_ACQUIRE);
-    return stub && *(const volatile unsigned char *)stub == 0xcc;
+    return *__atomic_load_n(&native_of(probe)->trap, __ATOMIC_ACQUIRE) == 0xcc;
 #else
     return sdtkit_probe_enabled(native_of(probe));
 #endif

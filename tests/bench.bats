@@ -143,7 +143,7 @@ t 80.00 1.00" ]
     [[ "$output" =~ ^[0-9.]+" ms/load (best "[0-9.]+"), object "[0-9]+" bytes, "[0-9.-]+" KiB per loaded provider"$ ]]
     run ./rt churn 100 compat
     [ "$status" -eq 0 ]
-    [[ "$output" =~ ^"churn 100 cycles 0 failed heap "[0-9]+" "[0-9]+" rss "[0-9]+" "[0-9]+" fds "[0-9]+" "[0-9]+" maps "[0-9]+" "[0-9]+" bytes/cycle "-?[0-9.]+$ ]]
+    [[ "$output" =~ ^"churn 100 cycles 0 failed heap "[0-9]+" "[0-9]+" rss "[0-9]+" "[0-9]+" fds "[0-9]+" "[0-9]+" maps "[0-9]+" "[0-9]+" bytes/cycle "-?[0-9.]+" objects "[0-9]+" "[0-9]+$ ]]
     run ./rt many 100 2
     [ "$status" -eq 0 ]
     [[ "$output" =~ ^"many 100 providers 2 probes 0 failed cpu "[0-9.]+" s dlopens "[0-9]+" objects "[0-9]+" rss "-?[0-9]+" KiB heap "-?[0-9]+" bytes fds "[0-9]+$ ]]
@@ -223,5 +223,5 @@ EOF
 @test "bench/run measures only the figures it is given, and refuses one it has not" {
     run "$ROOT/bench/run" -q nosuchfigure
     [ "$status" -eq 2 ]
-    [ "$output" = "bench/run: no figure 'nosuchfigure' (figures: dtrace compile disabled enabled nop10 runtime sdt-list)" ]
+    [ "$output" = "bench/run: no figure 'nosuchfigure' (figures: dtrace compile disabled enabled nop10 runtime sdt-list lttng)" ]
 }

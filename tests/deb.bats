@@ -222,7 +222,7 @@ EOF
         grep -q "^\* Build-Depends-Package: libsdtkit-dev$" ctl-$p/symbols
     done
     # the exported functions are the ones the headers declare, and no other
-    sed -n 's/^ \(sdtkit_[a-z_]*\)@SDTKIT_1 .*/\1/p' ctl-libsdtkit1/symbols | sort > exported
+    sed -n 's/^ \(sdtkit_[a-z_]*\)@SDTKIT_1\(\.1\)\{0,1\} .*/\1/p' ctl-libsdtkit1/symbols | sort > exported
     sed -n 's/^[a-z].*[ *]\(sdtkit_[a-z_]*\) *(.*/\1/p' "$ROOT/include/sdtkit.h" | sort > declared
     [ -s declared ] && diff declared exported
     sed -n 's/^ \([A-Za-z]*\)@Base .*/\1/p' ctl-libstapsdt0/symbols | sort > exported
