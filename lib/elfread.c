@@ -57,6 +57,16 @@ struct shdr {
     uint64_t entsize;
 };
 
+/* The section header table, checked to lie within the file: n is 0 when
+ * the file has none, or one that cannot be read. */
+struct sections {
+    uint64_t off; /* e_shoff */
+    unsigned entsize;
+    uint64_t n;
+    const unsigned char *names; /* the section names' string table, or NULL */
+    uint64_t names_size;
+};
+
 /* The offsets a relocation section patches in its note section, sorted. */
 struct relocs {
     uint64_t *off;
@@ -86,11 +96,11 @@ static void problem(const struct objread_ops *ops, const char *member, const cha
         ops->on_problem(ops->ctx, member, what);
 }
 
-/* Section header i; the caller checked the table is in bounds. */
-static void get_shdr(const struct elf *e, uint64_t shoff, unsigned shentsize, uint64_t i,
-                     struct shdr *sh)
+/* Section header i of table s; the caller checked that it lies within the
+ * file. */
+static void get_shdr(const struct elf *e, const struct sections *s, uint64_t i, struct shdr *sh)
 {
-    size_t p = (size_t)(shoff + i * shentsize);
+    size_t p = (size_t)(s->off + i * s->entsize);
     if (e->elfclass == ELFCLASS64) {
         sh->name = (uint32_t)rd(e, p, 4);
         sh->type = (uint32_t)rd(e, p + 4, 4);
@@ -259,15 +269,15 @@ static void read_note_section(const struct elf *e, const struct shdr *sh, const 
 
 /* DT_SONAME of dynamic section dyn, in the string table it links to; NULL
  * when there is none (or it is not a string within the file). */
-static const char *dynamic_soname(const struct elf *e, uint64_t shoff, unsigned shentsize,
-                                  uint64_t shnum, const struct shdr *dyn)
+static const char *dynamic_soname(const struct elf *e, const struct sections *s,
+                                  const struct shdr *dyn)
 {
     bool is64 = e->elfclass == ELFCLASS64;
     unsigned ent = ELF_DYN_SIZE(is64), w = is64 ? 8 : 4;
-    if (!fits(e->len, dyn->offset, dyn->size) || dyn->link == 0 || dyn->link >= shnum)
+    if (!fits(e->len, dyn->offset, dyn->size) || dyn->link == 0 || dyn->link >= s->n)
         return NULL;
     struct shdr str;
-    get_shdr(e, shoff, shentsize, dyn->link, &str);
+    get_shdr(e, s, dyn->link, &str);
     if (str.type != SHT_STRTAB || !fits(e->len, str.offset, str.size))
         return NULL;
     for (uint64_t off = 0; dyn->size - off >= ent; off += ent) {
@@ -281,119 +291,158 @@ static const char *dynamic_soname(const struct elf *e, uint64_t shoff, unsigned 
     return NULL;
 }
 
-static void read_elf(const unsigned char *buf, size_t len, const char *member,
-                     const struct objread_ops *ops)
+/* The ELF header: its class and byte order, and the target and type it
+ * gives (info).  0, or -1 after reporting one that cannot be read. */
+static int read_ehdr(const struct elf *e, const char *member, const struct objread_ops *ops,
+                     struct elf_info *info)
 {
-    struct elf e = {buf, len, buf[4], buf[5]};
-    if ((e.elfclass != ELFCLASS32 && e.elfclass != ELFCLASS64) ||
-        (e.data != ELFDATA2LSB && e.data != ELFDATA2MSB)) {
+    if ((e->elfclass != ELFCLASS32 && e->elfclass != ELFCLASS64) ||
+        (e->data != ELFDATA2LSB && e->data != ELFDATA2MSB)) {
         problem(ops, member, "unknown ELF class or byte order");
-        return;
+        return -1;
     }
-    bool is64 = e.elfclass == ELFCLASS64;
-    if (len < ELF_EHDR_SIZE(is64)) {
+    if (e->len < ELF_EHDR_SIZE(e->elfclass == ELFCLASS64) ||
+        elf_header_target(e->buf, e->len, &info->target) != 0) {
         problem(ops, member, "truncated ELF header");
-        return;
+        return -1;
     }
-    struct elf_info info = {0};
-    if (elf_header_target(buf, len, &info.target) != 0) {
-        problem(ops, member, "truncated ELF header");
-        return;
-    }
-    info.type = (unsigned)rd(&e, 16, 2);
-    uint64_t shoff = rd(&e, is64 ? 40 : 32, is64 ? 8 : 4);
-    unsigned shentsize = (unsigned)rd(&e, is64 ? 58 : 46, 2);
-    uint64_t shnum = rd(&e, is64 ? 60 : 48, 2);
-    unsigned shstrndx = (unsigned)rd(&e, is64 ? 62 : 50, 2);
-    unsigned need = ELF_SHDR_SIZE(is64);
+    info->type = (unsigned)rd(e, 16, 2);
+    return 0;
+}
 
-    bool sections_ok = shoff != 0;
-    if (sections_ok && (shentsize < need || !fits(len, shoff, shentsize))) {
+/* The section header table the ELF header points to, and the section names
+ * when there is a usable string table.  A table that does not fit in the
+ * file is reported and left out (s->n is 0). */
+static void find_sections(const struct elf *e, const char *member, const struct objread_ops *ops,
+                          struct sections *s)
+{
+    bool is64 = e->elfclass == ELFCLASS64;
+    *s = (struct sections){0};
+    s->off = rd(e, is64 ? 40 : 32, is64 ? 8 : 4);
+    s->entsize = (unsigned)rd(e, is64 ? 58 : 46, 2);
+    uint64_t n = rd(e, is64 ? 60 : 48, 2);
+    unsigned strndx = (unsigned)rd(e, is64 ? 62 : 50, 2);
+    if (s->off == 0)
+        return;
+    if (s->entsize < ELF_SHDR_SIZE(is64) || !fits(e->len, s->off, s->entsize)) {
         problem(ops, member, "bad section header table");
-        sections_ok = false;
+        return;
     }
-    if (sections_ok) {
-        struct shdr s0;
-        get_shdr(&e, shoff, shentsize, 0, &s0);
-        if (shnum == 0) /* extended numbering: the count is in section 0 */
-            shnum = s0.size;
-        if (shstrndx == SHN_XINDEX)
-            shstrndx = s0.link;
-        if (shnum > (len - shoff) / shentsize) {
-            problem(ops, member, "section header table extends past the end of the file");
-            sections_ok = false;
-        }
+    struct shdr s0;
+    get_shdr(e, s, 0, &s0);
+    if (n == 0) /* extended numbering: the count is in section 0 */
+        n = s0.size;
+    if (strndx == SHN_XINDEX)
+        strndx = s0.link;
+    if (n > (e->len - s->off) / s->entsize) {
+        problem(ops, member, "section header table extends past the end of the file");
+        return;
     }
-
-    /* Section names, when there is a usable string table. */
-    const unsigned char *strtab = NULL;
-    uint64_t strsz = 0;
-    if (sections_ok && shstrndx < shnum) {
+    s->n = n;
+    if (strndx < n) {
         struct shdr st;
-        get_shdr(&e, shoff, shentsize, shstrndx, &st);
-        if (st.type != SHT_NOBITS && fits(len, st.offset, st.size)) {
-            strtab = buf + st.offset;
-            strsz = st.size;
+        get_shdr(e, s, strndx, &st);
+        if (st.type != SHT_NOBITS && fits(e->len, st.offset, st.size)) {
+            s->names = e->buf + st.offset;
+            s->names_size = st.size;
         }
     }
+}
 
-    /* The relocation section of each section (index + 1), in relocatable
-     * objects: shnum is bounded by the file's size. */
+/* What the sections say before any note is read: the SONAME, a
+ * .stapsdt.base, LTO, notes without contents (into info).  Returns, in a
+ * relocatable object, the relocation section of each section (its index +
+ * 1; s->n is bounded by the file's size), else NULL. */
+static uint64_t *survey_sections(const struct elf *e, const struct sections *s,
+                                 struct elf_info *info)
+{
     uint64_t *rel_of = NULL;
-    if (sections_ok && info.type == ET_REL)
-        rel_of = xcalloc((size_t)shnum, sizeof *rel_of);
-    for (uint64_t i = 0; sections_ok && i < shnum; i++) {
+    if (s->n > 0 && info->type == ET_REL)
+        rel_of = xcalloc((size_t)s->n, sizeof *rel_of);
+    for (uint64_t i = 0; i < s->n; i++) {
         struct shdr sh;
-        get_shdr(&e, shoff, shentsize, i, &sh);
-        if (rel_of && (sh.type == SHT_REL || sh.type == SHT_RELA) && sh.info < shnum &&
+        get_shdr(e, s, i, &sh);
+        if (rel_of && (sh.type == SHT_REL || sh.type == SHT_RELA) && sh.info < s->n &&
             !rel_of[sh.info])
             rel_of[sh.info] = i + 1;
-        if (sh.type == SHT_DYNAMIC && !info.soname)
-            info.soname = dynamic_soname(&e, shoff, shentsize, shnum, &sh);
-        const char *name = section_name(strtab, strsz, sh.name);
+        if (sh.type == SHT_DYNAMIC && !info->soname)
+            info->soname = dynamic_soname(e, s, &sh);
+        const char *name = section_name(s->names, s->names_size, sh.name);
         if (!name)
             continue;
         if (strcmp(name, ".stapsdt.base") == 0)
-            info.has_stapsdt_base = true;
+            info->has_stapsdt_base = true;
         if (strncmp(name, ".gnu.lto_", 9) == 0)
-            info.has_lto = true;
+            info->has_lto = true;
         if (strcmp(name, ".note.stapsdt") == 0 && sh.type == SHT_NOBITS)
-            info.notes_nobits = true;
+            info->notes_nobits = true;
     }
-    if (ops->on_elf)
-        ops->on_elf(ops->ctx, member, &info);
+    return rel_of;
+}
 
+/* The offsets relocation section i patches, into rel, unless it lies
+ * outside the file or overlaps those read before (*rel_bytes, the bytes
+ * they cover, stays at most the file's size). */
+static void read_section_relocs(const struct elf *e, const struct sections *s, uint64_t i,
+                                uint64_t *rel_bytes, const char *member,
+                                const struct objread_ops *ops, struct relocs *rel)
+{
+    struct shdr rs;
+    get_shdr(e, s, i, &rs);
+    if (!fits(e->len, rs.offset, rs.size)) {
+        problem(ops, member, "a relocation section extends past the end of the file");
+    } else if (rs.size > e->len - *rel_bytes) {
+        problem(ops, member, "relocation sections overlap");
+    } else {
+        *rel_bytes += rs.size;
+        read_relocs(e, &rs, rel);
+    }
+}
+
+/* The notes of every note section, with the relocations survey_sections
+ * found for it (rel_of, or NULL). */
+static void read_note_sections(const struct elf *e, const struct sections *s,
+                               const uint64_t *rel_of, const char *member, struct elf_info *info,
+                               const struct objread_ops *ops)
+{
     uint64_t note_bytes = 0, rel_bytes = 0; /* read so far, each at most len */
-    for (uint64_t i = 0; sections_ok && i < shnum; i++) {
+    for (uint64_t i = 0; i < s->n; i++) {
         struct shdr sh;
-        get_shdr(&e, shoff, shentsize, i, &sh);
+        get_shdr(e, s, i, &sh);
         if (sh.type != SHT_NOTE)
             continue;
-        if (!fits(len, sh.offset, sh.size)) {
+        if (!fits(e->len, sh.offset, sh.size)) {
             problem(ops, member, "a note section extends past the end of the file");
             continue;
         }
-        if (sh.size > len - note_bytes) {
+        if (sh.size > e->len - note_bytes) {
             problem(ops, member, "note sections overlap");
             break;
         }
         note_bytes += sh.size;
         struct relocs rel = {0};
-        if (rel_of && rel_of[i]) {
-            struct shdr rs;
-            get_shdr(&e, shoff, shentsize, rel_of[i] - 1, &rs);
-            if (!fits(len, rs.offset, rs.size)) {
-                problem(ops, member, "a relocation section extends past the end of the file");
-            } else if (rs.size > len - rel_bytes) {
-                problem(ops, member, "relocation sections overlap");
-            } else {
-                rel_bytes += rs.size;
-                read_relocs(&e, &rs, &rel);
-            }
-        }
-        read_note_section(&e, &sh, section_name(strtab, strsz, sh.name), &rel, member, &info, ops);
+        if (rel_of && rel_of[i])
+            read_section_relocs(e, s, rel_of[i] - 1, &rel_bytes, member, ops, &rel);
+        read_note_section(e, &sh, section_name(s->names, s->names_size, sh.name), &rel, member,
+                          info, ops);
         free(rel.off);
     }
+}
+
+/* An ELF file: its header, its sections, then its notes. */
+static void read_elf(const unsigned char *buf, size_t len, const char *member,
+                     const struct objread_ops *ops)
+{
+    struct elf e = {buf, len, buf[4], buf[5]};
+    struct elf_info info = {0};
+    if (read_ehdr(&e, member, ops, &info) != 0)
+        return;
+    struct sections s;
+    find_sections(&e, member, ops, &s);
+    uint64_t *rel_of = survey_sections(&e, &s, &info);
+    if (ops->on_elf)
+        ops->on_elf(ops->ctx, member, &info);
+    read_note_sections(&e, &s, rel_of, member, &info, ops);
     free(rel_of);
     if (ops->on_elf_done)
         ops->on_elf_done(ops->ctx, member, &info);
