@@ -47,8 +47,12 @@
      did (every tracer there traps with an int3 on it); elsewhere, the
      probe's semaphore.
    - providerAddProbe() returns NULL, with errno and error set, for a NULL
-     name, more than MAX_ARGUMENTS arguments or an unknown type: libstapsdt
-     wrote past argFmt, or a note no tracer parses.
+     name, a negative argCount or more than MAX_ARGUMENTS, an unknown type
+     or noarg among the first argCount: libstapsdt wrote past argFmt, made
+     a probe of -1 arguments, or wrote a note no tracer parses.
+   - providerUseMemfd() with neither memfd_enabled nor memfd_disabled
+     answers 0 and changes nothing (libstapsdt stored any value and
+     answered 1).
    - A name libstapsdt could not load (over 249 bytes, a memory file's
      limit; with '/' in a file) loads.
    - The object has a build-id (perf needs it); it stays loaded for the

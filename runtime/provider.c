@@ -38,8 +38,8 @@
  *      held or a provider half changed by another thread.  A fork from a
  *      signal handler that interrupted a call of its own thread does not
  *      wait for it: both processes go on with it when the handler returns.
- *      ("a threaded server forks 2,000 workers"; "a fork from a signal
- *      handler")
+ *      ("a threaded server forks 2,000 workers"; "fork() in a signal
+ *      handler that interrupted a call")
  *   4. error and path answer copies for the calling thread, made under
  *      the provider's lock.  (stress.c's threads read them, under
  *      ThreadSanitizer)
@@ -56,8 +56,8 @@
  *      another probe's slot, however long its thread was stopped.
  *      ("threads stopped inside fire": none of 200 providers takes the
  *      stopped thread's slot, one made after it returned does;
- *      runtime-tracers.bats "a tracer that read the notes of a destroyed
- *      provider")
+ *      runtime-tracers.bats "a tracer that read a destroyed provider's
+ *      notes")
  *   7. A probe of a destroyed provider stays allocated and inert
  *      (semaphore the library's zero, no stub) until SDTKIT_RETIRED_PROBES
  *      more probes have been destroyed, and while a thread fires it; then
@@ -75,8 +75,9 @@
  *   9. Every loaded probe is in its object's notes, shown, at every
  *      moment a tracer may read the file, whatever was loaded, unloaded,
  *      destroyed or grown beside it; an unloaded or destroyed one is
- *      hidden (but see 14).  (runtime-tracers.bats "unloading a provider
- *      hides no other")
+ *      hidden (but see 14).  ("a loaded provider stays listed by readelf and
+ *      sdt-list whatever neighbour"; runtime-tracers.bats "every tracer
+ *      sees a loaded provider after a neighbour")
  *
  * Costs
  *  10. What a process holds is what is live: the live providers' probes
@@ -114,15 +115,15 @@
  *      worker")
  *
  * LTTng-UST (lttng.c; the tests in runtime-lttng.bats)
- *  14. Without liblttng-ust in the process the library makes no thread,
+ *  15. Without liblttng-ust in the process the library makes no thread,
  *      descriptor or mapping more, and fire and is-enabled are as above.
  *      ("without LTTng-UST the library makes no thread ...")
- *  15. With it, the promises above hold with a session recording ("with
+ *  16. With it, the promises above hold with a session recording ("with
  *      a session recording: threads fire ..."); a load returns once its
  *      probes' events are registered; an unload makes no call into
  *      LTTng-UST, and no fire that began after it returned is recorded
  *      ("threads firing while their provider is unloaded ...").
- *  16. LTTng-UST's unregistration waits for a grace period of its RCU:
+ *  17. LTTng-UST's unregistration waits for a grace period of its RCU:
  *      lttng.c's thread makes it, so a thread stopped inside a recording
  *      holds no unload or destroy ("a thread stopped inside LTTng's
  *      recording ..."), and a destroyed provider's events go once no
