@@ -138,22 +138,153 @@ static bool inode_shadowed(int fd, int at, int skip)
     return shadowed;
 }
 
+/* A new memory file's descriptor, or -1 (errno set). */
+static int memfd_new(void)
+{
+    int fd = memfd_create("sdtkit", MFD_CLOEXEC | MFD_EXEC);
+    /* EINVAL: a kernel before MFD_EXEC; EACCES: vm.memfd_noexec=2 */
+    if (fd < 0 && (errno == EINVAL || errno == EACCES))
+        fd = memfd_create("sdtkit", MFD_CLOEXEC);
+    return fd;
+}
+
 /* A memory file's descriptor, or SDTKIT_E_LOAD after noting why; at: the
- * number it will have (see inode_shadowed), or -1 for its own. */
-static int memory_file(int at, struct failure *why)
+ * number it will have (see inode_shadowed).  For a renewal. */
+static int memory_file_at(int at, struct failure *why)
 {
     for (int tries = 0;; tries++) {
-        int fd = memfd_create("sdtkit", MFD_CLOEXEC | MFD_EXEC);
-        /* EINVAL: a kernel before MFD_EXEC; EACCES: vm.memfd_noexec=2 */
-        if (fd < 0 && (errno == EINVAL || errno == EACCES))
-            fd = memfd_create("sdtkit", MFD_CLOEXEC);
+        int fd = memfd_new();
         if (fd < 0)
             return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, errno, "memfd_create",
                                 strerror(errno));
-        if (tries == 8 || !inode_shadowed(fd, at < 0 ? fd : at, at))
+        if (tries == 8 || !inode_shadowed(fd, at, at))
             return fd;
         close(fd); /* the next one has another number (they only grow) */
     }
+}
+
+/* Memory files made ahead for new objects, checked by one look at the
+ * program's descriptors (inode_shadowed's, for all of them at once): a
+ * look costs a stat of every descriptor of the program's, so a process
+ * with D descriptors open makes D / SPARE_PER files a look (1 to
+ * SPARE_MAX), and a new object costs about SPARE_PER stats whatever D is.  They are ours
+ * (mark_ours) while spare; a fork's child closes those it inherited (the
+ * parent's files) at its first new object.  Lock order: spare, then ours. */
+enum {
+    SPARE_MAX = 128,
+    SPARE_PER = 128
+};
+
+static struct {
+    pthread_mutex_t lock;
+    int fd[SPARE_MAX];
+    int n;
+    pid_t pid; /* the process they were made for */
+} spare = {PTHREAD_MUTEX_INITIALIZER, {0}, 0, 0};
+
+/* Close the spare files a fork's child inherited (locked). */
+static void spares_inherited(void)
+{
+    pid_t me = getpid();
+    if (spare.pid == me)
+        return;
+    for (int i = 0; i < spare.n; i++) {
+        mark_ours(spare.fd[i], false);
+        close(spare.fd[i]);
+    }
+    spare.n = 0;
+    spare.pid = me;
+}
+
+/* One look: the program's descriptors below the highest of fd[0 .. n)
+ * stat'ed once; those of fd[] whose inode number one of them has on
+ * another filesystem are closed and dropped.  The spares left. */
+static int spares_checked(int *fd, int n)
+{
+    struct stat o;
+    ino_t ino[SPARE_MAX];
+    dev_t dev[SPARE_MAX];
+    bool shadowed[SPARE_MAX] = {false};
+    int top = 0, kept = 0;
+    for (int i = 0; i < n; i++) {
+        shadowed[i] = fstat(fd[i], &o) != 0;
+        ino[i] = o.st_ino;
+        dev[i] = o.st_dev;
+        top = fd[i] > top ? fd[i] : top;
+    }
+    pthread_mutex_lock(&ours.lock);
+    for (int d = 0; d < top; d++) {
+        if (is_ours(d) || fstat(d, &o) != 0)
+            continue;
+        for (int i = 0; i < n; i++)
+            if (d < fd[i] && o.st_ino == ino[i] && o.st_dev != dev[i])
+                shadowed[i] = true;
+    }
+    pthread_mutex_unlock(&ours.lock);
+    for (int i = 0; i < n; i++) {
+        if (shadowed[i]) {
+            mark_ours(fd[i], false);
+            close(fd[i]);
+        } else {
+            fd[kept++] = fd[i];
+        }
+    }
+    return kept;
+}
+
+/* Fill the spares (locked, none left): 0, or -1 (errno set). */
+static int spares_made(void)
+{
+    for (int tries = 0; spare.n == 0 && tries < 8; tries++) {
+        int n = 0, e = 0, want = 1;
+        while (n < want) {
+            int fd = memfd_new();
+            if (fd < 0 || mark_ours(fd, true) != 0) {
+                e = fd < 0 ? errno : ENOMEM;
+                if (fd >= 0)
+                    close(fd);
+                break;
+            }
+            spare.fd[n++] = fd;
+            if (n == 1) /* the lowest number free: about the descriptors open */
+                want = fd / SPARE_PER < 1           ? 1
+                       : fd / SPARE_PER > SPARE_MAX ? SPARE_MAX
+                                                    : fd / SPARE_PER;
+        }
+        if (n == 0) {
+            errno = e;
+            return -1;
+        }
+        spare.n = spares_checked(spare.fd, n);
+    }
+    if (spare.n == 0) { /* shadowed 8 times over: one all the same */
+        int fd = memfd_new();
+        if (fd < 0 || mark_ours(fd, true) != 0) {
+            if (fd >= 0)
+                close(fd);
+            errno = fd < 0 ? errno : ENOMEM;
+            return -1;
+        }
+        spare.fd[spare.n++] = fd;
+    }
+    return 0;
+}
+
+/* A memory file's descriptor for a new object (one of the spares), or
+ * SDTKIT_E_LOAD after noting why. */
+static int memory_file(struct failure *why)
+{
+    int fd = -1, e = 0;
+    pthread_mutex_lock(&spare.lock);
+    spares_inherited();
+    if (spare.n > 0 || spares_made() == 0)
+        fd = spare.fd[--spare.n];
+    else
+        e = errno;
+    pthread_mutex_unlock(&spare.lock);
+    if (fd < 0)
+        return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, e, "memfd_create", strerror(e));
+    return fd;
 }
 
 /* dir exists and is not mounted noexec: 0, or SDTKIT_E_LOAD after noting
@@ -341,7 +472,7 @@ static int dlopen_checked(const char *what, int fd, const struct expected *want,
 static int new_file(const char *dir, struct placement *pl, struct failure *why)
 {
     pl->path[0] = '\0';
-    int fd = dir ? named_file(dir, pl, why) : memory_file(-1, why);
+    int fd = dir ? named_file(dir, pl, why) : memory_file(why);
     if (fd >= 0 && mark_ours(fd, true) != 0) {
         if (dir)
             unlink(pl->path);
@@ -499,7 +630,7 @@ int place_renew(struct placement *pl, const struct piece *pieces, size_t n,
     fresh.path[0] = '\0';
     if (pl->named && !pl->dir)
         return fail(why, SDTKIT_E_NOMEM, STAGE_FILE, "out of memory");
-    int fd = pl->named ? named_file(pl->dir, &fresh, why) : memory_file(pl->fd, why);
+    int fd = pl->named ? named_file(pl->dir, &fresh, why) : memory_file_at(pl->fd, why);
     if (fd < 0)
         return fd;
     memcpy(path, fresh.path, sizeof path);

@@ -370,7 +370,8 @@ tenths_ratio() {
     line=$(grep '^growth ' <<<"$1") || { echo "no growth line: $1"; return 1; }
     # growth N providers P probes F failed us/load T1 .. T10
     [ "$(awk '{ print $6 }' <<<"$line")" -eq 0 ] || { echo "loads failed: $line"; return 1; }
-    TENTHS_RATIO=$(awk '{ printf "%.2f", $18 / $9 }' <<<"$line")
+    # (the last two tenths over the first two: one tenth is a few ms of CPU)
+    TENTHS_RATIO=$(awk '{ printf "%.2f", ($17 + $18) / ($9 + $10) }' <<<"$line")
     TENTHS_MEAN=$(awk '{ for (i = 9; i <= 18; i++) s += $i; printf "%.1f", s / 10 }' <<<"$line")
 }
 
@@ -380,34 +381,40 @@ need_nofile() {
         refused "ulimit -n $1: the hard limit is $(ulimit -Hn)"
 }
 
-@test "a load's CPU does not grow with the descriptors the process has open: 2,000 loads beside 15,000 more cost as much" {
+# (place.c looks at the program's descriptors once for D / 128 new memory
+# files: a new object costs about 128 stats, whatever D is; 1e8ec2d made a
+# look for each, and 2,000 loads beside 15,000 cost 18 times as much)
+@test "a load's CPU does not grow with the descriptors the process has open: 10,000 loads beside 15,000 more cost less than twice as much" {
     need_nofile 20000
     local base many
-    run sh -c "ulimit -n 20000 && '$BENCH_RT' growth 2000 2 native"
+    run sh -c "ulimit -n 20000 && '$BENCH_RT' growth 10000 2 native"
     [ "$status" -eq 0 ]
     tenths_ratio "$output"
     base=$TENTHS_MEAN
-    run sh -c "ulimit -n 20000 && '$BENCH_RT' growth 2000 2 native 15000"
+    run sh -c "ulimit -n 20000 && '$BENCH_RT' growth 10000 2 native 15000"
     [ "$status" -eq 0 ]
     tenths_ratio "$output"
     many=$TENTHS_MEAN
     echo "# a load: $base us of CPU, $many us beside 15,000 descriptors" >&3
-    # (CPU time: the machine's load does not change it)
-    awk -v a="$base" -v b="$many" 'BEGIN { exit !(b <= 1.5 * a) }' ||
+    # (CPU time, which the machine's load changes less than wall time)
+    awk -v a="$base" -v b="$many" 'BEGIN { exit !(b < 2 * a) }' ||
         { echo "a load took $many us beside 15,000 descriptors, $base us without"; false; }
 }
 
-# (100,000 providers: the normal pass's)
+# (100,000 providers: the normal pass's.  The library's work for a load is
+# bounded; what grows is the loader's: glibc's dlopen walks every loaded
+# object, once for each new object (32 providers of 2 probes), 3,125 at the
+# end.  1e8ec2d's last tenth cost 4.9 times its first.)
 # bats test_tags=normal-pass-only
-@test "a load's CPU does not grow with the providers loaded before it: the last 10,000 of 100,000 cost as much as the first" {
+@test "a load's CPU grows little with the providers loaded before it: the last 10,000 of 100,000 cost less than 2.5 times the first" {
     need_nofile 20000
     run sh -c "ulimit -n 20000 && '$BENCH_RT' growth 100000 2 native"
     [ "$status" -eq 0 ]
     echo "$output"
     tenths_ratio "$output"
     echo "# CPU per load, each tenth of 100,000: $(grep -o 'us/load.*' <<<"$output")" >&3
-    awk -v r="$TENTHS_RATIO" 'BEGIN { exit !(r <= 1.5) }' ||
-        { echo "the last tenth's loads took $TENTHS_RATIO times the first's"; false; }
+    awk -v r="$TENTHS_RATIO" 'BEGIN { exit !(r < 2.5) }' ||
+        { echo "the last two tenths' loads took $TENTHS_RATIO times the first two's"; false; }
 }
 
 @test "two loads make objects with different build-ids (perf keys its cache by them)" {

@@ -20,7 +20,8 @@ probes_c() {
 #include <sys/sdt.h>
 unsigned short p_sem_semaphore __attribute__((section(".probes")));
 #define _SDT_HAS_SEMAPHORES 1
-void f(int a, long b, char *s)
+/* (one site a probe: not inlined into main as well, as gcc -O2 may) */
+__attribute__((noinline)) void f(int a, long b, char *s)
 {
     DTRACE_PROBE(p, zero);
     DTRACE_PROBE3(p, three, a, b, s);
