@@ -489,76 +489,122 @@ static char *ar_long_name(const unsigned char *names, size_t names_len, int64_t 
     return xstrndup((const char *)s, n);
 }
 
+/* An archive being read, and its long-name table ("//") once met. */
+struct archive {
+    const unsigned char *buf;
+    size_t len;
+    bool thin; /* a thin archive: its members' data is in other files */
+    const struct objread_ops *ops;
+    const unsigned char *names;
+    size_t names_len;
+};
+
+/* One member, from its header. */
+struct ar_member {
+    const unsigned char *h; /* the 60-byte header */
+    size_t data;            /* the offset of its data */
+    uint64_t size;          /* the data's size, as the header says */
+    bool symtab;            /* the symbol table */
+    bool longnames;         /* the long-name table */
+    bool has_data;          /* its data is in the archive */
+};
+
+/* The member header at off into m; false after reporting it malformed. */
+static bool ar_header(const struct archive *ar, size_t off, struct ar_member *m)
+{
+    const unsigned char *h = ar->buf + off;
+    if (h[58] != '`' || h[59] != '\n') {
+        problem(ar->ops, NULL, "malformed archive member header");
+        return false;
+    }
+    int64_t size = ar_number(h + 48, 10);
+    if (size < 0) {
+        problem(ar->ops, NULL, "malformed archive member size");
+        return false;
+    }
+    m->h = h;
+    m->data = off + 60;
+    m->size = (uint64_t)size;
+    m->symtab = starts(h, "/ ") || starts(h, "/SYM64/") || starts(h, "__.SYMDEF");
+    m->longnames = starts(h, "// ");
+    /* Only the symbol table and long-name table have data in a thin archive. */
+    m->has_data = !ar->thin || m->symtab || m->longnames;
+    if (m->has_data && !fits(ar->len, m->data, m->size)) {
+        problem(ar->ops, NULL, "an archive member extends past the end of the file");
+        return false;
+    }
+    return true;
+}
+
+/* The name of member m, neither table: "/N" in the long-name table, BSD's
+ * "#1/N" at the front of its data (*mdata and *msize then skip it), or the
+ * header's own.  NULL when malformed. */
+static char *ar_member_name(const struct archive *ar, const struct ar_member *m,
+                            const unsigned char **mdata, uint64_t *msize)
+{
+    const unsigned char *h = m->h;
+    if (h[0] == '/' && h[1] >= '0' && h[1] <= '9')
+        return ar_long_name(ar->names, ar->names_len, ar_number(h + 1, 15));
+    if (starts(h, "#1/")) {
+        int64_t n = ar_number(h + 3, 13);
+        if (n < 0 || n > MAX_NAME || (uint64_t)n > *msize || !m->has_data)
+            return NULL;
+        char *name = xstrndup((const char *)*mdata, strnlen((const char *)*mdata, (size_t)n));
+        *mdata += n;
+        *msize -= (uint64_t)n;
+        return name;
+    }
+    size_t n = 16;
+    while (n > 0 && h[n - 1] == ' ')
+        n--;
+    if (n > 0 && h[n - 1] == '/')
+        n--;
+    return xstrndup((const char *)h, n);
+}
+
+/* Member m, neither table: its ELF object read, or in a thin archive its
+ * name given.  false after reporting a malformed name. */
+static bool ar_object(const struct archive *ar, const struct ar_member *m)
+{
+    const unsigned char *mdata = ar->buf + m->data;
+    uint64_t msize = m->size;
+    char *name = ar_member_name(ar, m, &mdata, &msize);
+    if (!name) {
+        problem(ar->ops, NULL, "an archive member has a malformed name");
+        return false;
+    }
+    if (ar->thin) {
+        if (ar->ops->on_thin_member)
+            ar->ops->on_thin_member(ar->ops->ctx, name);
+    } else if (msize >= 16 && memcmp(mdata, "\177ELF", 4) == 0) {
+        read_elf(mdata, (size_t)msize, name, ar->ops);
+    }
+    free(name);
+    return true;
+}
+
+/* Each member in turn: its header, then the long-name table kept or an
+ * object read, then on to the next (2-aligned); a malformed member ends it. */
 static void read_archive(const unsigned char *buf, size_t len, bool thin,
                          const struct objread_ops *ops)
 {
-    const unsigned char *names = NULL;
-    size_t names_len = 0;
+    struct archive ar = {buf, len, thin, ops, NULL, 0};
     size_t off = 8;
     while (len - off >= 60) {
-        const unsigned char *h = buf + off;
-        if (h[58] != '`' || h[59] != '\n') {
-            problem(ops, NULL, "malformed archive member header");
+        struct ar_member m;
+        if (!ar_header(&ar, off, &m))
+            return;
+        if (m.longnames) {
+            ar.names = buf + m.data;
+            ar.names_len = (size_t)m.size;
+        } else if (!m.symtab && !ar_object(&ar, &m)) {
             return;
         }
-        int64_t size = ar_number(h + 48, 10);
-        if (size < 0) {
-            problem(ops, NULL, "malformed archive member size");
-            return;
-        }
-        size_t data = off + 60;
-        bool symtab = starts(h, "/ ") || starts(h, "/SYM64/") || starts(h, "__.SYMDEF");
-        bool longnames = starts(h, "// ");
-        /* Only the symbol table and long-name table have data in a thin archive. */
-        bool has_data = !thin || symtab || longnames;
-        if (has_data && !fits(len, data, (uint64_t)size)) {
-            problem(ops, NULL, "an archive member extends past the end of the file");
-            return;
-        }
-
-        char *name = NULL;
-        const unsigned char *mdata = buf + data;
-        uint64_t msize = (uint64_t)size;
-        if (longnames) {
-            names = mdata;
-            names_len = (size_t)msize;
-        } else if (!symtab && h[0] == '/' && h[1] >= '0' && h[1] <= '9') {
-            name = ar_long_name(names, names_len, ar_number(h + 1, 15));
-        } else if (!symtab && starts(h, "#1/")) {
-            int64_t n = ar_number(h + 3, 13);
-            if (n >= 0 && n <= MAX_NAME && (uint64_t)n <= msize && has_data) {
-                name = xstrndup((const char *)mdata, strnlen((const char *)mdata, (size_t)n));
-                mdata += n;
-                msize -= (uint64_t)n;
-            }
-        } else if (!symtab) {
-            size_t n = 16;
-            while (n > 0 && h[n - 1] == ' ')
-                n--;
-            if (n > 0 && h[n - 1] == '/')
-                n--;
-            name = xstrndup((const char *)h, n);
-        }
-
-        if (!symtab && !longnames) {
-            if (!name) {
-                problem(ops, NULL, "an archive member has a malformed name");
-                return;
-            }
-            if (thin) {
-                if (ops->on_thin_member)
-                    ops->on_thin_member(ops->ctx, name);
-            } else if (msize >= 16 && memcmp(mdata, "\177ELF", 4) == 0) {
-                read_elf(mdata, (size_t)msize, name, ops);
-            }
-        }
-        free(name);
-
-        if (!has_data) {
-            off = data;
+        if (!m.has_data) {
+            off = m.data;
             continue;
         }
-        uint64_t next = (uint64_t)data + (uint64_t)size + ((uint64_t)size & 1);
+        uint64_t next = (uint64_t)m.data + m.size + (m.size & 1);
         if (next > len)
             return;
         off = (size_t)next;
