@@ -352,72 +352,86 @@ void strmap_free(struct strmap *m)
 
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+/* A backslash at p: it escapes the next character, or with a newline (also
+ * before CR LF) joins lines; a trailing one stands for nothing.  Returns
+ * what follows. */
+static const char *split_backslash(const char *p, struct buf *word, bool *in_word)
+{
+    if (p[1] == '\n')
+        return p + 2;
+    if (p[1] == '\r' && p[2] == '\n')
+        return p + 3;
+    if (p[1] == '\0')
+        return p + 1;
+    buf_addc(word, p[1]);
+    *in_word = true;
+    return p + 2;
+}
+
+/* '...' at p, every character as it is, into word.  Returns what follows
+ * the closing quote, or NULL with *why set when there is none. */
+static const char *split_single_quoted(const char *p, struct buf *word, const char **why)
+{
+    const char *q = strchr(p + 1, '\'');
+    if (!q) {
+        *why = "unterminated single quote";
+        return NULL;
+    }
+    buf_add(word, p + 1, (size_t)(q - p - 1));
+    return q + 1;
+}
+
+/* "..." at p, where a backslash escapes only " \ $ ` and joins lines,
+ * into word.  Returns as split_single_quoted does. */
+static const char *split_double_quoted(const char *p, struct buf *word, const char **why)
+{
+    p++;
+    while (*p && *p != '"') {
+        if (*p == '\\' && (p[1] == '"' || p[1] == '\\' || p[1] == '$' || p[1] == '`')) {
+            buf_addc(word, p[1]);
+            p += 2;
+        } else if (*p == '\\' && p[1] == '\n') {
+            p += 2;
+        } else {
+            buf_addc(word, *p++);
+        }
+    }
+    if (*p != '"') {
+        *why = "unterminated double quote";
+        return NULL;
+    }
+    return p + 1;
+}
+
 int split_words(const char *s, struct strvec *out, const char **why)
 {
     struct buf word = {0};
     bool in_word = false;
-    int rc = 0;
-
-    for (const char *p = s; *p;) {
-        char c = *p;
-        if (is_blank(c)) {
+    const char *p = s;
+    while (p && *p) {
+        if (is_blank(*p)) {
             if (in_word)
                 strvec_pushn(out, word.data, word.len);
             word.len = 0;
             in_word = false;
             p++;
-        } else if (c == '\\') {
-            /* backslash-newline (also before CR LF) joins lines */
-            if (p[1] == '\n') {
-                p += 2;
-            } else if (p[1] == '\r' && p[2] == '\n') {
-                p += 3;
-            } else if (p[1] == '\0') {
-                p++; /* a trailing backslash stands for nothing */
-            } else {
-                buf_addc(&word, p[1]);
-                in_word = true;
-                p += 2;
-            }
-        } else if (c == '\'') {
-            const char *q = strchr(p + 1, '\'');
-            if (!q) {
-                *why = "unterminated single quote";
-                rc = -1;
-                break;
-            }
-            buf_add(&word, p + 1, (size_t)(q - p - 1));
+        } else if (*p == '\\') {
+            p = split_backslash(p, &word, &in_word);
+        } else if (*p == '\'') {
+            p = split_single_quoted(p, &word, why);
+            in_word = true; /* even when empty */
+        } else if (*p == '"') {
+            p = split_double_quoted(p, &word, why);
             in_word = true;
-            p = q + 1;
-        } else if (c == '"') {
-            in_word = true;
-            p++;
-            while (*p && *p != '"') {
-                if (*p == '\\' && (p[1] == '"' || p[1] == '\\' || p[1] == '$' || p[1] == '`')) {
-                    buf_addc(&word, p[1]);
-                    p += 2;
-                } else if (*p == '\\' && p[1] == '\n') {
-                    p += 2;
-                } else {
-                    buf_addc(&word, *p++);
-                }
-            }
-            if (*p != '"') {
-                *why = "unterminated double quote";
-                rc = -1;
-                break;
-            }
-            p++;
         } else {
-            buf_addc(&word, c);
+            buf_addc(&word, *p++);
             in_word = true;
-            p++;
         }
     }
-    if (rc == 0 && in_word)
+    if (p && in_word)
         strvec_pushn(out, word.data ? word.data : "", word.len);
     buf_free(&word);
-    return rc;
+    return p ? 0 : -1;
 }
 
 /* ---- paths ---- */
