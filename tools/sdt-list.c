@@ -302,85 +302,122 @@ static int list_json(const struct strvec *files, const struct filter *f)
     return rc;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct options {
+    struct strvec files;
+    bool check, json, diff;
+    struct diff_options d; /* --diff's, and the filter every listing uses */
+};
+
+/* The status of a usage error: 2, but 3 with --diff, whose 2 means
+ * "incompatible". */
+static int usage_status(int argc, char **argv)
 {
-    diag_set_program("sdt-list");
-    struct lister ls = {0};
-    struct diff_options d = {0};
-    struct strvec files = {0};
-    bool only_files = false, diff = false, json = false;
-    /* With --diff, 2 means "incompatible": its usage errors are 3. */
-    int usage_status = 2;
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
         if (strcmp(argv[i], "--diff") == 0)
-            usage_status = DIFF_ERROR;
-    int rc = usage_status;
-    const char *bad = NULL;
-    for (int i = 1; i < argc && !bad; i++) {
-        const char *a = argv[i], *v;
-        bool missing = false;
-        if (only_files || a[0] != '-' || a[1] == '\0') {
-            strvec_push(&files, a);
-        } else if (strcmp(a, "--") == 0) {
-            only_files = true;
-        } else if (strcmp(a, "--check") == 0) {
-            ls.check = true;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if (strcmp(a, "--diff") == 0) {
-            diff = true;
-        } else if (strcmp(a, "--ignore-sites") == 0) {
-            d.ignore_sites = true;
-        } else if (strcmp(a, "--sites-compatible") == 0) {
-            d.sites_compatible = true;
-        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-            d.quiet = true;
-        } else if ((v = option_value(argc, argv, &i, "--provider", &missing))) {
-            strvec_push(&d.filter.providers, v);
-        } else if ((v = option_value(argc, argv, &i, "--ignore-probe", &missing))) {
-            strvec_push(&d.filter.ignored_probes, v);
-        } else if (missing) {
-            fprintf(stderr, "sdt-list: option '%s' needs a value\n", a);
-            bad = a;
-        } else if (strcmp(a, "--help") == 0) {
-            help();
-            rc = 0;
-            goto done;
-        } else if (strcmp(a, "--version") == 0) {
-            printf("sdt-list (sdtkit) %s\n", SDTKIT_VERSION);
-            rc = 0;
-            goto done;
-        } else {
-            fprintf(stderr, "sdt-list: unknown option '%s'\n", a);
-            bad = a;
-        }
+            return DIFF_ERROR;
+    return 2;
+}
+
+/* The option argv[*i] (and its value, *i then moving past it) into o: 0,
+ * 1 after saying what is wrong with it, or -1 when --help or --version
+ * answered. */
+static int parse_option(int argc, char **argv, int *i, struct options *o)
+{
+    const char *a = argv[*i], *v;
+    bool missing = false;
+    if (strcmp(a, "--check") == 0) {
+        o->check = true;
+    } else if (strcmp(a, "--json") == 0) {
+        o->json = true;
+    } else if (strcmp(a, "--diff") == 0) {
+        o->diff = true;
+    } else if (strcmp(a, "--ignore-sites") == 0) {
+        o->d.ignore_sites = true;
+    } else if (strcmp(a, "--sites-compatible") == 0) {
+        o->d.sites_compatible = true;
+    } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+        o->d.quiet = true;
+    } else if ((v = option_value(argc, argv, i, "--provider", &missing))) {
+        strvec_push(&o->d.filter.providers, v);
+    } else if ((v = option_value(argc, argv, i, "--ignore-probe", &missing))) {
+        strvec_push(&o->d.filter.ignored_probes, v);
+    } else if (missing) {
+        fprintf(stderr, "sdt-list: option '%s' needs a value\n", a);
+        return 1;
+    } else if (strcmp(a, "--help") == 0) {
+        help();
+        return -1;
+    } else if (strcmp(a, "--version") == 0) {
+        printf("sdt-list (sdtkit) %s\n", SDTKIT_VERSION);
+        return -1;
+    } else {
+        fprintf(stderr, "sdt-list: unknown option '%s'\n", a);
+        return 1;
     }
-    if (!bad && diff && files.n != 2) {
+    return 0;
+}
+
+/* Options that do not go together: false, or true after saying which. */
+static bool options_conflict(const struct options *o)
+{
+    const struct diff_options *d = &o->d;
+    if (o->diff && o->files.n != 2) {
         fprintf(stderr, "sdt-list: --diff compares two files or directories, OLD and NEW\n");
-        bad = "--diff";
-    } else if (!bad && diff && ls.check) {
+        return true;
+    }
+    if (o->diff && o->check) {
         fprintf(stderr, "sdt-list: --check lists and checks; it does not go with --diff\n");
-        bad = "--check";
-    } else if (!bad && !diff && (d.ignore_sites || d.sites_compatible || d.quiet)) {
+        return true;
+    }
+    if (!o->diff && (d->ignore_sites || d->sites_compatible || d->quiet)) {
         fprintf(stderr,
                 "sdt-list: --ignore-sites, --sites-compatible and --quiet go with --diff\n");
-        bad = "--diff";
-    } else if (!bad && json && ls.check) {
+        return true;
+    }
+    if (o->json && o->check) {
         fprintf(stderr, "sdt-list: --check reports on stderr; it does not go with --json\n");
-        bad = "--check";
+        return true;
     }
-    if (bad || files.n == 0) {
-        usage(stderr);
-        goto done;
-    }
+    return false;
+}
 
-    if (diff) {
-        d.json = json;
-        rc = diff_run(files.v[0], files.v[1], &d);
-        goto done;
+/* 0 to go on, the usage status after the usage, or -1 when --help or
+ * --version answered. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    bool only_files = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int rc = 0;
+        if (only_files || a[0] != '-' || a[1] == '\0')
+            strvec_push(&o->files, a);
+        else if (strcmp(a, "--") == 0)
+            only_files = true;
+        else
+            rc = parse_option(argc, argv, &i, o);
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            goto usage;
     }
-    ls.filter = &d.filter;
-    rc = json ? list_json(&files, &d.filter) : list_text(&files, &ls);
+    if (options_conflict(o) || o->files.n == 0)
+        goto usage;
+    return 0;
+usage:
+    usage(stderr);
+    return usage_status(argc, argv);
+}
+
+/* The listing, or the comparison: the exit status. */
+static int run(struct options *o)
+{
+    if (o->diff) {
+        o->d.json = o->json;
+        return diff_run(o->files.v[0], o->files.v[1], &o->d);
+    }
+    struct lister ls = {.check = o->check, .filter = &o->d.filter};
+    int rc = o->json ? list_json(&o->files, &o->d.filter) : list_text(&o->files, &ls);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         error("cannot write the listing");
         rc = 1;
@@ -390,10 +427,21 @@ int main(int argc, char **argv)
                 ls.violations == 1 ? "" : "s");
         rc = 1;
     }
-done:
     strmap_free(&ls.reported);
-    strvec_free(&files);
-    strvec_free(&d.filter.providers);
-    strvec_free(&d.filter.ignored_probes);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    diag_set_program("sdt-list");
+    struct options o = {0};
+    int rc = parse_options(argc, argv, &o);
+    if (rc == 0)
+        rc = run(&o);
+    else if (rc < 0)
+        rc = 0;
+    strvec_free(&o.files);
+    strvec_free(&o.d.filter.providers);
+    strvec_free(&o.d.filter.ignored_probes);
     return rc;
 }
