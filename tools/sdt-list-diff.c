@@ -343,6 +343,52 @@ static void json_shape(struct json *j, const char *key, const struct shape *s)
     json_close(j, '}');
 }
 
+/* What changed, as the keys of change c's object. */
+static void json_change_values(struct json *j, const struct change *c)
+{
+    switch (c->kind) {
+    case CH_ADDED:
+        json_shape(j, "new", c->new);
+        break;
+    case CH_REMOVED:
+        json_shape(j, "old", c->old);
+        break;
+    case CH_SITES:
+        json_kv_int(j, "old", (long long)c->old->nsites);
+        json_kv_int(j, "new", (long long)c->new->nsites);
+        break;
+    case CH_ARG_COUNT:
+        json_kv_str(j, "old", c->old->counts);
+        json_kv_str(j, "new", c->new->counts);
+        break;
+    case CH_ARG:
+        json_kv_int(j, "argument", c->arg);
+        json_kv_str(j, "old", c->old->sizes[c->arg]);
+        json_kv_str(j, "new", c->new->sizes[c->arg]);
+        break;
+    case CH_SEMAPHORE:
+        json_kv_str(j, "old", c->old->semaphore);
+        json_kv_str(j, "new", c->new->semaphore);
+        break;
+    }
+}
+
+/* The object of change c; line is the caller's, for its message. */
+static void json_change(struct json *j, const struct change *c, struct buf *line)
+{
+    json_open(j, '{');
+    json_kv_str(j, "provider", c->provider);
+    json_kv_str(j, "name", c->name);
+    json_kv_str(j, "change", kind_names[c->kind]);
+    json_kv_bool(j, "compatible", c->compatible);
+    json_change_values(j, c);
+    line->len = 0;
+    describe(line, c);
+    json_kv_str(j, "message", line->data);
+    json_close(j, '}');
+}
+
+/* A row: its file, its two sides, then its changes. */
 static void json_row(struct differ *d, const struct row *r)
 {
     struct json *j = &d->j;
@@ -363,43 +409,8 @@ static void json_row(struct differ *d, const struct row *r)
     json_key(j, "changes");
     json_open(j, '[');
     struct buf line = {0};
-    for (size_t i = 0; i < d->nch; i++) {
-        const struct change *c = &d->ch[i];
-        json_open(j, '{');
-        json_kv_str(j, "provider", c->provider);
-        json_kv_str(j, "name", c->name);
-        json_kv_str(j, "change", kind_names[c->kind]);
-        json_kv_bool(j, "compatible", c->compatible);
-        switch (c->kind) {
-        case CH_ADDED:
-            json_shape(j, "new", c->new);
-            break;
-        case CH_REMOVED:
-            json_shape(j, "old", c->old);
-            break;
-        case CH_SITES:
-            json_kv_int(j, "old", (long long)c->old->nsites);
-            json_kv_int(j, "new", (long long)c->new->nsites);
-            break;
-        case CH_ARG_COUNT:
-            json_kv_str(j, "old", c->old->counts);
-            json_kv_str(j, "new", c->new->counts);
-            break;
-        case CH_ARG:
-            json_kv_int(j, "argument", c->arg);
-            json_kv_str(j, "old", c->old->sizes[c->arg]);
-            json_kv_str(j, "new", c->new->sizes[c->arg]);
-            break;
-        case CH_SEMAPHORE:
-            json_kv_str(j, "old", c->old->semaphore);
-            json_kv_str(j, "new", c->new->semaphore);
-            break;
-        }
-        line.len = 0;
-        describe(&line, c);
-        json_kv_str(j, "message", line.data);
-        json_close(j, '}');
-    }
+    for (size_t i = 0; i < d->nch; i++)
+        json_change(j, &d->ch[i], &line);
     buf_free(&line);
     json_close(j, ']');
     json_close(j, '}');
