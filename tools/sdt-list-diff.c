@@ -441,78 +441,111 @@ static void soname_key(struct buf *k, const struct unit *u)
     buf_adds(k, u->soname);
 }
 
-/* The rows: pairs by key, then by SONAME, then what is left on each side. */
-static struct row *pair_units(struct differ *d, const struct units *old, const struct units *new,
-                              size_t *nrows)
+/* The rows being made of two sides' units, and which units are in one. */
+struct pairing {
+    const struct units *old, *new;
+    bool *old_used, *new_used;
+    struct row *rows;
+    size_t n;
+};
+
+/* Old unit old_i and new unit new_i, as one row. */
+static void pair(struct pairing *p, size_t old_i, size_t new_i, bool by_soname)
 {
-    struct row *rows = xcalloc(old->n + new->n + 1, sizeof *rows);
-    size_t n = 0;
-    bool *old_used = xcalloc(old->n + 1, sizeof *old_used);
-    bool *new_used = xcalloc(new->n + 1, sizeof *new_used);
-    struct strmap by_key = {0}, old_so = {0}, new_so = {0};
-    for (size_t i = 0; i < old->n; i++)
-        strmap_put(&by_key, old->v[i]->key, strlen(old->v[i]->key), (void *)(i + 1));
-    for (size_t i = 0; i < new->n; i++) {
-        const struct unit *u = new->v[i];
+    p->rows[p->n++] = (struct row){NULL, p->old->v[old_i], p->new->v[new_i], by_soname, 0};
+    p->old_used[old_i] = p->new_used[new_i] = true;
+}
+
+/* The units with the same key on both sides. */
+static void pair_by_key(struct pairing *p)
+{
+    struct strmap by_key = {0};
+    for (size_t i = 0; i < p->old->n; i++)
+        strmap_put(&by_key, p->old->v[i]->key, strlen(p->old->v[i]->key), (void *)(i + 1));
+    for (size_t i = 0; i < p->new->n; i++) {
+        const struct unit *u = p->new->v[i];
         uintptr_t at = (uintptr_t)strmap_get(&by_key, u->key, strlen(u->key));
-        if (at) {
-            rows[n++] = (struct row){NULL, old->v[at - 1], u, false, 0};
-            old_used[at - 1] = new_used[i] = true;
-        }
+        if (at)
+            pair(p, at - 1, i, false);
     }
-    /* a SONAME pairs two units when it names one unit left over in that
-     * directory on each side */
+    strmap_free(&by_key);
+}
+
+/* The units of us left over (not used), by soname_key into m. */
+static void count_sonames(struct differ *d, const struct units *us, const bool *used,
+                          struct strmap *m, struct buf *k)
+{
+    for (size_t i = 0; i < us->n; i++) {
+        if (used[i] || !us->v[i]->soname)
+            continue;
+        soname_key(k, us->v[i]);
+        struct named *x = strmap_get(m, k->data, k->len);
+        if (!x) {
+            x = arena_alloc(&d->mem, sizeof *x);
+            strmap_put(m, k->data, k->len, x);
+        }
+        x->index = i;
+        x->count++;
+    }
+}
+
+/* A SONAME pairs two units left over when it names one unit in that
+ * directory on each side. */
+static void pair_by_soname(struct differ *d, struct pairing *p)
+{
+    struct strmap old_so = {0}, new_so = {0};
     struct buf k = {0};
-    for (int side = 0; side < 2; side++) {
-        const struct units *us = side ? new : old;
-        const bool *used = side ? new_used : old_used;
-        struct strmap *m = side ? &new_so : &old_so;
-        for (size_t i = 0; i < us->n; i++) {
-            if (used[i] || !us->v[i]->soname)
-                continue;
-            soname_key(&k, us->v[i]);
-            struct named *x = strmap_get(m, k.data, k.len);
-            if (!x) {
-                x = arena_alloc(&d->mem, sizeof *x);
-                strmap_put(m, k.data, k.len, x);
-            }
-            x->index = i;
-            x->count++;
-        }
-    }
-    for (size_t i = 0; i < new->n; i++) {
-        const struct unit *u = new->v[i];
-        if (new_used[i] || !u->soname)
+    count_sonames(d, p->old, p->old_used, &old_so, &k);
+    count_sonames(d, p->new, p->new_used, &new_so, &k);
+    for (size_t i = 0; i < p->new->n; i++) {
+        const struct unit *u = p->new->v[i];
+        if (p->new_used[i] || !u->soname)
             continue;
         soname_key(&k, u);
         const struct named *mine = strmap_get(&new_so, k.data, k.len);
         const struct named *theirs = strmap_get(&old_so, k.data, k.len);
-        if (mine->count == 1 && theirs && theirs->count == 1) {
-            rows[n++] = (struct row){NULL, old->v[theirs->index], u, true, 0};
-            old_used[theirs->index] = new_used[i] = true;
-        }
+        if (mine->count == 1 && theirs && theirs->count == 1)
+            pair(p, theirs->index, i, true);
     }
     buf_free(&k);
-    for (size_t i = 0; i < old->n; i++)
-        if (!old_used[i])
-            rows[n++] = (struct row){NULL, old->v[i], NULL, false, 0};
-    for (size_t i = 0; i < new->n; i++)
-        if (!new_used[i])
-            rows[n++] = (struct row){NULL, NULL, new->v[i], false, 0};
-    for (size_t i = 0; i < n; i++) {
-        const struct unit *u = rows[i].new ? rows[i].new : rows[i].old;
-        rows[i].shown = d->tree ? u->key : u->label;
-        rows[i].seq = i;
-    }
-    if (n > 1)
-        qsort(rows, n, sizeof *rows, cmp_row);
-    strmap_free(&by_key);
     strmap_free(&old_so);
     strmap_free(&new_so);
-    free(old_used);
-    free(new_used);
-    *nrows = n;
-    return rows;
+}
+
+/* The units left over, each a row of its own. */
+static void pair_rest(struct pairing *p)
+{
+    for (size_t i = 0; i < p->old->n; i++)
+        if (!p->old_used[i])
+            p->rows[p->n++] = (struct row){NULL, p->old->v[i], NULL, false, 0};
+    for (size_t i = 0; i < p->new->n; i++)
+        if (!p->new_used[i])
+            p->rows[p->n++] = (struct row){NULL, NULL, p->new->v[i], false, 0};
+}
+
+/* The rows: pairs by key, then by SONAME, then what is left on each side;
+ * sorted by the names they are shown by. */
+static struct row *pair_units(struct differ *d, const struct units *old, const struct units *new,
+                              size_t *nrows)
+{
+    struct pairing p = {old, new, NULL, NULL, NULL, 0};
+    p.rows = xcalloc(old->n + new->n + 1, sizeof *p.rows);
+    p.old_used = xcalloc(old->n + 1, sizeof *p.old_used);
+    p.new_used = xcalloc(new->n + 1, sizeof *p.new_used);
+    pair_by_key(&p);
+    pair_by_soname(d, &p);
+    pair_rest(&p);
+    for (size_t i = 0; i < p.n; i++) {
+        const struct unit *u = p.rows[i].new ? p.rows[i].new : p.rows[i].old;
+        p.rows[i].shown = d->tree ? u->key : u->label;
+        p.rows[i].seq = i;
+    }
+    if (p.n > 1)
+        qsort(p.rows, p.n, sizeof *p.rows, cmp_row);
+    free(p.old_used);
+    free(p.new_used);
+    *nrows = p.n;
+    return p.rows;
 }
 
 /* ---- the whole ---- */
