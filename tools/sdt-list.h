@@ -46,7 +46,7 @@ struct probe {
 /* One ELF file, or one member of an archive. */
 struct unit {
     const char *label;  /* as sdt-list shows it: "path" or "path(member)" */
-    const char *key;    /* what it is matched by in --diff: see probes.c */
+    const char *key;    /* what it is matched by in --diff: see unit_key (sdt-list-probes.c) */
     const char *member; /* the archive member's name, or NULL */
     struct target target;
     unsigned type;        /* e_type */
