@@ -411,7 +411,7 @@ int split_words(const char *s, struct strvec *out, const char **why)
     while (p && *p) {
         if (is_blank(*p)) {
             if (in_word)
-                strvec_pushn(out, word.data, word.len);
+                strvec_pushn(out, word.data ? word.data : "", word.len);
             word.len = 0;
             in_word = false;
             p++;

@@ -624,6 +624,17 @@ EOF
     chmod +x "$1"
 }
 
+# (an empty word before a blank copied from a null pointer: UBSan's
+# finding in the asan pass)
+@test "an empty quoted word in \$CFLAGS reaches the compiler as an empty argument, which gcc refuses" {
+    recorder cc
+    RECORD="$T/args" REAL=gcc CC="$T/cc" CFLAGS="-O2 '' -g" run --separate-stderr "$DTRACE" -G -s prov.d -o out.o
+    [ "$status" -eq 1 ]
+    [ "$(head -3 args | tr '\n' ,)" = "-O2,,-g," ]
+    [[ "${stderr_lines[-1]}" == "dtrace: error: asking \$CC for its target: '$T/cc' failed with exit status 1" ]]
+    [ ! -e out.o ]
+}
+
 @test "\$CC and \$CFLAGS reach the compiler word for word: quotes, spaces, ;, \$(...) and backticks" {
     mkdir "my tools"
     recorder "my tools/the cc"
