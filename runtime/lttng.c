@@ -324,6 +324,45 @@ static struct {
 
 static pthread_mutex_t module_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The locks this thread holds or is taking (HELD_*, set before the lock
+ * is taken: a signal may come at any instruction of pthread_mutex_lock).
+ * A fork from a signal handler that interrupted this thread there must not
+ * wait for the lock: fork's prepare handler skips it.  The child makes
+ * every lock anew, as after any fork: a thread that was waiting for one
+ * takes it; one that held it goes on, alone in its process, and releases
+ * it (a normal mutex's unlock of a free mutex leaves it free).  The same
+ * as fire.c's riders lock. */
+enum {
+    HELD_LTT = 1,
+    HELD_MODULE = 2
+};
+static _Thread_local unsigned held_here;
+static unsigned held_at_fork; /* the locks fork's prepare handler did not take */
+
+static void ltt_lock(void)
+{
+    held_here |= HELD_LTT;
+    pthread_mutex_lock(&ltt.lock);
+}
+
+static void ltt_unlock(void)
+{
+    pthread_mutex_unlock(&ltt.lock);
+    held_here &= ~(unsigned)HELD_LTT;
+}
+
+static void module_lock_take(void)
+{
+    held_here |= HELD_MODULE;
+    pthread_mutex_lock(&module_lock);
+}
+
+static void module_lock_give(void)
+{
+    pthread_mutex_unlock(&module_lock);
+    held_here &= ~(unsigned)HELD_MODULE;
+}
+
 /* The last job this thread's call made or joined, which lttng_settle
  * waits for. */
 static _Thread_local uint64_t ltt_need;
@@ -680,7 +719,7 @@ static void activate_probe(struct sdtkit_probe *p)
 
 void lttng_publish(struct sdtkit_probe *p, uintptr_t call, const volatile unsigned short *sem)
 {
-    pthread_mutex_lock(&ltt.lock);
+    ltt_lock();
     if (p->lt.published)
         unlink_probe(p);
     p->lt.call = call;
@@ -696,17 +735,17 @@ void lttng_publish(struct sdtkit_probe *p, uintptr_t call, const volatile unsign
             pthread_cond_signal(&ltt.work); /* its gates to look after */
     }
     store_gates(p);
-    pthread_mutex_unlock(&ltt.lock);
+    ltt_unlock();
 }
 
 void lttng_unpublish(struct sdtkit_probe *p)
 {
-    pthread_mutex_lock(&ltt.lock);
+    ltt_lock();
     if (p->lt.published)
         unlink_probe(p);
     p->lt.published = false;
     probe_store(p, 0, &probe_zero_semaphore, &probe_zero_trap);
-    pthread_mutex_unlock(&ltt.lock);
+    ltt_unlock();
 }
 
 /* Forget the stragglers no thread is firing any more, as f saw them. */
@@ -727,7 +766,7 @@ static void land_stragglers(const struct flights *f)
 
 void lttng_retire(struct sdtkit_probe *const *probes, size_t n)
 {
-    pthread_mutex_lock(&ltt.lock);
+    ltt_lock();
     for (size_t i = 0; i < n; i++) {
         struct sdtkit_probe *p = probes[i];
         struct lttng_event *ev = p->lt.ev;
@@ -751,7 +790,7 @@ void lttng_retire(struct sdtkit_probe *const *probes, size_t n)
     }
     if (ltt.nstragglers)
         pthread_cond_signal(&ltt.work);
-    pthread_mutex_unlock(&ltt.lock);
+    ltt_unlock();
 }
 
 /* ---- firing ---- */
@@ -1014,11 +1053,11 @@ static struct batch *take_batch(uint64_t *last)
  * arms them when a session records an event of it. */
 static void register_batch(struct batch *b)
 {
-    pthread_mutex_lock(&module_lock);
+    module_lock_take();
     b->module = ltt.module_register(b->tps, (int)b->n) == 0;
-    pthread_mutex_unlock(&module_lock);
+    module_lock_give();
     void *cookie = b->module ? ltt.probe_register(&b->desc) : NULL;
-    pthread_mutex_lock(&ltt.lock);
+    ltt_lock();
     b->cookie = cookie;
     if (!cookie)
         PROBLEM("provider '%s': LTTng-UST refused its %zu events (LTTNG_UST_DEBUG=1 says why)",
@@ -1031,7 +1070,7 @@ static void register_batch(struct batch *b)
         watch_update(ev);
         sync_gates(ev);
     }
-    pthread_mutex_unlock(&ltt.lock);
+    ltt_unlock();
 }
 
 /* Unregister b (its provider, whose unregistration waits for a grace
@@ -1040,11 +1079,11 @@ static void unregister_batch(struct batch *b)
 {
     if (b->cookie)
         ltt.probe_unregister(b->cookie);
-    pthread_mutex_lock(&module_lock);
+    module_lock_take();
     if (b->module)
         ltt.module_unregister(b->tps);
     b->module = false;
-    pthread_mutex_unlock(&module_lock);
+    module_lock_give();
 }
 
 /* Every published event's gates as LTTng-UST's state says; whether any
@@ -1062,7 +1101,7 @@ static bool tick(void)
 static void *worker(void *arg)
 {
     (void)arg;
-    pthread_mutex_lock(&ltt.lock);
+    ltt_lock();
     while (!ltt.exiting) {
         /* the registrations and unregistrations in the order queued */
         bool reg = ltt.rq_head && (!ltt.uq_head || ltt.rq_head->ticket < ltt.uq_head->ticket);
@@ -1071,9 +1110,9 @@ static void *worker(void *arg)
             struct batch *b = take_batch(&ticket);
             if (b) {
                 ltt.flying = b;
-                pthread_mutex_unlock(&ltt.lock);
+                ltt_unlock();
                 register_batch(b);
-                pthread_mutex_lock(&ltt.lock);
+                ltt_lock();
                 ltt.flying = NULL;
                 if (!b->live && !b->abandoned)
                     queue_unregister(b); /* all destroyed meanwhile */
@@ -1089,9 +1128,9 @@ static void *worker(void *arg)
             if (!ltt.uq_head)
                 ltt.uq_tail = &ltt.uq_head;
             ltt.flying = b;
-            pthread_mutex_unlock(&ltt.lock);
+            ltt_unlock();
             unregister_batch(b);
-            pthread_mutex_lock(&ltt.lock);
+            ltt_lock();
             ltt.flying = NULL;
             uint64_t ticket = b->ticket;
             if (!b->abandoned)
@@ -1105,9 +1144,9 @@ static void *worker(void *arg)
             /* retired probes a thread was firing: landed since? (riders
              * locked, so without ltt.lock) */
             struct flights f;
-            pthread_mutex_unlock(&ltt.lock);
+            ltt_unlock();
             int rc = fire_quiesce(&f);
-            pthread_mutex_lock(&ltt.lock);
+            ltt_lock();
             if (rc == 0) {
                 land_stragglers(&f);
                 fire_landed(&f);
@@ -1131,7 +1170,7 @@ static void *worker(void *arg)
     }
     ltt.thread = false;
     pthread_cond_broadcast(&ltt.done); /* no more jobs done */
-    pthread_mutex_unlock(&ltt.lock);
+    ltt_unlock();
     return NULL;
 }
 
@@ -1358,7 +1397,7 @@ static int look(bool load)
     struct binding b;
     char msg[sizeof ltt.status];
     int found = want == 0 ? -1 : find_lttng(load || want == 1, &b, msg, sizeof msg);
-    pthread_mutex_lock(&ltt.lock);
+    ltt_lock();
     if (ltt.state == L_UNKNOWN || ltt.state == L_ABSENT) {
         if (found > 0) {
             activate(&b);
@@ -1377,7 +1416,7 @@ static int look(bool load)
         }
     }
     int rc = ltt.state == L_ACTIVE ? SDTKIT_OK : SDTKIT_E_UNSUPPORTED;
-    pthread_mutex_unlock(&ltt.lock);
+    ltt_unlock();
     return rc;
 }
 
@@ -1386,11 +1425,11 @@ static void wait_jobs(void)
 {
     if (!ltt_need)
         return;
-    pthread_mutex_lock(&ltt.lock);
+    ltt_lock();
     if (start_worker() == 0)
         while (ltt.finished < ltt_need && ltt.thread)
-            pthread_cond_wait(&ltt.done, &ltt.lock);
-    pthread_mutex_unlock(&ltt.lock);
+            pthread_cond_wait(&ltt.done, &ltt.lock); /* (taking it again: held) */
+    ltt_unlock();
     ltt_need = 0;
 }
 
@@ -1398,11 +1437,11 @@ int lttng_look(bool load)
 {
     int rc = look(load);
     if (rc == SDTKIT_OK) {
-        pthread_mutex_lock(&ltt.lock);
+        ltt_lock();
         /* jobs queued by destroys, or inherited by a fork's child */
         if (ltt.rq_head || ltt.uq_head)
             start_worker();
-        pthread_mutex_unlock(&ltt.lock);
+        ltt_unlock();
     }
     return rc;
 }
@@ -1426,10 +1465,10 @@ __attribute__((constructor)) static void lttng_begin(void)
 
 __attribute__((destructor)) static void lttng_end(void)
 {
-    pthread_mutex_lock(&ltt.lock);
+    ltt_lock();
     ltt.exiting = true; /* the thread ends after its call in progress */
     pthread_cond_broadcast(&ltt.work);
-    pthread_mutex_unlock(&ltt.lock);
+    ltt_unlock();
     thread_key_end(&status_key);
 }
 
@@ -1446,10 +1485,10 @@ const char *lttng_status(void)
     }
     if (!buf)
         return "LTTng-UST: (out of memory)";
-    pthread_mutex_lock(&ltt.lock);
+    ltt_lock();
     snprintf(buf, LEN, "LTTng-UST %s%s%s", ltt.status, ltt.problem[0] ? "; last: " : "",
              ltt.problem);
-    pthread_mutex_unlock(&ltt.lock);
+    ltt_unlock();
     return buf;
 }
 
@@ -1458,9 +1497,9 @@ bool lttng_call_problem(char *buf, size_t len)
     if (!ltt_problem)
         return false;
     ltt_problem = false;
-    pthread_mutex_lock(&ltt.lock);
+    ltt_lock();
     snprintf(buf, len, "%s", ltt.problem);
-    pthread_mutex_unlock(&ltt.lock);
+    ltt_unlock();
     return true;
 }
 
@@ -1468,14 +1507,19 @@ bool lttng_call_problem(char *buf, size_t len)
 
 void lttng_fork_prepare(void)
 {
-    pthread_mutex_lock(&module_lock);
-    pthread_mutex_lock(&ltt.lock);
+    held_at_fork = held_here;
+    if (!(held_at_fork & HELD_MODULE))
+        pthread_mutex_lock(&module_lock);
+    if (!(held_at_fork & HELD_LTT))
+        pthread_mutex_lock(&ltt.lock);
 }
 
 void lttng_fork_parent(void)
 {
-    pthread_mutex_unlock(&ltt.lock);
-    pthread_mutex_unlock(&module_lock);
+    if (!(held_at_fork & HELD_LTT))
+        pthread_mutex_unlock(&ltt.lock);
+    if (!(held_at_fork & HELD_MODULE))
+        pthread_mutex_unlock(&module_lock);
 }
 
 void lttng_fork_child(void)
