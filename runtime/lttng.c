@@ -1154,7 +1154,9 @@ static void *worker(void *arg)
         }
         struct timespec t0, t;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        if (!tick() && !ltt.nstragglers) {
+        /* (a job queued while the lock was left above found no sleeper
+         * to wake: looked at again before sleeping) */
+        if (!tick() && !ltt.nstragglers && !ltt.rq_head && !ltt.uq_head) {
             ltt.sleeping = true;
             pthread_cond_wait(&ltt.work, &ltt.lock);
             ltt.sleeping = false;

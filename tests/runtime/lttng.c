@@ -17,6 +17,9 @@
                              fire COUNT times; a value "#" is the index
      enabled P N             whether is-enabled says so now
      await P N 0|1           wait (1 ms at a time) until is-enabled says so
+     reload P N              unload and load P (1 ms apart) until is-enabled
+                             of N says 1: a name taken becomes free once
+                             lttng.c's thread unregistered its events
      status                  sdtkit_lttng_status()
      enable                  sdtkit_lttng_enable()
      dlopen FILE             dlopen(FILE, RTLD_NOW)
@@ -260,7 +263,7 @@ static void run(char *line)
         printf("path %s\n", path ? path : "(null)");
     } else if (strcmp(cmd, "fire") == 0 || strcmp(cmd, "burst") == 0 ||
                strcmp(cmd, "enabled") == 0 || strcmp(cmd, "await") == 0 ||
-               strcmp(cmd, "fork") == 0) {
+               strcmp(cmd, "fork") == 0 || strcmp(cmd, "reload") == 0) {
         int i = probe(pn, word(&line));
         if (i < 0) {
             puts("no such probe");
@@ -272,6 +275,16 @@ static void run(char *line)
             long count = atol(word(&line));
             for (long k = 0; k < count; k++)
                 fire(i, line, k);
+        } else if (cmd[0] == 'r') {
+            struct timespec ms = {0, 1000000};
+            while (enabled(i) != 1 && p >= 0) {
+                nanosleep(&ms, NULL);
+                if (provs[p].pv)
+                    sdtkit_provider_unload(provs[p].pv), sdtkit_provider_load(provs[p].pv);
+                else
+                    providerUnload(provs[p].cpv), providerLoad(provs[p].cpv);
+            }
+            cmd = "reloaded";
         } else if (cmd[0] == 'a') {
             const char *w = word(&line);
             int want = w && atoi(w);
