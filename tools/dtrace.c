@@ -105,7 +105,86 @@ static const char *option_value(int argc, char **argv, int *i, size_t optlen)
     return argv[++*i];
 }
 
-/* 0 to go on, 2 for a usage error, or -1 when --help/--version answered. */
+/* An option with a value (-s, -o, -x, -I, -D, -U) at argv[*i], the value
+ * attached or the next word (then *i moves on to it): 0, or 2 for a usage
+ * error. */
+static int value_option(int argc, char **argv, int *i, struct options *o)
+{
+    const char *a = argv[*i];
+    const char *v = option_value(argc, argv, i, 2);
+    if (!v)
+        return usage_error("option '%s' requires an argument", a);
+    if (a[1] == 's') {
+        strvec_push(&o->inputs, v);
+    } else if (a[1] == 'o') {
+        o->output = v;
+    } else if (a[1] == 'x') {
+        /* accepted for compatibility */
+    } else if (a[1] == 'D' && strcmp(v, "PIC") == 0) {
+        /* libtool's -DPIC means nothing to a provider file */
+    } else { /* -I, -D, -U: for the preprocessor */
+        struct buf w = {0};
+        buf_printf(&w, "-%c%s", a[1], v);
+        strvec_push(&o->cpp.args, w.data);
+        buf_free(&w);
+    }
+    return 0;
+}
+
+/* The option at argv[*i] (but "--"), its value too: 0 to go on, 2 for a
+ * usage error, or -1 when --help/--version answered. */
+static int parse_option(int argc, char **argv, int *i, struct options *o)
+{
+    const char *a = argv[*i];
+    if (strcmp(a, "-h") == 0) {
+        o->header = true;
+    } else if (strcmp(a, "-G") == 0) {
+        o->object = true;
+    } else if (strcmp(a, "-C") == 0) {
+        o->cpp.enabled = true;
+    } else if (strcmp(a, "-v") == 0) {
+        o->verbose = true;
+    } else if (strcmp(a, "-k") == 0) {
+        /* nothing to keep */
+    } else if (strcmp(a, "-32") == 0 || strcmp(a, "-64") == 0) {
+        o->bits = a[1] == '3' ? 32 : 64;
+    } else if (strcmp(a, "-fpic") == 0 || strcmp(a, "-fPIC") == 0 ||
+               strcmp(a, "--no-pyparsing") == 0 || strcmp(a, "--types") == 0) {
+        /* accepted for compatibility */
+    } else if (strcmp(a, "--define-semaphores") == 0) {
+        o->define_semaphores = true;
+    } else if (strcmp(a, "--help") == 0) {
+        help();
+        return -1;
+    } else if (strcmp(a, "--version") == 0) {
+        printf("dtrace (sdtkit) %s\n", SDTKIT_VERSION);
+        return -1;
+    } else if (a[1] == 's' || a[1] == 'o' || a[1] == 'x' || a[1] == 'I' || a[1] == 'D' ||
+               a[1] == 'U') {
+        return value_option(argc, argv, i, o);
+    } else {
+        return unknown_option(a);
+    }
+    return 0;
+}
+
+/* The options read make sense together: 0, or 2 for a usage error. */
+static int check_options(const struct options *o)
+{
+    if (o->header && o->object)
+        return usage_error("%s", "-h and -G cannot be combined: run dtrace once for each");
+    if (!o->header && !o->object)
+        return usage_error("%s", "one of -h or -G is required");
+    if (o->inputs.n == 0)
+        return usage_error("%s", "no provider file: -s FILE.d is required");
+    if (o->define_semaphores && !o->header)
+        return usage_error("%s", "--define-semaphores goes with -h");
+    return 0;
+}
+
+/* argv's words into o: the options, then whether they make sense
+ * together.  0 to go on, 2 for a usage error, or -1 when --help/--version
+ * answered. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
     bool only_objects = false;
@@ -117,61 +196,13 @@ static int parse_options(int argc, char **argv, struct options *o)
         }
         if (strcmp(a, "--") == 0) {
             only_objects = true;
-        } else if (strcmp(a, "-h") == 0) {
-            o->header = true;
-        } else if (strcmp(a, "-G") == 0) {
-            o->object = true;
-        } else if (strcmp(a, "-C") == 0) {
-            o->cpp.enabled = true;
-        } else if (strcmp(a, "-v") == 0) {
-            o->verbose = true;
-        } else if (strcmp(a, "-k") == 0) {
-            /* nothing to keep */
-        } else if (strcmp(a, "-32") == 0 || strcmp(a, "-64") == 0) {
-            o->bits = a[1] == '3' ? 32 : 64;
-        } else if (strcmp(a, "-fpic") == 0 || strcmp(a, "-fPIC") == 0 ||
-                   strcmp(a, "--no-pyparsing") == 0 || strcmp(a, "--types") == 0) {
-            /* accepted for compatibility */
-        } else if (strcmp(a, "--define-semaphores") == 0) {
-            o->define_semaphores = true;
-        } else if (strcmp(a, "--help") == 0) {
-            help();
-            return -1;
-        } else if (strcmp(a, "--version") == 0) {
-            printf("dtrace (sdtkit) %s\n", SDTKIT_VERSION);
-            return -1;
-        } else if (a[1] == 's' || a[1] == 'o' || a[1] == 'x') {
-            const char *v = option_value(argc, argv, &i, 2);
-            if (!v)
-                return usage_error("option '%s' requires an argument", a);
-            if (a[1] == 's')
-                strvec_push(&o->inputs, v);
-            else if (a[1] == 'o')
-                o->output = v;
-        } else if (a[1] == 'I' || a[1] == 'D' || a[1] == 'U') {
-            char opt[3] = {'-', a[1], '\0'};
-            const char *v = option_value(argc, argv, &i, 2);
-            if (!v)
-                return usage_error("option '%s' requires an argument", a);
-            if (a[1] == 'D' && strcmp(v, "PIC") == 0)
-                continue; /* libtool's -DPIC means nothing to a provider file */
-            struct buf w = {0};
-            buf_printf(&w, "%s%s", opt, v);
-            strvec_push(&o->cpp.args, w.data);
-            buf_free(&w);
-        } else {
-            return unknown_option(a);
+            continue;
         }
+        int rc = parse_option(argc, argv, &i, o);
+        if (rc != 0)
+            return rc;
     }
-    if (o->header && o->object)
-        return usage_error("%s", "-h and -G cannot be combined: run dtrace once for each");
-    if (!o->header && !o->object)
-        return usage_error("%s", "one of -h or -G is required");
-    if (o->inputs.n == 0)
-        return usage_error("%s", "no provider file: -s FILE.d is required");
-    if (o->define_semaphores && !o->header)
-        return usage_error("%s", "--define-semaphores goes with -h");
-    return 0;
+    return check_options(o);
 }
 
 /* ./BASENAME.h or ./BASENAME.o, BASENAME being the first -s file's name
