@@ -846,52 +846,49 @@ static void stack_values(const struct lttng_event *ev, const union slot *s, char
     }
 }
 
-/* The probe callback of every event (its class's): what a compiled
- * tracepoint's does, for a layout known at run time.  event is LTTng's
- * (a recorder or a notifier), armed on the event's call site. */
-static void record(void *event, const struct firing *f)
+/* e records a fire now: a recorder whose session and channel are active,
+ * or a notifier, and enabled (not a newer LTTng's kind of event: not ours
+ * to serve). */
+static bool recording(const struct ust_event_common *e)
 {
-    const struct ust_event_common *e = event;
-    const struct lttng_event *ev = f->ev;
     switch (e->type) {
     case UST_EVENT_RECORDER: {
         const struct ust_event_recorder *r = e->child;
         const struct ust_channel_common *c = r->chan->parent;
         if (!__atomic_load_n(&c->session->active, __ATOMIC_RELAXED) ||
             !__atomic_load_n(&c->enabled, __ATOMIC_RELAXED))
-            return;
+            return false;
         break;
     }
     case UST_EVENT_NOTIFIER:
         break;
-    default: /* a newer LTTng's kind of event: not ours to serve */
-        return;
+    default:
+        return false;
     }
-    if (!__atomic_load_n(&e->enabled, __ATOMIC_RELAXED))
-        return;
-    struct ust_probe_ctx pctx = {.struct_size = sizeof pctx, .ip = f->ip};
-    char stack[2 * sizeof(unsigned long) * SDTKIT_MAX_ARGS];
-    bool stacked = false;
-    if (__atomic_load_n(&e->eval_filter, __ATOMIC_RELAXED)) {
-        stack_values(ev, f->slots, stack);
-        stacked = true;
-        if (e->run_filter(e, stack, &pctx, NULL) != UST_FILTER_ACCEPT)
-            return;
-    }
-    if (e->type == UST_EVENT_NOTIFIER) {
-        const struct ust_event_notifier *n = e->child;
-        struct ust_notification_ctx nctx = {
-            .struct_size = sizeof nctx,
-            .eval_capture = __atomic_load_n(&n->eval_capture, __ATOMIC_RELAXED)};
-        if (!stacked && nctx.eval_capture)
-            stack_values(ev, f->slots, stack);
-        n->notification_send(n, stack, &pctx, &nctx);
-        return;
-    }
-    /* the payload: each field at its alignment, a string's bytes and NUL */
-    const union slot *s = f->slots;
-    const char *str[SDTKIT_MAX_ARGS];
-    size_t strl[SDTKIT_MAX_ARGS], len = 0, largest = 1;
+    return __atomic_load_n(&e->enabled, __ATOMIC_RELAXED);
+}
+
+/* Send notifier n's notification of f, its captures from stack (filled
+ * here unless stacked already). */
+static void notify(const struct ust_event_notifier *n, const struct firing *f, char *stack,
+                   bool stacked, struct ust_probe_ctx *pctx)
+{
+    struct ust_notification_ctx nctx = {.struct_size = sizeof nctx,
+                                        .eval_capture =
+                                            __atomic_load_n(&n->eval_capture, __ATOMIC_RELAXED)};
+    if (!stacked && nctx.eval_capture)
+        stack_values(f->ev, f->slots, stack);
+    n->notification_send(n, stack, pctx, &nctx);
+}
+
+/* The payload of ev's event fired with slots s: its size, each field at
+ * its alignment, a string's bytes and NUL (str[i] and strl[i] the string
+ * of field i and its size); *largest, the largest alignment. */
+static size_t payload(const struct lttng_event *ev, const union slot *s, const char **str,
+                      size_t *strl, size_t *largest)
+{
+    size_t len = 0;
+    *largest = 1;
     for (int i = 0; i < ev->nfields; i++) {
         unsigned k = ev->kind[i];
         if (k == FK_STRING) {
@@ -901,15 +898,27 @@ static void record(void *event, const struct firing *f)
         }
         size_t a = kinds[k].align; /* a power of two: its padding by mask */
         len += (-len & (a - 1)) + kinds[k].size;
-        largest = a > largest ? a : largest;
+        *largest = a > *largest ? a : *largest;
     }
-    const struct ust_event_recorder *r = e->child;
+    return len;
+}
+
+/* Write f's event through recorder r's channel: reserve, write each
+ * field, commit. */
+static void write_event(const struct ust_event_recorder *r, const struct firing *f,
+                        struct ust_probe_ctx *pctx)
+{
+    const struct lttng_event *ev = f->ev;
+    const union slot *s = f->slots;
+    const char *str[SDTKIT_MAX_ARGS];
+    size_t strl[SDTKIT_MAX_ARGS], largest;
+    size_t len = payload(ev, s, str, strl, &largest);
     const struct ust_channel_buffer_ops *ops = r->chan->ops;
     struct ust_ring_buffer_ctx ctx = {.struct_size = sizeof ctx,
                                       .client_priv = (void *)r,
                                       .data_size = len,
                                       .largest_align = (int)largest,
-                                      .probe_ctx = &pctx};
+                                      .probe_ctx = pctx};
     if (ops->event_reserve(&ctx) < 0)
         return; /* the buffer is full: LTTng counts it discarded */
     for (int i = 0; i < ev->nfields; i++) {
@@ -920,6 +929,31 @@ static void record(void *event, const struct firing *f)
             ops->event_write(&ctx, &s[i], kinds[k].size, kinds[k].align);
     }
     ops->event_commit(&ctx);
+}
+
+/* The probe callback of every event (its class's): what a compiled
+ * tracepoint's does, for a layout known at run time.  event is LTTng's
+ * (a recorder or a notifier), armed on the event's call site: the
+ * session, channel and event checked, LTTng's filter run, then the
+ * notification sent or the event written. */
+static void record(void *event, const struct firing *f)
+{
+    const struct ust_event_common *e = event;
+    if (!recording(e))
+        return;
+    struct ust_probe_ctx pctx = {.struct_size = sizeof pctx, .ip = f->ip};
+    char stack[2 * sizeof(unsigned long) * SDTKIT_MAX_ARGS];
+    bool stacked = false;
+    if (__atomic_load_n(&e->eval_filter, __ATOMIC_RELAXED)) {
+        stack_values(f->ev, f->slots, stack);
+        stacked = true;
+        if (e->run_filter(e, stack, &pctx, NULL) != UST_FILTER_ACCEPT)
+            return;
+    }
+    if (e->type == UST_EVENT_NOTIFIER)
+        notify(e->child, f, stack, stacked, &pctx);
+    else
+        write_event(e->child, f, &pctx);
 }
 
 /* Call the probes LTTng-UST armed ev's call site with, inside its RCU
