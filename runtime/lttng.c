@@ -985,6 +985,17 @@ static void lttng_trampoline(const void *slots)
 
 /* ---- lttng.c's thread: registering and unregistering ---- */
 
+/* Take ev out of the list of every event (locked). */
+static void events_unlink(struct lttng_event *ev)
+{
+    if (ev->prev)
+        ev->prev->next = ev->next;
+    else
+        ltt.events = ev->next;
+    if (ev->next)
+        ev->next->prev = ev->prev;
+}
+
 static void batch_free(struct batch *b)
 {
     for (size_t i = 0; i < b->n; i++) {
@@ -992,12 +1003,7 @@ static void batch_free(struct batch *b)
         assert(dead(ev) && !ev->published);
         if (ev->state == EV_REGISTERED)
             ltt.registered--;
-        if (ev->prev)
-            ev->prev->next = ev->next;
-        else
-            ltt.events = ev->next;
-        if (ev->next)
-            ev->next->prev = ev->prev;
+        events_unlink(ev);
         free(ev);
     }
     free(b->descs);
@@ -1006,19 +1012,23 @@ static void batch_free(struct batch *b)
     free(b);
 }
 
-/* The events queued for registration at the queue's head, of one
- * provider name and before the first unregistration queued, out of the
- * queue, as a batch; those dead already dropped (locked).  *last: the
- * last ticket taken.  NULL when none is left, or out of memory (the
- * events are then failed). */
-static struct batch *take_batch(uint64_t *last)
+/* How many events queued for registration at the queue's head are of
+ * its first's provider name and before the first unregistration queued
+ * (locked; the queue not empty). */
+static size_t batch_size(void)
 {
-    struct lttng_event *first = ltt.rq_head;
+    const struct lttng_event *first = ltt.rq_head;
     uint64_t limit = ltt.uq_head ? ltt.uq_head->ticket : UINT64_MAX;
     size_t n = 0;
-    for (struct lttng_event *e = first;
+    for (const struct lttng_event *e = first;
          e && e->ticket < limit && strcmp(e->pname, first->pname) == 0; e = e->qnext)
         n++;
+    return n;
+}
+
+/* An empty batch with room for n events; NULL out of memory. */
+static struct batch *batch_new(size_t n)
+{
     struct batch *b = calloc(1, sizeof *b);
     if (b && (!(b->descs = calloc(n, sizeof *b->descs)) || !(b->tps = calloc(n, sizeof *b->tps)) ||
               !(b->events = calloc(n, sizeof *b->events)))) {
@@ -1027,48 +1037,39 @@ static struct batch *take_batch(uint64_t *last)
         free(b);
         b = NULL;
     }
-    const char *pname = first->pname; /* first may be freed below */
-    char copy[UST_SYM_NAME_LEN];
-    snprintf(copy, sizeof copy, "%s", pname);
-    for (size_t k = 0; k < n; k++) {
-        struct lttng_event *e = ltt.rq_head;
-        ltt.rq_head = e->qnext;
-        *last = e->ticket;
-        if (dead(e)) { /* destroyed before it was registered */
-            table_remove(e);
-            if (e->prev)
-                e->prev->next = e->next;
-            else
-                ltt.events = e->next;
-            if (e->next)
-                e->next->prev = e->prev;
-            free(e);
-            continue;
-        }
-        if (!b) { /* out of memory: an event that records nothing */
-            e->state = EV_REGISTERED;
-            e->failed = true;
-            ltt.registered++;
-            continue;
-        }
-        e->batch = b;
-        b->events[b->n] = e;
-        b->descs[b->n] = &e->desc;
-        b->tps[b->n++] = &e->tp;
-    }
-    if (!ltt.rq_head)
-        ltt.rq_tail = &ltt.rq_head;
-    if (b && !b->n) {
-        free(b->descs);
-        free(b->tps);
-        free(b->events);
-        free(b);
-        return NULL;
+    return b;
+}
+
+/* The event at the registration queue's head out of the queue (*last:
+ * its ticket) and into b; dropped when dead, failed when b is NULL (out
+ * of memory: an event that records nothing).  Locked. */
+static void take_event(struct batch *b, uint64_t *last)
+{
+    struct lttng_event *e = ltt.rq_head;
+    ltt.rq_head = e->qnext;
+    *last = e->ticket;
+    if (dead(e)) { /* destroyed before it was registered */
+        table_remove(e);
+        events_unlink(e);
+        free(e);
+        return;
     }
     if (!b) {
-        PROBLEM("provider '%s': its LTTng events could not be registered: out of memory", copy);
-        return NULL;
+        e->state = EV_REGISTERED;
+        e->failed = true;
+        ltt.registered++;
+        return;
     }
+    e->batch = b;
+    b->events[b->n] = e;
+    b->descs[b->n] = &e->desc;
+    b->tps[b->n++] = &e->tp;
+}
+
+/* b, its events taken, one LTTng provider: its description, which its
+ * events point at. */
+static void describe_batch(struct batch *b)
+{
     b->live = b->n;
     b->desc = (struct ust_probe_desc){.struct_size = sizeof b->desc,
                                       .provider_name = b->events[0]->pname,
@@ -1080,6 +1081,32 @@ static struct batch *take_batch(uint64_t *last)
         b->events[i]->desc.probe_desc = &b->desc;
         b->events[i]->cls.probe_desc = &b->desc;
     }
+}
+
+/* The events queued for registration at the queue's head, of one
+ * provider name and before the first unregistration queued, out of the
+ * queue, as a batch; those dead already dropped (locked).  *last: the
+ * last ticket taken.  NULL when none is left, or out of memory (the
+ * events are then failed).  Counted, allocated, taken, described. */
+static struct batch *take_batch(uint64_t *last)
+{
+    size_t n = batch_size();
+    struct batch *b = batch_new(n);
+    char pname[UST_SYM_NAME_LEN]; /* the head's, which may be freed below */
+    snprintf(pname, sizeof pname, "%s", ltt.rq_head->pname);
+    for (size_t k = 0; k < n; k++)
+        take_event(b, last);
+    if (!ltt.rq_head)
+        ltt.rq_tail = &ltt.rq_head;
+    if (b && !b->n) {
+        batch_free(b);
+        return NULL;
+    }
+    if (!b) {
+        PROBLEM("provider '%s': its LTTng events could not be registered: out of memory", pname);
+        return NULL;
+    }
+    describe_batch(b);
     return b;
 }
 
