@@ -1156,6 +1156,89 @@ static bool tick(void)
     return ltt.nwatch > 0;
 }
 
+/* A job of ticket done: said to those waiting (locked). */
+static void job_done(uint64_t ticket)
+{
+    if (ticket > ltt.finished)
+        ltt.finished = ticket;
+    pthread_cond_broadcast(&ltt.done);
+}
+
+/* The registration job at the queue's head: a batch taken and
+ * registered, ltt.lock released meanwhile (locked). */
+static void run_registration(void)
+{
+    uint64_t ticket = 0;
+    struct batch *b = take_batch(&ticket);
+    if (b) {
+        ltt.flying = b;
+        ltt_unlock();
+        register_batch(b);
+        ltt_lock();
+        ltt.flying = NULL;
+        if (!b->live && !b->abandoned)
+            queue_unregister(b); /* all destroyed meanwhile */
+    }
+    job_done(ticket);
+}
+
+/* The unregistration job at the queue's head: its batch unregistered,
+ * ltt.lock released meanwhile, and freed (locked). */
+static void run_unregistration(void)
+{
+    struct batch *b = ltt.uq_head;
+    ltt.uq_head = b->qnext;
+    if (!ltt.uq_head)
+        ltt.uq_tail = &ltt.uq_head;
+    ltt.flying = b;
+    ltt_unlock();
+    unregister_batch(b);
+    ltt_lock();
+    ltt.flying = NULL;
+    uint64_t ticket = b->ticket;
+    if (!b->abandoned)
+        batch_free(b);
+    job_done(ticket);
+}
+
+/* Retired probes a thread was firing: landed since?  (Locked; the riders
+ * are looked at without ltt.lock, which is released meanwhile.) */
+static void look_at_stragglers(void)
+{
+    struct flights f;
+    ltt_unlock();
+    int rc = fire_quiesce(&f);
+    ltt_lock();
+    if (rc == 0) {
+        land_stragglers(&f);
+        fire_landed(&f);
+    }
+}
+
+/* A tick, then a wait for work (locked, as pthread_cond_wait releases
+ * it): until the next tick while there is anything to look after (TICK_MS
+ * on, or TICK_SHARE times what the tick took), else until work comes. */
+static void tick_and_wait(void)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* (a job queued while the lock was left before found no sleeper to
+     * wake: looked at again before sleeping) */
+    if (!tick() && !ltt.nstragglers && !ltt.rq_head && !ltt.uq_head) {
+        ltt.sleeping = true;
+        pthread_cond_wait(&ltt.work, &ltt.lock);
+        ltt.sleeping = false;
+        return;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    long took = (t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec);
+    long wait = took * TICK_SHARE > TICK_MS * 1000000L ? took * TICK_SHARE : TICK_MS * 1000000L;
+    t.tv_nsec += wait % 1000000000L;
+    t.tv_sec += wait / 1000000000L + t.tv_nsec / 1000000000L;
+    t.tv_nsec %= 1000000000L;
+    pthread_cond_timedwait(&ltt.work, &ltt.lock, &t);
+}
+
 /* The thread: jobs in order, and a tick while any registered event has
  * published probes (their gates), or a retired probe was being fired
  * (its event is unregistered once no thread fires it). */
@@ -1165,71 +1248,17 @@ static void *worker(void *arg)
     ltt_lock();
     while (!ltt.exiting) {
         /* the registrations and unregistrations in the order queued */
-        bool reg = ltt.rq_head && (!ltt.uq_head || ltt.rq_head->ticket < ltt.uq_head->ticket);
-        if (reg) {
-            uint64_t ticket = 0;
-            struct batch *b = take_batch(&ticket);
-            if (b) {
-                ltt.flying = b;
-                ltt_unlock();
-                register_batch(b);
-                ltt_lock();
-                ltt.flying = NULL;
-                if (!b->live && !b->abandoned)
-                    queue_unregister(b); /* all destroyed meanwhile */
-            }
-            if (ticket > ltt.finished)
-                ltt.finished = ticket;
-            pthread_cond_broadcast(&ltt.done);
+        if (ltt.rq_head && (!ltt.uq_head || ltt.rq_head->ticket < ltt.uq_head->ticket)) {
+            run_registration();
             continue;
         }
         if (ltt.uq_head) {
-            struct batch *b = ltt.uq_head;
-            ltt.uq_head = b->qnext;
-            if (!ltt.uq_head)
-                ltt.uq_tail = &ltt.uq_head;
-            ltt.flying = b;
-            ltt_unlock();
-            unregister_batch(b);
-            ltt_lock();
-            ltt.flying = NULL;
-            uint64_t ticket = b->ticket;
-            if (!b->abandoned)
-                batch_free(b);
-            if (ticket > ltt.finished)
-                ltt.finished = ticket;
-            pthread_cond_broadcast(&ltt.done);
+            run_unregistration();
             continue;
         }
-        if (ltt.nstragglers) {
-            /* retired probes a thread was firing: landed since? (riders
-             * locked, so without ltt.lock) */
-            struct flights f;
-            ltt_unlock();
-            int rc = fire_quiesce(&f);
-            ltt_lock();
-            if (rc == 0) {
-                land_stragglers(&f);
-                fire_landed(&f);
-            }
-        }
-        struct timespec t0, t;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        /* (a job queued while the lock was left above found no sleeper
-         * to wake: looked at again before sleeping) */
-        if (!tick() && !ltt.nstragglers && !ltt.rq_head && !ltt.uq_head) {
-            ltt.sleeping = true;
-            pthread_cond_wait(&ltt.work, &ltt.lock);
-            ltt.sleeping = false;
-            continue;
-        }
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        long took = (t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec);
-        long wait = took * TICK_SHARE > TICK_MS * 1000000L ? took * TICK_SHARE : TICK_MS * 1000000L;
-        t.tv_nsec += wait % 1000000000L;
-        t.tv_sec += wait / 1000000000L + t.tv_nsec / 1000000000L;
-        t.tv_nsec %= 1000000000L;
-        pthread_cond_timedwait(&ltt.work, &ltt.lock, &t);
+        if (ltt.nstragglers)
+            look_at_stragglers();
+        tick_and_wait();
     }
     ltt.thread = false;
     pthread_cond_broadcast(&ltt.done); /* no more jobs done */
