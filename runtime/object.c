@@ -597,26 +597,34 @@ static void free_object(struct object *o)
     free(o);
 }
 
-/* A new object of capacity slots of the kind l asks for, made, loaded
- * (lib unlocked meanwhile: dlopen takes the loader's lock, never under
- * ours) and in the library's lists, its first slots taken for l's probes
- * (slot i for probe i), their notes shown.  Nothing of the caller's
- * tenant changes. */
-static int new_object(const struct lodging *l, const struct target *tg, size_t capacity,
-                      struct object **out, struct failure *why)
+/* The description of l's probes for the core, probe i in slot i; NULL
+ * out of memory. */
+static struct dso_probe *dso_probes(const struct lodging *l)
+{
+    struct dso_probe *probes = calloc(l->nprobes ? l->nprobes : 1, sizeof *probes);
+    if (!probes)
+        return NULL;
+    for (size_t i = 0; i < l->nprobes; i++) {
+        const struct sdtkit_probe *p = l->probes[i];
+        probes[i] = (struct dso_probe){
+            .name = p->name, .nargs = p->nargs, .sizes = p->size, .provider = p->pname, .slot = i};
+    }
+    return probes;
+}
+
+/* A new object of capacity slots, this process's, with no file yet
+ * (locked: its serial is the library's next); NULL out of memory. */
+static struct object *object_alloc(size_t capacity)
 {
     struct object *o = calloc(1, sizeof *o);
-    struct dso_probe *probes = calloc(l->nprobes ? l->nprobes : 1, sizeof *probes);
-    if (o) {
-        o->state = calloc(capacity, sizeof *o->state);
-        o->holder = calloc(capacity, sizeof *o->holder);
-        o->note = calloc(capacity, sizeof *o->note);
-    }
-    if (!o || !probes || !o->state || !o->holder || !o->note) {
-        if (o)
-            free_object(o);
-        free(probes);
-        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
+    if (!o)
+        return NULL;
+    o->state = calloc(capacity, sizeof *o->state);
+    o->holder = calloc(capacity, sizeof *o->holder);
+    o->note = calloc(capacity, sizeof *o->note);
+    if (!o->state || !o->holder || !o->note) {
+        free_object(o);
+        return NULL;
     }
     o->pl.fd = -1;
     o->owner = (long)getpid();
@@ -624,11 +632,14 @@ static int new_object(const struct lodging *l, const struct target *tg, size_t c
     o->serial = ++lib.serial;
     o->generation = 1;
     o->bucket = -1;
-    for (size_t i = 0; i < l->nprobes; i++) {
-        const struct sdtkit_probe *p = l->probes[i];
-        probes[i] = (struct dso_probe){
-            .name = p->name, .nargs = p->nargs, .sizes = p->size, .provider = p->pname, .slot = i};
-    }
+    return o;
+}
+
+/* New object o's first file, of capacity slots with probes (l's), written
+ * and loaded where l asks (lib unlocked meanwhile). */
+static int load_first_file(struct object *o, const struct lodging *l, const struct target *tg,
+                           size_t capacity, struct dso_probe *probes, struct failure *why)
+{
     struct salt salt = salt_of(o->owner, o->serial, o->generation);
     struct dso d;
     void *bufs[3] = {NULL, NULL, NULL};
@@ -637,7 +648,7 @@ static int new_object(const struct lodging *l, const struct target *tg, size_t c
     int rc;
     if ((rc = lay_out_file(&d, tg, capacity, probes, l->nprobes, 0, &salt, why)) != SDTKIT_OK ||
         (rc = file_pieces(&d, bufs, pieces, &npieces, why)) != SDTKIT_OK)
-        goto fail;
+        goto done;
     note_image(o, &d);
     o->build_id_at = d.lo.build_id_at;
     o->tail = d.lo.tail;
@@ -648,6 +659,27 @@ static int new_object(const struct lodging *l, const struct target *tg, size_t c
                       (const unsigned char *)bufs[1] + d.lo.build_id_at, d.lo.build_id_at, &o->pl,
                       why);
     lib_lock();
+done:
+    for (int i = 0; i < 3; i++)
+        free(bufs[i]);
+    return rc;
+}
+
+/* A new object of capacity slots of the kind l asks for, made, loaded
+ * (lib unlocked meanwhile: dlopen takes the loader's lock, never under
+ * ours) and in the library's lists, its first slots taken for l's probes
+ * (slot i for probe i), their notes shown.  Nothing of the caller's
+ * tenant changes. */
+static int new_object(const struct lodging *l, const struct target *tg, size_t capacity,
+                      struct object **out, struct failure *why)
+{
+    struct dso_probe *probes = dso_probes(l);
+    struct object *o = probes ? object_alloc(capacity) : NULL;
+    if (!o) {
+        free(probes);
+        return fail(why, SDTKIT_E_NOMEM, STAGE_OBJECT, "out of memory");
+    }
+    int rc = load_first_file(o, l, tg, capacity, probes, why);
     if (rc != SDTKIT_OK)
         goto fail;
     for (size_t i = 0; i < l->nprobes; i++) {
@@ -662,8 +694,6 @@ static int new_object(const struct lodging *l, const struct target *tg, size_t c
 fail:
     if (o)
         free_object(o);
-    for (int i = 0; i < 3; i++)
-        free(bufs[i]);
     free(probes);
     return rc;
 }
