@@ -327,11 +327,8 @@ static pthread_mutex_t module_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The locks this thread holds or is taking (HELD_*, set before the lock
  * is taken: a signal may come at any instruction of pthread_mutex_lock).
  * A fork from a signal handler that interrupted this thread there must not
- * wait for the lock: fork's prepare handler skips it.  The child makes
- * every lock anew, as after any fork: a thread that was waiting for one
- * takes it; one that held it goes on, alone in its process, and releases
- * it (a normal mutex's unlock of a free mutex leaves it free).  The same
- * as fire.c's riders lock. */
+ * wait for the lock: fork's prepare handler skips it, and the child makes
+ * it anew (lttng_fork_child).  The same as fire.c's riders lock. */
 enum {
     HELD_LTT = 1,
     HELD_MODULE = 2
@@ -1616,8 +1613,19 @@ void lttng_fork_parent(void)
 
 void lttng_fork_child(void)
 {
-    pthread_mutex_init(&module_lock, NULL);
-    pthread_mutex_init(&ltt.lock, NULL);
+    /* the locks the prepare handler took, released by the thread that
+     * took them; one the interrupted call held or was taking made anew (a
+     * thread that was waiting takes it; one that held it releases it,
+     * alone in its process: a normal mutex's unlock of a free one leaves
+     * it free) */
+    if (held_at_fork & HELD_MODULE)
+        pthread_mutex_init(&module_lock, NULL);
+    else
+        pthread_mutex_unlock(&module_lock);
+    if (held_at_fork & HELD_LTT)
+        pthread_mutex_init(&ltt.lock, NULL);
+    else
+        pthread_mutex_unlock(&ltt.lock);
     pthread_condattr_t a;
     pthread_condattr_init(&a);
     pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
