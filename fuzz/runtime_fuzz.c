@@ -49,6 +49,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -264,29 +266,23 @@ typedef Elf32_Shdr Shdr;
 
 static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
 
-/* The file at path, malloc'd, its size in *n; NULL when unreadable. */
-static unsigned char *slurp(const char *path, size_t *n)
+/* The file at path, mapped, its size in *n; NULL when unreadable.  (A
+ * memory file renewed many times has its image far into the file, after
+ * a hole: mapped, only the pages read are touched.) */
+static unsigned char *map_file(const char *path, size_t *n)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    size_t cap = 65536, len = 0;
-    unsigned char *buf = malloc(cap);
-    for (ssize_t r; buf && (r = read(fd, buf + len, cap - len)) > 0;) {
-        len += (size_t)r;
-        if (len == cap) {
-            unsigned char *more = realloc(buf, cap * 2);
-            if (!more) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = more;
-            cap *= 2;
-        }
-    }
+    struct stat st;
+    void *f = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && st.st_size > 0)
+        f = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
-    *n = len;
-    return buf;
+    if (f == MAP_FAILED)
+        return NULL;
+    *n = (size_t)st.st_size;
+    return f;
 }
 
 /* provider:name is in the .note.stapsdt section of the object f[0..n),
@@ -340,12 +336,12 @@ static void look(void)
         const char *path = sdtkit_provider_path(native[s]);
         check(path != NULL);
         size_t n;
-        unsigned char *f = slurp(path, &n);
+        unsigned char *f = map_file(path, &n);
         if (!f)
             continue; /* (out of descriptors or memory: nothing to read) */
         for (long i = 0; i < known[s].nprobes && i < NOTED; i++)
             check(noted(f, n, known[s].pname, known[s].names[i]));
-        free(f);
+        munmap(f, n);
     }
 }
 
