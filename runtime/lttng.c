@@ -285,7 +285,8 @@ static struct {
     pthread_cond_t work; /* for the thread: jobs, or exiting */
     pthread_cond_t done; /* jobs done */
     enum lttng_state state;
-    unsigned long long adds; /* the loader's loads when found absent */
+    unsigned long adds; /* the loader's loads when found absent (a word:
+                         * 32-bit targets may have no 64-bit atomics) */
     /* LTTng-UST's functions, set once it is found */
     void *(*probe_register)(const struct ust_probe_desc *desc);
     void (*probe_unregister)(void *cookie);
@@ -1299,14 +1300,15 @@ static int start_worker(void)
 static int count_loads(struct dl_phdr_info *info, size_t size, void *data)
 {
     if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof info->dlpi_adds)
-        *(unsigned long long *)data = info->dlpi_adds;
+        *(unsigned long *)data = (unsigned long)info->dlpi_adds;
     return 1;
 }
 
-/* The loader's count of the objects it has loaded (0: not known). */
-static unsigned long long loads(void)
+/* The loader's count of the objects it has loaded, modulo a word (0: not
+ * known). */
+static unsigned long loads(void)
 {
-    unsigned long long n = 0;
+    unsigned long n = 0;
     dl_iterate_phdr(count_loads, &n);
     return n;
 }
@@ -1479,7 +1481,7 @@ static int look(bool load)
     if (st == L_OFF)
         return SDTKIT_E_UNSUPPORTED;
     int want = wanted();
-    unsigned long long n = loads();
+    unsigned long n = loads();
     if (st == L_ABSENT && !load && want != 1 && n &&
         n == __atomic_load_n(&ltt.adds, __ATOMIC_RELAXED))
         return SDTKIT_E_UNSUPPORTED; /* nothing loaded since it was absent */
