@@ -674,9 +674,14 @@ int place_renew(struct placement *pl, const struct piece *pieces, size_t n,
 
 void place_forked(struct placement *pl)
 {
-    if (pl->named)
+    if (pl->named || !pl->map)
         return; /* the same name in both */
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%ld/fd/%d", (long)getpid(), pl->fd);
-    name_in_link_map(pl, path);
+    char *buf = pl->forked[pl->forked_next];
+    pl->forked_next ^= 1;
+    snprintf(buf, sizeof pl->forked[0], "/proc/%ld/fd/%d", (long)getpid(), pl->fd);
+    if (!pl->loader_name)
+        pl->loader_name = pl->map->l_name;
+    __atomic_store_n(&pl->map->l_name, buf, __ATOMIC_RELEASE);
+    /* (our malloc'd copy, if any, stays allocated: no free here) */
+    pl->name = NULL;
 }

@@ -250,6 +250,12 @@ struct placement {
     char *name;           /* our copy of its path in the loader's entry, or NULL */
     char *loader_name;    /* the loader's own, once ours replaced it */
     char path[4096];      /* the named file (empty for a memory file) */
+    /* a fork's child's path of a memory file, written in fork's child
+     * handler, which must not allocate (the allocator's locks may be
+     * held by a thread that is not in the child: ASan's are): two, so
+     * that the one the loader's list names is never rewritten */
+    char forked[2][48];
+    int forked_next;
 };
 
 /* buf[0..size) at offset off of a file. */
