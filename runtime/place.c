@@ -232,17 +232,27 @@ static int spares_checked(int *fd, int n)
     return kept;
 }
 
+/* A new memory file, marked ours: its descriptor, or -1 (errno set). */
+static int spare_new(void)
+{
+    int fd = memfd_new();
+    if (fd >= 0 && mark_ours(fd, true) != 0) {
+        close(fd);
+        fd = -1;
+        errno = ENOMEM;
+    }
+    return fd;
+}
+
 /* Fill the spares (locked, none left): 0, or -1 (errno set). */
 static int spares_made(void)
 {
     for (int tries = 0; spare.n == 0 && tries < 8; tries++) {
         int n = 0, e = 0, want = 1;
         while (n < want) {
-            int fd = memfd_new();
-            if (fd < 0 || mark_ours(fd, true) != 0) {
-                e = fd < 0 ? errno : ENOMEM;
-                if (fd >= 0)
-                    close(fd);
+            int fd = spare_new();
+            if (fd < 0) {
+                e = errno;
                 break;
             }
             spare.fd[n++] = fd;
@@ -258,13 +268,9 @@ static int spares_made(void)
         spare.n = spares_checked(spare.fd, n);
     }
     if (spare.n == 0) { /* shadowed 8 times over: one all the same */
-        int fd = memfd_new();
-        if (fd < 0 || mark_ours(fd, true) != 0) {
-            if (fd >= 0)
-                close(fd);
-            errno = fd < 0 ? errno : ENOMEM;
+        int fd = spare_new();
+        if (fd < 0)
             return -1;
-        }
         spare.fd[spare.n++] = fd;
     }
     return 0;
