@@ -323,7 +323,7 @@ EOF
     grep -q '^#define OTHER_A() ' host.h
 }
 
-# bats test_tags=cross
+# bats test_tags=normal-pass-only,cross
 @test "each target's TRIPLET-dtrace, and DEB_HOST_GNU_TYPE, write the very bytes CC=TRIPLET-gcc writes" {
     local arch t
     for arch in $ALL_ARCHES; do
@@ -359,7 +359,7 @@ a_probed_aarch64_program() {
     ! "$SDT_LIST" probed | cut -f6 | grep -qx '0x0*' || false
 }
 
-# bats test_tags=cross
+# bats test_tags=normal-pass-only,cross
 @test "a configure that looks only for aarch64-linux-gnu-dtrace, as Ruby's does, finds it installed and builds a probed aarch64 program" {
     need_arch aarch64
     need_cmd autoconf make
@@ -374,7 +374,7 @@ a_probed_aarch64_program() {
     a_probed_aarch64_program
 }
 
-# bats test_tags=cross
+# bats test_tags=normal-pass-only,cross
 @test "given DTRACE=dtrace, that configure's build under DEB_HOST_GNU_TYPE, with no CC for dtrace, builds the probed aarch64 program" {
     need_arch aarch64
     need_cmd autoconf make

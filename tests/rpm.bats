@@ -42,9 +42,12 @@ setup_file() {
     mkdir -p "$SRC"
     tar -xzf "$TARBALL" -C "$SRC" --strip-components=1
     # --noclean: the tree stays, for make install and the second build.
-    # %check's make check-fast: not this run's (fresh, no SUITES), with the
-    # checkout's corpus, the normal pass only (the asan pass is this run's)
-    fresh env -u SUITES SDTKIT_PASSES=normal SDTKIT_CORPUS="$(realpath -e "$CORPUS" 2>/dev/null)" make -s -C "$SRC" rpm \
+    # %check's make check-fast: not this run's (fresh), with the checkout's
+    # corpus, the normal pass only (the asan pass is this run's), and
+    # RPM_SUITES, suites of the tools, the header and the libraries (make
+    # check runs them all on the same sources: the test is that %check
+    # runs them on what rpmbuild built)
+    fresh env SUITES="$RPM_SUITES" SDTKIT_PASSES=normal SDTKIT_CORPUS="$(realpath -e "$CORPUS" 2>/dev/null)" make -s -C "$SRC" rpm \
         RPMBUILD="rpmbuild --noclean" >>"$BATS_FILE_TMPDIR/make-rpm.log" 2>&1 || return 0
     if [ -x "$ELFCLASSIFY" ] && [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
         rpm_without_elfutils >"$BATS_FILE_TMPDIR/make-rpm2.log" 2>&1 || true
@@ -55,6 +58,10 @@ setup() {
     need_cmd rpmbuild rpm rpm2cpio cpio rpmlint
     [ -f "$(rpmfile sdtkit)" ] || { cat "$BATS_FILE_TMPDIR/make-rpm.log" "$SRC/build/rpm/build.log" >&2; false; }
 }
+
+# RPM_SUITES: the suites %check runs here (rpmbuild alone runs every suite
+# of the fast tier).
+RPM_SUITES="tests/dtrace-cli.bats tests/dtrace-parse.bats tests/header-strict.bats tests/runtime-model.bats"
 
 # PACKAGES: every binary package of sdtkit.spec.
 PACKAGES="sdtkit sdtkit-libs sdtkit-devel sdtkit-static"
@@ -207,18 +214,17 @@ modes() {
 }
 
 @test "make rpm's %check runs the fast tier of the test suites on what it built, and it passes" {
-    local log=$SRC/build/rpm/build.log
-    # the suites of the fast tier, in rpmbuild's tree, the normal pass
-    grep -q '^== tier fast, passes: normal, ' "$log"
-    grep -q "^== normal pass: tests/dtrace-object.bats " "$log"
-    grep -q "^== normal pass: tests/runtime.bats " "$log"
+    local log=$SRC/build/rpm/build.log s
+    # the fast tier of the suites asked for, in rpmbuild's tree, the normal pass
+    grep -q '^== tier fast, passes: normal, 4 suite runs' "$log"
+    for s in $RPM_SUITES; do
+        grep -q "^== normal pass: $s " "$log"
+    done
     local last
     last=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log")
     echo "$last"
     [[ "$last" == *" passed, 0 failed, "* ]]
-    [ "${last%% *}" -ge 400 ]
-    # and no test of the release tier: no package built inside the package
-    [ "$(grep -A1 '^== normal pass: tests/rpm\.bats ' "$log" | tail -1)" = 1..0 ]
+    [ "${last%% *}" -ge 100 ]
 }
 
 @test "rpmbuild --target aarch64 cross-builds the four packages: every ELF file AArch64, no %check, and they run under qemu-aarch64" {
