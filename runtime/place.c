@@ -72,7 +72,7 @@
 #define NAMED_SUFFIX ".so"
 
 /* The descriptors of this process's objects (kept open while they are
- * loaded), which inode_shadowed() need not look at: a set of numbers
+ * loaded), which shadows_closed() need not look at: a set of numbers
  * under a lock of its own, taken alone (place.c's callers may hold the
  * objects' lock, or not). */
 static struct {
@@ -116,28 +116,6 @@ static bool is_ours(int fd)
     return w < ours.words && (ours.bits[w] >> ((size_t)fd % WORD_BITS) & 1);
 }
 
-/* A descriptor of this process below `at', other than skip, names a file
- * of fd's inode number on another filesystem (whose numbers are its own:
- * a tmpfs, the program's files).  bcc, and bpftrace through it, find a
- * memory file's path from its mapping's inode number alone, taking the
- * first descriptor in /proc/PID/fd whose file has it: that other file,
- * whose probes it then does not find.  Only the program's descriptors are
- * looked at, not the objects' (memory files, whose numbers are unique
- * among them), so the cost does not grow with the number of objects. */
-static bool inode_shadowed(int fd, int at, int skip)
-{
-    struct stat me, st;
-    if (fstat(fd, &me) != 0)
-        return false;
-    bool shadowed = false;
-    pthread_mutex_lock(&ours.lock);
-    for (int n = 0; n < at && !shadowed; n++)
-        if (n != skip && n != fd && !is_ours(n))
-            shadowed = fstat(n, &st) == 0 && st.st_ino == me.st_ino && st.st_dev != me.st_dev;
-    pthread_mutex_unlock(&ours.lock);
-    return shadowed;
-}
-
 /* A new memory file's descriptor, or -1 (errno set). */
 static int memfd_new(void)
 {
@@ -148,23 +126,8 @@ static int memfd_new(void)
     return fd;
 }
 
-/* A memory file's descriptor, or SDTKIT_E_LOAD after noting why; at: the
- * number it will have (see inode_shadowed).  For a renewal. */
-static int memory_file_at(int at, struct failure *why)
-{
-    for (int tries = 0;; tries++) {
-        int fd = memfd_new();
-        if (fd < 0)
-            return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, errno, "memfd_create",
-                                strerror(errno));
-        if (tries == 8 || !inode_shadowed(fd, at, at))
-            return fd;
-        close(fd); /* the next one has another number (they only grow) */
-    }
-}
-
 /* Memory files made ahead for new objects, checked by one look at the
- * program's descriptors (inode_shadowed's, for all of them at once): a
+ * program's descriptors (shadows_closed, for all of them at once): a
  * look costs a stat of every descriptor of the program's, so a process
  * with D descriptors open makes D / SPARE_PER files a look (1 to
  * SPARE_MAX), and a new object costs about SPARE_PER stats whatever D is.  They are ours
@@ -196,28 +159,38 @@ static void spares_inherited(void)
     spare.pid = me;
 }
 
-/* One look: the program's descriptors below the highest of fd[0 .. n)
- * stat'ed once; those of fd[] whose inode number one of them has on
- * another filesystem are closed and dropped.  The spares left. */
-static int spares_checked(int *fd, int n)
+/* One look at the program's descriptors, for n memory files: fd[i] is to
+ * be known by the number at[i] (its own, or the one a renewal gives it).
+ * bcc, and bpftrace through it, find a memory file's path from its
+ * mapping's inode number alone, taking the first descriptor in
+ * /proc/PID/fd whose file has it; a file of another filesystem (whose
+ * numbers are its own: a tmpfs, the program's files) under a lower number
+ * with fd[i]'s inode number would be taken instead, and the probes not
+ * found.  Such fd[i] are closed (and no more ours); fd[] keeps the others,
+ * in order: their count.  Only the program's descriptors are stat'ed, once
+ * each, not the objects' (ours: memory files, whose numbers are unique
+ * among them), so the cost does not grow with the number of objects. */
+static int shadows_closed(int *fd, const int *at, int n)
 {
     struct stat o;
     ino_t ino[SPARE_MAX];
     dev_t dev[SPARE_MAX];
     bool shadowed[SPARE_MAX] = {false};
     int top = 0, kept = 0;
+    if (n < 0 || n > SPARE_MAX)
+        return 0;
     for (int i = 0; i < n; i++) {
         shadowed[i] = fstat(fd[i], &o) != 0;
         ino[i] = o.st_ino;
         dev[i] = o.st_dev;
-        top = fd[i] > top ? fd[i] : top;
+        top = at[i] > top ? at[i] : top;
     }
     pthread_mutex_lock(&ours.lock);
     for (int d = 0; d < top; d++) {
         if (is_ours(d) || fstat(d, &o) != 0)
             continue;
         for (int i = 0; i < n; i++)
-            if (d < fd[i] && o.st_ino == ino[i] && o.st_dev != dev[i])
+            if (d < at[i] && o.st_ino == ino[i] && o.st_dev != dev[i])
                 shadowed[i] = true;
     }
     pthread_mutex_unlock(&ours.lock);
@@ -230,6 +203,21 @@ static int spares_checked(int *fd, int n)
         }
     }
     return kept;
+}
+
+/* A memory file's descriptor, or SDTKIT_E_LOAD after noting why; at: the
+ * number it will have (see shadows_closed).  For a renewal. */
+static int memory_file_at(int at, struct failure *why)
+{
+    for (int tries = 0;; tries++) {
+        int fd = memfd_new();
+        if (fd < 0)
+            return fail_attempt(why, SDTKIT_E_LOAD, STAGE_FILE, errno, "memfd_create",
+                                strerror(errno));
+        if (tries == 8 || shadows_closed(&fd, &at, 1) == 1)
+            return fd;
+        /* closed: the next one has another inode number */
+    }
 }
 
 /* A new memory file, marked ours: its descriptor, or -1 (errno set). */
@@ -265,7 +253,7 @@ static int spares_made(void)
             errno = e;
             return -1;
         }
-        spare.n = spares_checked(spare.fd, n);
+        spare.n = shadows_closed(spare.fd, spare.fd, n);
     }
     if (spare.n == 0) { /* shadowed 8 times over: one all the same */
         int fd = spare_new();

@@ -471,7 +471,7 @@ C
     grep -q '/memfd:sdtkit (deleted)' "/proc/$RT_PID/maps"
 }
 
-@test "a memory file whose inode number a lower descriptor's file shares is made again: bcc takes the first descriptor with the number" {
+@test "a memory file whose inode number a lower descriptor's file shares is made again, for a new object and a renewal: bcc takes the first descriptor with the number" {
     [ "$(id -u)" -eq 0 ] || refused "a tmpfs of the test's own needs root"
     rt_build inode "$ROOT/tests/runtime/inode.c"
     mkdir mnt
@@ -479,7 +479,9 @@ C
     run unshare -m sh -c "mount -t tmpfs none '$PWD/mnt' && exec ./inode '$PWD/mnt'"
     echo "$output"
     [ "$status" -eq 0 ]
-    [ "$output" = "the object's own descriptor is the first with its inode" ]
+    [ "${lines[0]}" = "new: the object's own descriptor is the first with its inode" ]
+    [ "${lines[1]}" = "renewed: the object's own descriptor is the first with its inode" ]
+    [ "${#lines[@]}" -eq 2 ]
 }
 
 @test "when the kernel refuses executable memory files, a memory file all the same, made without MFD_EXEC" {
