@@ -261,9 +261,11 @@ CHECK_PACKAGES  = $(if $(call check_runs,deb.bats deb-multiarch.bats deb-cross.b
     $(if $(CHECK_DEB),$(if $(CHECK_TESTBED),$(if $(call check_runs,autopkgtest.bats),build/testbed/ok) \
     $(if $(call check_runs,deb-multiarch.bats deb-cross.bats),$(if $(call cross_ok,arm64),testbed-deb-arm64)) \
     $(if $(call check_runs,deb-cross.bats),$(if $(call cross_ok,s390x),testbed-deb-s390x))))
+# tests/musl.bats reads make musl's programs, the static ones too.
+CHECK_MUSL      = $(if $(call check_runs,musl.bats),$(if $(shell command -v $(MUSL_CC) 2>/dev/null),musl))
 endif
 check: headers $(foreach v,$(CHECK_VARIANTS),$($(v).files)) $(if $(filter all tracers,$(TIER)),examples) \
-    $(CHECK_PACKAGES)
+    $(CHECK_PACKAGES) $(CHECK_MUSL)
 	env -u MAKEFLAGS -u MFLAGS -u TIER BATS=$(BATS) SDTKIT_TIER=$(TIER) tests/run $(SUITES)
 
 check-fast check-cross check-tracers check-release:

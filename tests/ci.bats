@@ -166,11 +166,13 @@ variants() {
 @test "every run of a full make check has its line in tests/check-times: every suite in each pass it runs in" {
     local p s runs missing=()
     runs=$(fresh "$ROOT/tests/run" --plan)
-    # every suite in the first pass, the sanitized ones in three more
+    # every suite in the first pass, the sanitized ones in two more (the
+    # static musl programs have none: tests/musl.bats compares them)
     [ "$(grep -c '^normal ' <<<"$runs")" -eq "$(ls "$ROOT"/tests/*.bats | wc -l)" ]
     grep -q '^asan tests/runtime.bats$' <<<"$runs"
-    grep -q '^musl-static tests/dtrace-cli.bats$' <<<"$runs"
+    grep -q '^musl tests/dtrace-cli.bats$' <<<"$runs"
     ! grep -q '^musl tests/runtime.bats$' <<<"$runs" || false
+    ! grep -q '^musl-static ' <<<"$runs" || false
     while read -r p s; do
         grep -q "^$p ${s##*/} " "$ROOT/tests/check-times" || missing+=("$p ${s##*/}")
     done <<<"$runs"
@@ -338,6 +340,11 @@ where_run() {
     plan=$(make -n -B -C "$ROOT" check SUITES="tests/licence.bats tests/sdt-list.bats" 2>&1)
     grep -q 'build/asan/' <<<"$plan"
     if command -v musl-gcc >/dev/null; then grep -q 'build/musl/' <<<"$plan"; fi
+    # the static musl programs for tests/musl.bats alone, which compares them
+    ! grep -q 'build/musl/static/' <<<"$plan" || false
+    if command -v musl-gcc >/dev/null; then
+        grep -q 'build/musl/static/' <<<"$(make -n -B -C "$ROOT" check SUITES=tests/musl.bats 2>&1)"
+    fi
     # not the musl ones for a suite the tools passes leave out
     plan=$(make -n -B -C "$ROOT" check SUITES=tests/runtime.bats 2>&1)
     grep -q 'build/asan/' <<<"$plan"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 # musl (musl-gcc): make musl builds the tools and run-time libraries with
-# it, dynamic and static (tests/run's musl passes run the tools' suites);
+# it, dynamic and static (tests/run's musl pass runs the tools' suites with
+# the dynamic ones; the static ones are compared with them here);
 # the header works with it.  Statically linked, a musl program cannot load
 # shared objects: run-time probes fail to load, clearly, and never crash.
 # bats file_tags=cross
@@ -55,6 +56,49 @@ interp() {
     echo "app - - $PWD/app >$PWD/out" | gdb_runs "$PWD" app:start
     [ "$(head -2 app.hits)" = $'start hit\nstart arg0 42' ]
     [ "$(cat out)" = fired ]
+}
+
+# The static programs have no pass of the suites of their own (the musl
+# pass runs them with the dynamic ones, of the same sources and C library):
+# what linking changes, they are compared on, byte for byte.
+@test "musl's static dtrace and sdt-list write the very bytes and messages of the dynamic ones: every corpus file, every target" {
+    need_corpus
+    local f arch
+    # same [VAR=VALUE...] PROGRAM ARG...: PROGRAM (dtrace or sdt-list), the
+    # dynamic one and the static one, in an environment without CC and
+    # DEB_HOST_GNU_TYPE but the VARs: their status, output, messages and
+    # files written, the same
+    same() {
+        local v vars=() rc
+        while [[ $1 == *=* ]]; do vars+=("$1") && shift; done
+        for v in "$M" "$M/static"; do
+            rm -rf run && mkdir run
+            rc=0
+            (cd run && env -u CC -u DEB_HOST_GNU_TYPE "${vars[@]}" "$v/$1" "${@:2}" >stdout 2>stderr) || rc=$?
+            echo "$rc" >run/status
+            rm -rf "run-${v##*/}" && mv run "run-${v##*/}"
+        done
+        diff -r run-musl run-static >/dev/null || { echo "differ: $*"; diff -r run-musl run-static | head; return 1; }
+    }
+    for f in "$CORPUS"/*.d*; do
+        same dtrace -h -s "$f" -o out.h
+        same dtrace -G -s "$f" -o out.o
+    done
+    same CC=gcc dtrace -C -h -s "$CORPUS/postgresql-probes.d" -o out.h
+    printf 'provider p {\n  probe a(int, char *);\n  probe b();\n};\n' >p.d
+    for arch in $ALL_ARCHES; do
+        same DEB_HOST_GNU_TYPE="$(arch_triple "$arch")" dtrace -G -s "$PWD/p.d" -o out.o
+        [ "$(cat run-static/status)" -eq 0 ]
+        cp run-static/out.o "$arch.o"
+        same sdt-list --check "$PWD/$arch.o"
+        same sdt-list --json "$PWD/$arch.o"
+    done
+    # and the errors: a bad provider file, a file that is no object
+    printf 'provider p {\n  probe a(int, ...);\n};\n' >bad.d
+    same dtrace -h -s "$PWD/bad.d" -o out.h
+    [ "$(cat run-static/status)" -eq 1 ] && [ -s run-static/stderr ] && [ ! -e run-static/out.h ]
+    same sdt-list "$PWD/bad.d"
+    [ "$(cat run-static/status)" -ne 0 ] && [ -s run-static/stderr ]
 }
 
 @test "the header works with musl-gcc: <sys/sdt.h> and <usdt.h>, strict, dynamic and static, and gdb reads the arguments" {
