@@ -141,6 +141,11 @@ setup_file() {
     # the suite's: the suites side by side write theirs
     export LTTNG_HOME=$BATS_FILE_TMPDIR/lttng-home
     mkdir -p "$LTTNG_HOME"
+    # LTTng-UST's constructor waits for the session daemon's "registration
+    # done", 3 s at most by default, and records nothing before it: a
+    # program slowed down (ASan, a loaded machine) fires unrecorded.  Until
+    # it came, then (a daemon not there answers at once).
+    export LTTNG_UST_REGISTER_TIMEOUT=-1
     sessiond_up || return
     export DRV=$BATS_FILE_TMPDIR/lttng
     rt_build "$DRV" "$ROOT/tests/runtime/lttng.c" -ldl
