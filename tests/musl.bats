@@ -96,7 +96,9 @@ interp() {
     # and the errors: a bad provider file, a file that is no object
     printf 'provider p {\n  probe a(int, ...);\n};\n' >bad.d
     same dtrace -h -s "$PWD/bad.d" -o out.h
-    [ "$(cat run-static/status)" -eq 1 ] && [ -s run-static/stderr ] && [ ! -e run-static/out.h ]
+    [ "$(cat run-static/status)" -eq 1 ]
+    [ -s run-static/stderr ]
+    [ ! -e run-static/out.h ]
     same sdt-list "$PWD/bad.d"
     [ "$(cat run-static/status)" -ne 0 ] && [ -s run-static/stderr ]
 }
