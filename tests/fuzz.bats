@@ -30,8 +30,8 @@ HARNESSES="lex parse objread runtime"
     for h in $HARNESSES; do
         seeds=$h runs=2000
         [ "$h" = lex ] && seeds=parse
-        # (an input of the run-time harness loads and unloads objects: a
-        # hundred times the others' cost)
+        # (an input of the run-time harness loads objects and forks: make
+        # fuzz runs about 9 a second of them, of the others 1,000 or more)
         [ "$h" = runtime ] && runs=300
         mkdir -p "$BATS_TEST_TMPDIR/$h"
         cp "$ROOT/fuzz/corpus/$seeds"/* "$BATS_TEST_TMPDIR/$h/"
