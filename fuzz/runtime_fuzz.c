@@ -43,6 +43,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -131,7 +132,7 @@ static struct handle {
     int slot;
     long retired; /* destroyed probes before its provider's destroy, or -1 */
 } handles[HANDLES];
-static atomic_int nhandles, stop;
+static atomic_int nhandles, stop, started;
 static long destroyed; /* probes destroyed in the process (both APIs) */
 static pthread_mutex_t pass = PTHREAD_MUTEX_INITIALIZER;
 
@@ -141,6 +142,7 @@ static void *firing(void *arg)
     sdtkit_value v[SDTKIT_MAX_ARGS];
     memset(v, 0, sizeof v);
     v[0].p = "a string";
+    atomic_store(&started, 1);
     while (!atomic_load(&stop)) {
         for (int i = 0; i < atomic_load(&nhandles); i++) {
             pthread_mutex_lock(&pass);
@@ -525,7 +527,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pthread_t t;
     atomic_store(&stop, 0);
     atomic_store(&nhandles, 0);
+    atomic_store(&started, 0);
     bool threaded = pthread_create(&t, NULL, firing, NULL) == 0;
+    /* run() forks: not while the new thread starts.  clang 14's ASan
+     * allocator has no fork handler (glibc's malloc takes its locks
+     * around fork): a child forked just after the thread was created
+     * waited for ever in the allocator (gdb: GetFromAllocator, under the
+     * child's first free), a lock the starting thread held.  Once in
+     * firing(), the thread allocates only under the riders' lock (its
+     * first fire), which fork's prepare handler takes. */
+    while (threaded && !atomic_load(&started))
+        sched_yield();
     run(&in);
     atomic_store(&stop, 1);
     if (threaded)
